@@ -1,0 +1,89 @@
+"""A shot as the scorekeeper judges it (RULINGS.md, "Words"; SCENARIOS.md, ``shot``).
+
+A shot is the *net change* of each field's count between two settled boards (what sensors
+see) plus what a person enters because sensors cannot see it. The changes the rules make
+themselves (gift skitts, a chain's skitt, clearings, blockades) are never part of a shot.
+The field names and values mirror the scenario format one to one, so a shot in a scenario
+file, in the match log and in an API request is the same thing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from scorekeeper.fields import Player
+
+RedChoice = Literal["advance", "back"]
+BigOutcome = str
+"""``"placed"``, ``"missed"`` or the colour field the big skitt landed on."""
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One shot by ``by``."""
+
+    by: Player
+    """The shooter; must be the player due to shoot."""
+
+    delta: Mapping[str, int] = field(default_factory=dict)
+    """Net change of count per field; omitted fields did not change."""
+
+    off_board: int = 0
+    """Skitts that left the board (R6: a penalty point each)."""
+
+    big: BigOutcome | None = None
+    """A big-skitt shot (R11): ``"placed"``, ``"missed"`` or the colour field it landed on."""
+
+    knocked_big: str | None = None
+    """A big skitt knocked loose by this shot (R12): ``"loose"`` or the colour field it hit."""
+
+    chain: tuple[str, str] | None = None
+    """Two different opposite fields connected by the shot's skitt (R15)."""
+
+    blockade: tuple[str, str] | None = None
+    """A blockade knocked loose: (from the blocked field, to a field, ``"minus"`` or ``"off"``)."""
+
+    red: tuple[RedChoice, ...] = ()
+    """The shooter's Hit on Red choices, point by point (R4); missing ones are ``advance``."""
+
+    opponent_red: tuple[RedChoice, ...] = ()
+    """The opponent's Hit on Red choices for points this shot gives them (R7, R11)."""
+
+    unblock: str | None = None
+    """A blockade the shooter lifts with the right this shot earns (R16)."""
+
+    invalid: bool = False
+    """Declared invalid by the referee (R8)."""
+
+    @property
+    def is_big_shot(self) -> bool:
+        """True for a big-skitt shot (R11)."""
+        return self.big is not None
+
+    def to_json(self) -> dict[str, object]:
+        """The scenario-format object for this shot, leaving out defaults."""
+        out: dict[str, object] = {"by": self.by}
+        delta = {k: v for k, v in self.delta.items() if v}
+        if delta or self.big is None:
+            out["delta"] = delta
+        if self.off_board:
+            out["off_board"] = self.off_board
+        if self.big is not None:
+            out["big"] = self.big
+        if self.knocked_big is not None:
+            out["knocked_big"] = self.knocked_big
+        if self.chain is not None:
+            out["chain"] = list(self.chain)
+        if self.blockade is not None:
+            out["blockade"] = {"from": self.blockade[0], "to": self.blockade[1]}
+        if self.red:
+            out["red"] = list(self.red)
+        if self.opponent_red:
+            out["opponent_red"] = list(self.opponent_red)
+        if self.unblock is not None:
+            out["unblock"] = self.unblock
+        if self.invalid:
+            out["invalid"] = True
+        return out
