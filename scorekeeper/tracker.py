@@ -1,0 +1,329 @@
+"""From settled board readings to shots: the rule-aware half of sensing.
+
+The pipeline in ``firmware_bridge`` says what the board looks like once it is at rest; the
+tracker compares that with the board the match expects and decides what the difference is:
+
+- **ready**: the board agrees with the match; the next difference is the shot of the player
+  due (its net field changes are the shot's ``delta``; the big-skitt spots tell ``placed`` /
+  ``missed``; a bridge cell tells a chain; a launch spot marks a shot that changed nothing).
+- **restore**: the rules changed the board beyond what the sensors saw (a clearing, a chain's
+  skitt, an invalid shot, a gift skitt, a new round), or the referee undid or corrected a
+  step. Nothing scores until the sensors agree with the expected board again; changes on the
+  way there are not shots.
+- **review**: after a pause, a lost sensor link, a restart, or a reading the rules refused,
+  a board that differs from the match is never scored automatically: the referee accepts
+  it as the shot of the player due, or has it restored.
+- **paused**: sensing is paused by the referee or the link is down; readings are ignored.
+
+The tracker is pure: it reads no clock and does no I/O. The caller applies the shots it
+proposes to the match and calls :meth:`Tracker.sync` after every change of the match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from scorekeeper.fields import PLAYERS, Player, color_of, side_of
+from scorekeeper.reading import BoardReading
+from scorekeeper.shot import Shot
+
+Mode = Literal["ready", "restore", "review", "paused"]
+
+
+@dataclass(frozen=True)
+class Expectation:
+    """What the match says the board should look like, and who is due to shoot."""
+
+    board: Mapping[str, int]
+    """Ordinary skitts per field."""
+    turn: Player | None
+    """The player due to shoot, or None (shoot-off, game over)."""
+    big: Mapping[str, str | None] = field(default_factory=dict)
+    """Per player: ``"hand"``, ``"center"`` or None (no big skitts, Trio)."""
+    must_place_big: bool = False
+    """The player due must shoot their big skitt (R11, R12)."""
+    playing: bool = True
+    """False outside the ``playing`` phase: nothing can be a shot then."""
+
+    @classmethod
+    def from_state(cls, state: Any) -> Expectation:
+        """Read the expectation from a match ``State`` (or its ``to_json()`` object)."""
+        data = state if isinstance(state, Mapping) else state.to_json()
+        return cls(
+            board=dict(data["board"]),
+            turn=data.get("turn"),
+            big=dict(data.get("big") or {}),
+            must_place_big=bool(data.get("must_place_big", False)),
+            playing=data.get("phase", "playing") == "playing",
+        )
+
+
+@dataclass(frozen=True)
+class TrackerStatus:
+    """What the tracker is waiting for, in plain words for the scoreboard."""
+
+    mode: Mode
+    message: str
+    expected: Mapping[str, int]
+    """The board the match expects (what a restore must reach)."""
+    differences: Mapping[str, int]
+    """Per field: sensed minus expected, for fields that differ (empty when they agree)."""
+    big_differences: Mapping[str, str] = field(default_factory=dict)
+    """Per player, when a big skitt's spot disagrees: ``"missing"`` or ``"unexpected"``."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "message": self.message,
+            "expected": dict(self.expected),
+            "differences": dict(self.differences),
+            "big_differences": dict(self.big_differences),
+        }
+
+
+def board_differences(reading: BoardReading, expected: Expectation) -> dict[str, int]:
+    """Sensed minus expected count for every field where they differ."""
+    out: dict[str, int] = {}
+    for name in sorted(set(expected.board) | set(reading.counts)):
+        diff = reading.count(name) - int(expected.board.get(name, 0))
+        if diff:
+            out[name] = diff
+    return out
+
+
+def big_differences(reading: BoardReading, expected: Expectation) -> dict[str, str]:
+    """Big-skitt spots that disagree with the match (only spots the board can sense)."""
+    out: dict[str, str] = {}
+    for player in PLAYERS:
+        sensed = reading.big.get(player)
+        state = expected.big.get(player)
+        if sensed is None or state is None:
+            continue
+        if state == "center" and not sensed:
+            out[player] = "missing"
+        elif state != "center" and sensed:
+            out[player] = "unexpected"
+    return out
+
+
+def agrees(reading: BoardReading, expected: Expectation) -> bool:
+    """True when the sensors see exactly the board the match expects (no skitt on a bridge)."""
+    return (
+        not board_differences(reading, expected)
+        and not big_differences(reading, expected)
+        and not reading.bridges
+    )
+
+
+def shot_from_reading(reading: BoardReading, expected: Expectation) -> Shot | None:
+    """The shot of the player due that turns the expected board into ``reading``.
+
+    Returns None when the reading says nothing about a shot (board unchanged and no launch
+    spot pressed), or when the sensors cannot tell a big-skitt shot's outcome (no spot).
+    """
+    shooter = expected.turn
+    if shooter is None or not expected.playing:
+        return None
+    delta = board_differences(reading, expected)
+    bigs = big_differences(reading, expected)
+    launched = shooter in reading.launched
+    if not delta and not bigs and not reading.bridges and not launched:
+        return None
+    if expected.must_place_big:
+        return _big_shot(shooter, reading, delta, launched)
+    chain = _chain(shooter, reading)
+    knocked = "loose" if any(v == "missing" for v in bigs.values()) else None
+    return Shot(by=shooter, delta=delta, chain=chain, knocked_big=knocked)
+
+
+def _big_shot(
+    shooter: Player, reading: BoardReading, delta: dict[str, int], launched: bool
+) -> Shot | None:
+    sensed = reading.big.get(shooter)
+    rest = dict(delta)
+    if sensed:
+        # R20: a big skitt over the minus field is placed; its magnet may show there too.
+        if rest.get("minus", 0) > 0:
+            rest["minus"] -= 1
+            rest = {k: v for k, v in rest.items() if v}
+        return Shot(by=shooter, delta=rest, big="placed")
+    landed = [f for f, v in rest.items() if v > 0 and side_of(f) is not None]
+    if len(landed) == 1 and rest[landed[0]] == 1:
+        # R11: it landed on a colour field; the player takes it back (a restore follows).
+        del rest[landed[0]]
+        return Shot(by=shooter, delta=rest, big=landed[0])
+    if sensed is None and not launched:
+        return None  # no spot to tell placed from missed: the tablet must say
+    # Missed; any skitt the sensors saw appear is left for the rules to refuse (R2).
+    return Shot(by=shooter, delta=rest, big="missed")
+
+
+def _chain(shooter: Player, reading: BoardReading) -> tuple[str, str] | None:
+    for a, b in sorted(reading.bridges):
+        opposite = side_of(a) == side_of(b) != shooter
+        if opposite and side_of(a) is not None and color_of(a) != color_of(b):
+            return (a, b)
+    return None
+
+
+class Tracker:
+    """Turns settled readings into proposed shots, and tells people what the board needs.
+
+    Call :meth:`observe` with every settled reading and the current expectation; apply a
+    returned shot to the match; then call :meth:`sync` with the new expectation (also after
+    undo, corrections, decisions and new matches). Call :meth:`refused` when the rules
+    refused a proposed shot.
+    """
+
+    def __init__(self) -> None:
+        self._mode: Mode = "review"
+        self._paused_by: set[str] = set()
+        self._reading: BoardReading | None = None
+        self._expected: Expectation | None = None
+        self._note = ""
+
+    # Inputs --------------------------------------------------------------------------
+
+    def observe(self, reading: BoardReading, expected: Expectation) -> Shot | None:
+        """A new settled reading: return the shot it shows, if the board is ready for one."""
+        self._reading = reading
+        self._expected = expected
+        if self._paused_by:
+            return None
+        if self._mode == "ready":
+            shot = shot_from_reading(reading, expected)
+            if shot is not None:
+                self._note = ""
+            return shot
+        if agrees(reading, expected):
+            self._mode = "ready"
+            self._note = ""
+        return None
+
+    def sync(self, expected: Expectation, *, after_shot: bool = False) -> None:
+        """The match changed: wait for a restore if the board must now differ from the last reading.
+
+        ``after_shot`` is True right after a shot this tracker proposed was applied: the
+        sensed board is then the shot's result, and any difference is the rules' doing.
+        """
+        self._expected = expected
+        if self._paused_by:
+            return
+        if self._reading is None:
+            self._mode = "review"
+            return
+        if agrees(self._reading, expected):
+            self._mode = "ready"
+            self._note = ""
+        elif after_shot or self._mode in ("ready", "restore"):
+            self._mode = "restore"
+
+    def refused(self, message: str) -> None:
+        """The rules refused the proposed shot: the referee must look at the board."""
+        self._mode = "review"
+        self._note = f"the rules refused the sensed shot: {message}"
+
+    def mark_no_change(self, expected: Expectation) -> Shot | None:
+        """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
+        if expected.turn is None or not expected.playing:
+            return None
+        if expected.must_place_big:
+            return Shot(by=expected.turn, big="missed")
+        return Shot(by=expected.turn)
+
+    def accept_board(self, expected: Expectation) -> Shot | None:
+        """The referee accepts the board as sensed: the difference is the shot of the player due."""
+        if self._reading is None:
+            return None
+        forced = BoardReading(
+            counts=self._reading.counts,
+            at=self._reading.at,
+            big=self._reading.big,
+            bridges=self._reading.bridges,
+            launched=self._reading.launched | ({expected.turn} if expected.turn else set()),
+            muted=self._reading.muted,
+        )
+        self._mode = "ready"
+        self._note = ""
+        return shot_from_reading(forced, expected)
+
+    def restore_board(self) -> None:
+        """The referee has the board restored to what the match expects."""
+        self._mode = "restore"
+        self._note = ""
+
+    def pause(self, why: str = "referee") -> None:
+        """Stop taking readings (``why``: ``referee`` or ``link``); several reasons may hold."""
+        self._paused_by.add(why)
+
+    def resume(self, why: str = "referee") -> None:
+        """Take readings again; a board that changed meanwhile goes to the referee."""
+        self._paused_by.discard(why)
+        if not self._paused_by:
+            self._mode = "review"
+            seen, expected = self._reading, self._expected
+            if seen is not None and expected is not None and agrees(seen, expected):
+                self._mode = "ready"
+
+    # Output --------------------------------------------------------------------------
+
+    @property
+    def mode(self) -> Mode:
+        return "paused" if self._paused_by else self._mode
+
+    def status(self) -> TrackerStatus:
+        """What the board needs, in words for the scoreboard and the referee."""
+        expected = self._expected
+        reading = self._reading
+        board = dict(expected.board) if expected else {}
+        diffs = board_differences(reading, expected) if reading and expected else {}
+        bigs = big_differences(reading, expected) if reading and expected else {}
+        return TrackerStatus(
+            mode=self.mode,
+            message=self._message(expected, diffs, bigs),
+            expected=board,
+            differences=diffs,
+            big_differences=bigs,
+        )
+
+    def _message(
+        self, expected: Expectation | None, diffs: Mapping[str, int], bigs: Mapping[str, str]
+    ) -> str:
+        mode = self.mode
+        if mode == "paused":
+            if "link" in self._paused_by:
+                return "sensor link down: play paused"
+            return "sensing paused by the referee"
+        if expected is None or self._reading is None:
+            return "waiting for the board to come to rest"
+        if mode == "ready":
+            if expected.turn is None:
+                return "board ready"
+            if expected.must_place_big:
+                return f"{expected.turn} to place the big skitt"
+            return f"board ready: {expected.turn} to shoot"
+        what = describe_differences(diffs, bigs, bool(self._reading.bridges))
+        if mode == "restore":
+            return f"restore the board: {what}"
+        lead = self._note or "the board differs from the match"
+        return f"{lead}; referee to decide ({what})" if what else lead
+
+
+def describe_differences(diffs: Mapping[str, int], bigs: Mapping[str, str], bridge: bool) -> str:
+    """Plain words for what must change on the board, e.g. "take 2 off white.blue"."""
+    parts: list[str] = []
+    for name, diff in diffs.items():
+        n = abs(diff)
+        skitts = "skitt" if n == 1 else "skitts"
+        parts.append(f"take {n} {skitts} off {name}" if diff > 0 else f"add {n} {skitts} to {name}")
+    for player, what in bigs.items():
+        parts.append(
+            f"put {player}'s big skitt back on its spot"
+            if what == "missing"
+            else f"take {player}'s big skitt off its spot"
+        )
+    if bridge:
+        parts.append("take the skitt off the bridge between fields")
+    return ", ".join(parts)
