@@ -1,0 +1,193 @@
+"""The sensing pipeline: raw cell events in, settled :class:`BoardReading` values out.
+
+Layers, as in Mission Pinball Framework (DESIGN.md)::
+
+    SensorEvent ─► Debouncer ─► active cells ─► counts (profile) ─► SettleDetector ─► BoardReading
+         └──────────► HealthMonitor (raw toggles, debounced changes, expectations)
+
+The caller feeds whatever a source polled (:meth:`Pipeline.feed`) and calls
+:meth:`Pipeline.tick` regularly; time comes from the injected clock only.
+
+**Held play.** While a flag on an unmuted cell exists, or a cell the match expects restored
+(:meth:`Pipeline.set_expected`) is still in its restore window, readings are *withheld*,
+not marked: :class:`BoardReading` has no trust flag, and a reading the tracker never sees can
+never score ghost points. The owed reading is emitted as soon as the hold ends (a mute, a
+restore) and the board is still. :meth:`Pipeline.hold_reasons` says why play is held.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from firmware_bridge.counts import big_spots, bridges, field_counts, launch_player, muted_fields
+from firmware_bridge.debounce import Debouncer
+from firmware_bridge.health import CellFlag, HealthMonitor
+from firmware_bridge.profile import BoardProfile
+from firmware_bridge.settle import SettleDetector
+from firmware_bridge.source import SensorEvent
+from scorekeeper.clock import Clock
+from scorekeeper.fields import Player
+from scorekeeper.reading import BoardReading
+
+
+class _Polled(Protocol):
+    def poll(self) -> list[SensorEvent]: ...
+
+
+class Pipeline:
+    """Debounce, count and settle the cells of one board."""
+
+    def __init__(
+        self,
+        profile: BoardProfile,
+        clock: Clock,
+        *,
+        debounce_s: float | None = None,
+        settle_s: float | None = None,
+        health: HealthMonitor | None = None,
+        initial: Iterable[int] = (),
+    ) -> None:
+        """``debounce_s``/``settle_s`` override the profile's; ``initial`` are the cells
+        already active when the source starts (its ``snapshot()``)."""
+        self.profile = profile
+        self.clock = clock
+        self.debounce_s = profile.debounce_s if debounce_s is None else debounce_s
+        self.settle_s = profile.settle_s if settle_s is None else settle_s
+        self.health = health if health is not None else HealthMonitor(profile)
+        initial_cells = {c for c in initial if 0 <= c < profile.cells}
+        self._debouncer = Debouncer(self.debounce_s, initial_cells)
+        self._settle = SettleDetector(self.settle_s, clock.now())
+        self._roles = profile.cell_roles()
+        self._raw: set[int] = set(initial_cells)
+        self._last_change: dict[int, float] = {}
+        self._launched: set[Player] = set()
+        self.rejected = 0
+        """Events dropped because their cell is outside the profile's range."""
+        self.last_reading: BoardReading | None = None
+
+    # -- input -----------------------------------------------------------------------------
+
+    def feed(self, events: Iterable[SensorEvent]) -> None:
+        """Take raw events, oldest first (a source's ``poll()``)."""
+        for event in events:
+            cell = event.cell
+            if not 0 <= cell < self.profile.cells:
+                self.rejected += 1
+                continue
+            if (cell in self._raw) != event.active:
+                if event.active:
+                    self._raw.add(cell)
+                else:
+                    self._raw.discard(cell)
+                if cell in self._roles:
+                    self.health.toggle(cell, event.at, at_rest=self._at_rest_for(cell, event.at))
+            for confirmed in self._debouncer.feed(event):
+                self._confirmed(confirmed)
+
+    def tick(self) -> list[BoardReading]:
+        """Advance to the clock's now; return the reading that became due (at most one)."""
+        now = self.clock.now()
+        for confirmed in self._debouncer.advance(now):
+            self._confirmed(confirmed)
+        self.health.check(now)
+        if not self._settle.is_due(now) or self._is_moving() or self.is_held():
+            return []
+        reading = self.reading(now)
+        self._settle.taken()
+        self._launched.clear()
+        self.last_reading = reading
+        return [reading]
+
+    def pump(self, source: _Polled) -> list[BoardReading]:
+        """``feed(source.poll())`` then ``tick()``: one step of a polling loop."""
+        self.feed(source.poll())
+        return self.tick()
+
+    # -- the match and the referee ---------------------------------------------------------
+
+    def set_expected(self, counts: dict[str, int]) -> None:
+        """What the match expects on the board now (after a clearing, a restore, a round
+        start); cells that disagree must be restored within the restore timeout."""
+        self.health.set_expected(counts, self.clock.now(), self._debouncer.active)
+
+    def mute(self, cell: int) -> None:
+        """The referee mutes a faulty cell: counts are taken without it from now on."""
+        self.health.mute(cell)
+        self._settle.changed(self.clock.now())
+
+    def unmute(self, cell: int) -> None:
+        """Count ``cell`` again."""
+        self.health.unmute(cell)
+        self._settle.changed(self.clock.now())
+
+    # -- what the UI and `skitter sensors` read ---------------------------------------------
+
+    def active_cells(self) -> frozenset[int]:
+        """Debounced active cells (muted ones included)."""
+        return self._debouncer.active
+
+    def raw_cells(self) -> frozenset[int]:
+        """Active cells as last reported, before debouncing."""
+        return frozenset(self._raw)
+
+    def current_counts(self) -> dict[str, int]:
+        """Live counts of the debounced board (not settled; never use them to score)."""
+        return field_counts(self.profile, self._debouncer.active, self.health.muted)
+
+    def reading(self, at: float | None = None) -> BoardReading:
+        """The debounced board as a reading, now (what :meth:`tick` emits when due)."""
+        active = self._debouncer.active
+        muted = self.health.muted
+        return BoardReading(
+            counts=field_counts(self.profile, active, muted),
+            at=self.clock.now() if at is None else at,
+            big=big_spots(self.profile, active, muted),
+            bridges=bridges(self.profile, active, muted),
+            launched=frozenset(self._launched),
+            muted=muted_fields(self.profile, muted),
+        )
+
+    def flags(self) -> list[CellFlag]:
+        return self.health.flags()
+
+    def is_held(self) -> bool:
+        """True while readings are withheld (see the module docstring)."""
+        return bool(self.health.holding() or self.health.unrestored())
+
+    def hold_reasons(self) -> list[str]:
+        """Plain words for each reason play is held."""
+        reasons = [flag.message() for flag in self.health.holding()]
+        for cell in sorted(self.health.unrestored()):
+            reasons.append(f"waiting for {self.profile.describe_cell(cell)} to be restored")
+        return reasons
+
+    def at_rest(self) -> bool:
+        """True when no change is pending and the board has been still for the window."""
+        return not self._is_moving() and self._settle.is_still(self.clock.now())
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _confirmed(self, event: SensorEvent) -> None:
+        cell = event.cell
+        if cell not in self._roles:
+            return  # an unconnected pin: shown by `skitter sensors`, never counted
+        self.health.cell_changed(cell, event.active, event.at)
+        if cell in self.health.muted:
+            return
+        self._last_change[cell] = event.at
+        player = launch_player(self.profile, cell)
+        if player is not None and event.active:
+            self._launched.add(player)
+        self._settle.changed(event.at)
+
+    def _is_moving(self) -> bool:
+        """An unconfirmed change on a counted cell: the board is not still yet."""
+        muted = self.health.muted
+        return any(c in self._roles and c not in muted for c in self._debouncer.pending_cells())
+
+    def _at_rest_for(self, cell: int, at: float) -> bool:
+        """Is the board, apart from ``cell`` itself, at rest at ``at``?"""
+        return all(
+            at - t >= self.settle_s for c, t in self._last_change.items() if c != cell
+        )
