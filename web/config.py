@@ -192,7 +192,7 @@ class Settings:
 def find_config_file(
     config_path: str | Path | None,
     environ: Mapping[str, str],
-    default_path: Path = DEFAULT_CONFIG_PATH,
+    default_path: Path,
 ) -> Path | None:
     """The file to read, or None. A file named explicitly must exist."""
     if config_path is not None:
@@ -225,14 +225,14 @@ def load_settings(
     overrides: Mapping[str, object] | None = None,
     *,
     environ: Mapping[str, str] = os.environ,
-    default_path: Path = DEFAULT_CONFIG_PATH,
+    default_path: Path | None = None,
 ) -> Settings:
     """Read and check the configuration; raise :class:`ConfigError` naming the first bad key.
 
     ``overrides`` are command-line values by key (``port``, ``data_dir``, ``mqtt.url``...);
     None values are ignored so argparse defaults of None mean "not given".
     """
-    path = find_config_file(config_path, environ, default_path)
+    path = find_config_file(config_path, environ, default_path or DEFAULT_CONFIG_PATH)
     raw = flatten_file(read_config_file(path), path) if path else {}
     raw.update(flatten_overrides(overrides or {}))
 

@@ -46,6 +46,10 @@ def check_pin_format(pin: str) -> str:
     if not isinstance(pin, str):
         raise PinError("the referee PIN must be text made of digits")
     pin = pin.strip()
+    if not pin:
+        raise PinError(
+            f"the referee PIN is empty: it must have {PIN_MIN_DIGITS} to {PIN_MAX_DIGITS} digits"
+        )
     if not pin.isascii() or not pin.isdigit():
         raise PinError("the referee PIN may contain only the digits 0-9")
     if not PIN_MIN_DIGITS <= len(pin) <= PIN_MAX_DIGITS:
@@ -146,9 +150,15 @@ class PinStore:
     def set(self, pin: str) -> str:
         """Replace the PIN (4–12 digits) in the file; return the stored hash."""
         hashed = hash_pin(pin)
+        self.set_hash(hashed)
+        return hashed
+
+    def set_hash(self, hashed: str) -> None:
+        """Store an already computed hash (``skitter set-pin`` also writes it elsewhere)."""
+        if not is_pin_hash(hashed):
+            raise PinError("not a PIN hash made by 'skitter set-pin'")
         write_pin_file(self.path, hashed)
         self._hash = hashed
-        return hashed
 
 
 def write_pin_file(path: Path, hashed: str) -> None:

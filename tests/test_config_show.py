@@ -1,0 +1,82 @@
+"""``skitter config --show``: the effective configuration, masked, with each value's origin."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tomllib
+
+import pytest
+
+from web import cli, cmd_config
+
+
+def main(argv: list[str]) -> int:
+    """Run ``skitter config ...`` alone (other commands may be missing while they are built)."""
+    assert argv[0] == "config"
+    parser = argparse.ArgumentParser(prog="skitter config")
+    cmd_config.add_arguments(parser)
+    return cmd_config.run(parser.parse_args(argv[1:]))
+
+
+def test_config_command_is_registered():
+    assert "web.cmd_config" in cli.COMMAND_MODULES
+    assert cmd_config.NAME == "config"
+
+
+@pytest.fixture
+def venue(tmp_path, monkeypatch):
+    """A configuration file, and an environment that names no other."""
+    monkeypatch.delenv("SKITTER_CONFIG", raising=False)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("SKITTER_DATA", raising=False)
+    path = tmp_path / "skitter.toml"
+    path.write_text(
+        'host = "0.0.0.0"\nport = 8080\n\n[mqtt]\nurl = "mqtt://ref:topsecret@broker"\n'
+    )
+    return path
+
+
+def test_show_prints_values_with_their_origins(venue, capsys):
+    assert main(["config", "--show", "--config", str(venue), "--port", "9000"]) == 0
+    out = capsys.readouterr().out
+    assert f"read from {venue}" in out
+    assert 'host = "0.0.0.0" # file' in out
+    assert "port = 9000 # command line" in out
+    assert 'source = "sim" # default' in out
+    assert "# profile is not set: the board profile shipped with skitter (default)" in out
+
+
+def test_show_masks_the_password(venue, capsys):
+    main(["config", "--show", "--config", str(venue)])
+    out = capsys.readouterr().out
+    assert "topsecret" not in out
+    assert 'password = "********" # file' in out
+    assert 'url = "mqtt://broker" # file' in out
+
+
+def test_show_output_is_valid_toml(venue, capsys):
+    main(["config", "--config", str(venue)])
+    shown = tomllib.loads(capsys.readouterr().out)
+    assert shown["port"] == 8080 and shown["mqtt"]["username"] == "ref"
+
+
+def test_show_as_json(venue, capsys):
+    main(["config", "--json", "--config", str(venue)])
+    body = json.loads(capsys.readouterr().out)
+    assert body["config_file"] == str(venue)
+    assert body["settings"]["host"] == {"value": "0.0.0.0", "from": "file"}
+    assert body["settings"]["mqtt.password"]["value"] == "********"
+
+
+def test_invalid_configuration_exits_2_with_the_key_named(venue, capsys):
+    venue.write_text("port = 99999\n")
+    assert main(["config", "--show", "--config", str(venue)]) == 2
+    err = capsys.readouterr().err
+    assert "configuration error: port: must be between 1 and 65535, got 99999" in err
+
+
+def test_environment_names_the_file(venue, monkeypatch, capsys):
+    monkeypatch.setenv("SKITTER_CONFIG", str(venue))
+    main(["config", "--show"])
+    assert "port = 8080 # file" in capsys.readouterr().out

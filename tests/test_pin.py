@@ -1,0 +1,132 @@
+"""The referee PIN: generated once, kept only as a hash (0600), verified, replaced."""
+
+from __future__ import annotations
+
+import stat
+
+import pytest
+
+from web.pin import (
+    PIN_FILE_NAME,
+    PinError,
+    PinStore,
+    check_pin_format,
+    generate_pin,
+    hash_pin,
+    is_pin_hash,
+    verify_pin,
+)
+
+
+def test_first_start_generates_a_six_digit_pin_once(tmp_path):
+    store = PinStore(tmp_path / "data")
+    pin = store.ensure()
+    assert pin is not None and len(pin) == 6 and pin.isdigit()
+    assert store.ensure() is None
+    assert store.verify(pin)
+
+
+def test_pin_survives_a_restart(tmp_path):
+    pin = PinStore(tmp_path).ensure()
+    restarted = PinStore(tmp_path)
+    assert restarted.ensure() is None
+    assert restarted.verify(pin)
+
+
+def test_pin_file_holds_only_a_hash_readable_by_the_owner_alone(tmp_path):
+    pin = PinStore(tmp_path).ensure()
+    path = tmp_path / PIN_FILE_NAME
+    text = path.read_text()
+    assert pin not in text and is_pin_hash(text.strip())
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_wrong_pin_is_refused(tmp_path):
+    store = PinStore(tmp_path)
+    store.set("4321")
+    assert not store.verify("1234")
+    assert not store.verify("")
+    assert not store.verify(None)
+    assert not store.verify(4321)
+
+
+def test_set_replaces_the_pin(tmp_path):
+    store = PinStore(tmp_path)
+    old = store.ensure()
+    store.set("97531")
+    assert store.verify("97531") and not store.verify(old)
+    assert PinStore(tmp_path).verify("97531")
+
+
+def test_surrounding_spaces_are_ignored(tmp_path):
+    store = PinStore(tmp_path)
+    store.set(" 2468\n")
+    assert store.verify("2468 ")
+
+
+@pytest.mark.parametrize(
+    ("pin", "expected"),
+    [
+        ("123", "must have 4 to 12 digits, got 3"),
+        ("1234567890123", "must have 4 to 12 digits, got 13"),
+        ("12a4", "may contain only the digits 0-9"),
+        ("١٢٣٤", "may contain only the digits 0-9"),  # Arabic-Indic digits
+        ("  ", "is empty: it must have 4 to 12 digits"),
+    ],
+)
+def test_bad_pins_are_refused_with_a_clear_message(tmp_path, pin, expected):
+    store = PinStore(tmp_path)
+    with pytest.raises(PinError, match=expected):
+        store.set(pin)
+    assert not (tmp_path / PIN_FILE_NAME).exists()
+
+
+def test_error_message_does_not_repeat_the_pin():
+    with pytest.raises(PinError) as info:
+        check_pin_format("98765432109876")
+    assert "98765432109876" not in str(info.value)
+
+
+def test_configured_hash_wins_over_the_file(tmp_path):
+    PinStore(tmp_path).set("1111")
+    store = PinStore(tmp_path, pin_hash=hash_pin("2222"))
+    assert store.from_config
+    assert store.ensure() is None
+    assert store.verify("2222") and not store.verify("1111")
+
+
+def test_configured_hash_means_no_pin_is_generated(tmp_path):
+    assert PinStore(tmp_path, pin_hash=hash_pin("5555")).ensure() is None
+    assert not (tmp_path / PIN_FILE_NAME).exists()
+
+
+def test_configured_hash_must_be_a_hash(tmp_path):
+    with pytest.raises(PinError, match="pin_hash is not a PIN hash"):
+        PinStore(tmp_path, pin_hash="5555")
+
+
+def test_corrupt_pin_file_is_reported_not_replaced(tmp_path):
+    (tmp_path / PIN_FILE_NAME).write_text("garbage\n")
+    store = PinStore(tmp_path)
+    with pytest.raises(PinError, match="does not hold a referee PIN hash; run 'skitter set-pin'"):
+        store.ensure()
+    assert not store.verify("123456")
+    assert (tmp_path / PIN_FILE_NAME).read_text() == "garbage\n"
+
+
+def test_hashes_are_salted():
+    assert hash_pin("1234") != hash_pin("1234")
+    assert verify_pin("1234", hash_pin("1234"))
+
+
+def test_verify_pin_never_raises_on_bad_hashes():
+    assert not verify_pin("1234", "scrypt$n=3,r=8,p=1$AAAA$AAAA")
+    huge_n = "scrypt$n=1099511627776,r=8,p=1$c2FsdHNhbHQ=$AAAAAAAAAAAAAAAAAAAAAA=="
+    assert not verify_pin("1234", huge_n)
+    assert not verify_pin("1234", None)  # type: ignore[arg-type]
+    assert not verify_pin("1" * 10_000, hash_pin("1234"))
+
+
+def test_generated_pins_differ():
+    pins = {generate_pin() for _ in range(20)}
+    assert len(pins) > 15
