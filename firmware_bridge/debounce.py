@@ -13,6 +13,8 @@ from collections.abc import Iterable
 
 from firmware_bridge.source import SensorEvent
 
+_EPSILON = 1e-9  # clock sums like 1.0 + 0.02 must count as a full hold
+
 
 class Debouncer:
     """Confirms cell changes that held for ``debounce_s`` seconds."""
@@ -62,7 +64,7 @@ class Debouncer:
         due = [
             (since + self.debounce_s, cell, active)
             for cell, (active, since) in self._pending.items()
-            if since + self.debounce_s <= self._time
+            if since + self.debounce_s <= self._time + _EPSILON
         ]
         due.sort()
         for _, cell, active in due:

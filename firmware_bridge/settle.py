@@ -8,6 +8,8 @@ one reading, however often the detector is asked.
 
 from __future__ import annotations
 
+_EPSILON = 1e-9  # clock sums like 2.0 + 0.3 must count as a full window
+
 
 class SettleDetector:
     """Tracks the last change of the debounced board."""
@@ -26,7 +28,7 @@ class SettleDetector:
 
     def is_still(self, now: float) -> bool:
         """True once the board has not changed for the settle window."""
-        return now - self.last_change >= self.settle_s
+        return now - self.last_change >= self.settle_s - _EPSILON
 
     def is_due(self, now: float) -> bool:
         """True when a reading is owed and the board has been still long enough."""

@@ -1,0 +1,202 @@
+"""Stuck and jittery cells hold play and never score; the referee mutes them."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware_bridge.health import FlagKind, HealthMonitor
+from firmware_bridge.pipeline import Pipeline
+from firmware_bridge.profile import load_profile
+from firmware_bridge.simulator import SimulatedBoard
+from scorekeeper.clock import FakeClock
+from scorekeeper.reading import BoardReading
+
+EMPTY = dict.fromkeys(load_profile().field_names, 0)
+
+
+class Bench:
+    def __init__(self, initial=(), **health) -> None:
+        self.clock = FakeClock(0.0)
+        self.profile = load_profile()
+        self.board = SimulatedBoard(self.profile, self.clock)
+        for cell in initial:
+            self.board.magnet_arrives(cell)
+        self.board.poll()
+        self.pipeline = Pipeline(
+            self.profile, self.clock, initial=initial,
+            health=HealthMonitor(self.profile, **health),
+        )
+        self.readings: list[BoardReading] = []
+
+    def run(self, seconds: float, step: float = 0.01) -> list[BoardReading]:
+        new: list[BoardReading] = []
+        for _ in range(round(seconds / step)):
+            self.clock.advance(step)
+            new += self.pipeline.pump(self.board)
+        self.readings += new
+        return new
+
+
+# -- stuck cells ----------------------------------------------------------------------------
+
+
+def test_cell_active_on_a_field_expected_empty_is_flagged_after_the_restore_timeout():
+    bench = Bench(initial=[17], restore_timeout_s=5.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(4.9)
+    assert bench.pipeline.flags() == []
+    bench.run(0.2)
+    (flag,) = bench.pipeline.flags()
+    assert (flag.cell, flag.field, flag.kind, flag.since) == (17, "white.red",
+                                                              FlagKind.STUCK_ACTIVE, 5.0)
+    assert flag.message() == "sensor cell 17 on white.red is stuck active: check it or mute it"
+
+
+def test_stuck_cell_never_produces_a_count_change():
+    bench = Bench(initial=[17], restore_timeout_s=5.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(20)
+    assert bench.readings == []  # held: first the restore window, then the flag
+    bench.pipeline.mute(17)
+    (reading,) = bench.run(1)
+    assert reading.count("white.red") == 0
+    assert reading.muted == {"white.red"}
+    assert all(r.count("white.red") == 0 for r in bench.readings)
+
+
+def test_hold_reasons_name_the_cell_being_waited_for():
+    bench = Bench(initial=[17], restore_timeout_s=5.0)
+    bench.pipeline.set_expected(EMPTY)
+    assert bench.pipeline.hold_reasons() == [
+        "waiting for cell 17 (white.red, 0x21 GPA1) to be restored"
+    ]
+
+
+def test_cell_restored_within_the_timeout_is_not_flagged():
+    bench = Bench(initial=[17], restore_timeout_s=5.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(2)
+    bench.board.magnet_leaves(17)
+    (reading,) = bench.run(1)
+    assert reading.count("white.red") == 0
+    bench.run(10)
+    assert bench.pipeline.flags() == []
+
+
+def test_cell_inactive_on_a_field_expected_full_is_flagged_stuck_inactive():
+    bench = Bench(initial=[16, 17, 18], restore_timeout_s=2.0)
+    bench.pipeline.set_expected({**EMPTY, "white.red": 4})
+    bench.run(2.5)
+    (flag,) = bench.pipeline.flags()
+    assert (flag.cell, flag.kind) == (19, FlagKind.STUCK_INACTIVE)
+
+
+def test_partly_covered_field_says_nothing_about_single_cells():
+    bench = Bench(initial=[16], restore_timeout_s=1.0)
+    bench.pipeline.set_expected({**EMPTY, "white.red": 2})
+    bench.run(3)
+    assert bench.pipeline.flags() == []
+
+
+def test_stuck_flag_clears_when_the_cell_moves():
+    bench = Bench(initial=[17], restore_timeout_s=1.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(1.5)
+    assert bench.pipeline.is_held()
+    bench.board.magnet_leaves(17)
+    (reading,) = bench.run(1)
+    assert bench.pipeline.flags() == [] and reading.count("white.red") == 0
+
+
+def test_new_expectation_that_agrees_clears_a_stuck_flag():
+    bench = Bench(initial=[17], restore_timeout_s=1.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(1.5)
+    bench.pipeline.set_expected({**EMPTY, "white.red": 1})
+    assert bench.pipeline.flags() == []
+
+
+def test_skitt_landing_after_the_expectation_is_an_ordinary_shot():
+    bench = Bench(restore_timeout_s=1.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(0.5)
+    bench.board.place_skitt("white.red")
+    bench.run(3)
+    assert bench.pipeline.flags() == []
+    assert bench.readings[-1].count("white.red") == 1
+
+
+# -- jittery cells --------------------------------------------------------------------------
+
+
+def test_cell_chattering_at_rest_is_flagged_jittery_and_holds_play():
+    bench = Bench()
+    bench.run(0.5)
+    bench.board.chatter(20, 4)  # 8 toggles in 40 ms
+    bench.run(0.1)
+    (flag,) = bench.pipeline.flags()
+    assert (flag.cell, flag.field, flag.kind) == (20, "white.yellow", FlagKind.JITTERY)
+    assert bench.pipeline.is_held()
+
+
+def test_a_few_toggles_are_not_jitter():
+    bench = Bench()
+    bench.run(0.5)
+    bench.board.chatter(20, 3)  # 6 toggles: the limit, not over it
+    bench.run(0.1)
+    assert bench.pipeline.flags() == []
+
+
+def test_toggles_while_the_board_moves_are_not_jitter():
+    bench = Bench()
+    bench.run(0.5)
+    bench.board.place_skitt("black.red")
+    bench.run(0.05)
+    bench.board.chatter(20, 5)
+    bench.run(0.1)
+    assert bench.pipeline.flags() == []
+
+
+def test_jittery_cell_never_scores_and_muting_releases_play():
+    bench = Bench()
+    bench.run(0.5)
+    before = len(bench.readings)
+    bench.board.chatter(20, 100)  # a second of chatter
+    bench.run(0.3)
+    bench.board.place_skitt("black.red")  # a shot lands while the cell still chatters
+    bench.run(2)
+    assert len(bench.readings) == before
+    bench.pipeline.mute(20)
+    bench.run(1)
+    assert bench.readings[-1].count("white.yellow") == 0
+    assert bench.readings[-1].count("black.red") == 1
+
+
+def test_jitter_flag_clears_after_a_quiet_window():
+    bench = Bench(jitter_window_s=1.0)
+    bench.run(0.5)
+    bench.board.chatter(20, 4)
+    bench.run(0.5)
+    assert bench.pipeline.flags()
+    bench.run(1.0)
+    assert bench.pipeline.flags() == []
+
+
+def test_muted_flag_is_still_listed_but_does_not_hold():
+    bench = Bench()
+    bench.run(0.5)
+    bench.board.chatter(20, 4)
+    bench.run(0.1)
+    bench.pipeline.mute(20)
+    (flag,) = bench.pipeline.flags()
+    assert flag.muted and not bench.pipeline.is_held()
+
+
+def test_muting_an_unused_cell_is_refused():
+    with pytest.raises(ValueError, match="cell 7 is not used by board profile 'default'"):
+        HealthMonitor(load_profile()).mute(7)
+
+
+def test_expected_counts_must_name_real_fields():
+    with pytest.raises(ValueError, match="unknown field 'white.green'"):
+        HealthMonitor(load_profile()).set_expected({"white.green": 0}, 0.0, frozenset())
