@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# Install skitter on a Raspberry Pi (Raspberry Pi OS Bookworm): I2C, the skitter user, the
+# virtual environment in /opt/skitter, the systemd unit, the udev rule, the configuration
+# file and (with --kiosk) the full-screen scoreboard on the attached TV.
+#
+#   sudo hardware/pi/install.sh [--kiosk]        install on this Pi
+#   hardware/pi/install.sh --root DIR [--kiosk]  stage into DIR (nothing outside DIR)
+#
+# Idempotent: run it again after `git pull` to update; files that already have the right
+# content are left alone, and /etc/skitter/skitter.toml is never overwritten.
+#
+# With --root DIR the script writes only under DIR and runs no system command (useradd,
+# usermod, groupadd, apt-get, pip, udevadm, systemctl, raspi-config): it prints each one as
+# "would run: ..." so the staged tree can be inspected, packaged or copied to an SD card.
+set -euo pipefail
+
+usage() {
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    cat <<'EOF'
+
+Options:
+  --root DIR   install into DIR instead of /; print system commands instead of running them
+  --kiosk      also open the scoreboard full screen when the desktop starts
+  -h, --help   show this help
+EOF
+}
+
+ROOT=""
+KIOSK=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --root)
+            [ $# -ge 2 ] || { echo "install.sh: --root needs a folder" >&2; exit 2; }
+            ROOT="$2"; shift 2 ;;
+        --root=*) ROOT="${1#--root=}"; shift ;;
+        --kiosk) KIOSK=1; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SRC="$(cd "$HERE/../.." && pwd)"
+PRINT_ONLY=0
+if [ -n "$ROOT" ]; then
+    mkdir -p "$ROOT"
+    ROOT="$(cd "$ROOT" && pwd)"
+    [ "$ROOT" = "/" ] && ROOT=""
+    PRINT_ONLY=1
+elif [ "$(id -u)" -ne 0 ]; then
+    echo "install.sh: run it as root (sudo $0), or stage it with --root DIR" >&2
+    exit 1
+fi
+
+CHANGED=0
+REBOOT=0
+
+say() { printf '%s\n' "$*"; }
+
+# Run a system command, or under --root only say what would run.
+run() {
+    local shown="" arg
+    for arg in "$@"; do
+        case "$arg" in
+            "" | *[!A-Za-z0-9_./:=,@%+-]*) shown="$shown '$arg'" ;;
+            *) shown="$shown $arg" ;;
+        esac
+    done
+    if [ "$PRINT_ONLY" -eq 1 ]; then
+        say "would run:$shown"
+    else
+        say "+$shown"
+        "$@"
+    fi
+}
+
+# Copy SOURCE to DEST (a path on the target system) with MODE, only when the content differs.
+put() {
+    local source="$1" dest="$ROOT$2" mode="$3"
+    mkdir -p "$(dirname "$dest")"
+    if [ -f "$dest" ] && cmp -s "$source" "$dest"; then
+        chmod "$mode" "$dest"
+        say "unchanged: $2"
+        return 0
+    fi
+    install -m "$mode" "$source" "$dest"
+    say "installed: $2"
+    CHANGED=1
+}
+
+# Write TEXT to DEST like put().
+put_text() {
+    local text="$1" dest="$2" mode="$3" tmp
+    tmp="$(mktemp)"
+    printf '%s\n' "$text" >"$tmp"
+    put "$tmp" "$dest" "$mode"
+    rm -f "$tmp"
+}
+
+# --- I2C: the expanders' bus, /dev/i2c-1 -------------------------------------------------
+enable_i2c() {
+    local config="$ROOT/boot/firmware/config.txt"
+    if [ ! -f "$config" ] && [ -f "$ROOT/boot/config.txt" ]; then
+        config="$ROOT/boot/config.txt"  # Bullseye and older
+    fi
+    if [ ! -f "$config" ]; then
+        if [ -z "$ROOT" ]; then
+            say "warning: no /boot/firmware/config.txt: not a Raspberry Pi? I2C left as it is"
+            return 0
+        fi
+        mkdir -p "$(dirname "$config")"
+        : >"$config"
+    fi
+    local shown="${config#"$ROOT"}"
+    if grep -Eq '^[[:space:]]*dtparam=i2c_arm=on([[:space:]]|$)' "$config"; then
+        say "unchanged: $shown (I2C already on)"
+    elif grep -Eq '^[[:space:]]*dtparam=i2c_arm=off' "$config"; then
+        sed -i -E 's/^([[:space:]]*)dtparam=i2c_arm=off/\1dtparam=i2c_arm=on/' "$config"
+        say "changed: $shown (dtparam=i2c_arm=off -> on)"
+        CHANGED=1; REBOOT=1
+    else
+        # Lines after a [pi4]-style filter apply to that model only: add under [all].
+        local last_section
+        last_section="$({ grep -E '^[[:space:]]*\[' "$config" || true; } | tail -n 1 | tr -d '[:space:]')"
+        {
+            [ -s "$config" ] && [ -n "$(tail -c 1 "$config")" ] && echo
+            [ -n "$last_section" ] && [ "$last_section" != "[all]" ] && echo "[all]"
+            echo "# skitter: I2C bus for the MCP23017 sensor expanders"
+            echo "dtparam=i2c_arm=on"
+        } >>"$config"
+        say "changed: $shown (added dtparam=i2c_arm=on)"
+        CHANGED=1; REBOOT=1
+    fi
+    # The /dev/i2c-* device files come from the i2c-dev module.
+    put_text "i2c-dev" /etc/modules-load.d/skitter-i2c.conf 0644
+}
+
+# --- the skitter user -----------------------------------------------------------------------
+create_user() {
+    local group
+    for group in i2c gpio dialout; do
+        if [ "$PRINT_ONLY" -eq 1 ] || ! getent group "$group" >/dev/null; then
+            run groupadd --force --system "$group"
+        fi
+    done
+    if [ "$PRINT_ONLY" -eq 1 ] || ! id skitter >/dev/null 2>&1; then
+        run useradd --system --user-group --home-dir /var/lib/skitter --no-create-home \
+            --shell /usr/sbin/nologin --comment "skitter scorekeeper" skitter
+    fi
+    run usermod --append --groups i2c,gpio,dialout skitter
+}
+
+# --- the program: /opt/skitter/venv -------------------------------------------------------------
+install_program() {
+    mkdir -p "$ROOT/opt/skitter/bin"
+    run apt-get install -y --no-install-recommends python3-venv python3-lgpio i2c-tools
+    # System site packages: gpiozero uses the lgpio that Raspberry Pi OS ships.
+    if [ "$PRINT_ONLY" -eq 1 ] || [ ! -x /opt/skitter/venv/bin/python ]; then
+        run python3 -m venv --system-site-packages /opt/skitter/venv
+    fi
+    run /opt/skitter/venv/bin/pip install --quiet "$SRC"
+    run /opt/skitter/venv/bin/pip install --quiet --no-deps --force-reinstall "$SRC"
+    if [ "$PRINT_ONLY" -eq 1 ]; then
+        say "note: under --root the virtual environment is not built; on the Pi run"
+        say "      python3 -m venv --system-site-packages /opt/skitter/venv &&"
+        say "      /opt/skitter/venv/bin/pip install $SRC"
+    fi
+}
+
+# --- configuration, service, device name ----------------------------------------------------
+install_files() {
+    if [ -e "$ROOT/etc/skitter/skitter.toml" ]; then
+        say "kept: /etc/skitter/skitter.toml (never overwritten; example in $HERE/skitter.toml)"
+    else
+        put "$HERE/skitter.toml" /etc/skitter/skitter.toml 0640
+        # Readable by the service (it may hold pin_hash and the MQTT password), not by others.
+        run chown root:skitter /etc/skitter/skitter.toml
+    fi
+    put "$HERE/skitter.service" /etc/systemd/system/skitter.service 0644
+    put "$HERE/99-skitter.rules" /etc/udev/rules.d/99-skitter.rules 0644
+    if [ "$KIOSK" -eq 1 ]; then
+        put "$HERE/skitter-kiosk" /opt/skitter/bin/skitter-kiosk 0755
+        put "$HERE/skitter-kiosk.desktop" /etc/xdg/autostart/skitter-kiosk.desktop 0644
+        # No screen blanking on the scoreboard TV.
+        run raspi-config nonint do_blanking 1
+    fi
+}
+
+start_service() {
+    run udevadm control --reload-rules
+    run udevadm trigger --subsystem-match=tty --action=add
+    run systemctl daemon-reload
+    run systemctl enable skitter.service
+    if [ "$REBOOT" -eq 1 ]; then
+        say "I2C was just enabled: reboot the Pi (sudo reboot); skitter starts by itself."
+    else
+        run systemctl restart skitter.service
+    fi
+}
+
+say "skitter install from $SRC into ${ROOT:-/}$([ "$PRINT_ONLY" -eq 1 ] && echo ' (print only)')"
+enable_i2c
+create_user
+install_program
+install_files
+start_service
+if [ "$CHANGED" -eq 0 ]; then
+    say "done: every file was already in place."
+else
+    say "done."
+fi
+say "Next: set the referee PIN:  sudo -u skitter /opt/skitter/venv/bin/skitter set-pin"
+say "      check the sensors:    sudo -u skitter /opt/skitter/venv/bin/skitter sensors"
