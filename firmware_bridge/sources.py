@@ -1,0 +1,103 @@
+"""Choosing a source by name, as gpiozero chooses a pin factory.
+
+``open_source("mcp23017", profile, clock)`` imports the hardware module only then, by its
+dotted path, so ``import firmware_bridge`` works on a laptop. Specs:
+
+- ``sim``: the simulated board (asked for by name only; never a fallback).
+- ``mcp23017``: expanders on the Pi's I2C bus, as the profile's ``[mcp23017]`` says.
+- ``serial`` or ``serial:PORT``: a microcontroller over USB serial (found by USB id
+  when no port is named).
+- ``replay:FILE``: a recorded sensor log (option ``speed``).
+
+When hardware is missing the source raises :class:`SourceError` and the program stops; it
+never quietly runs on the simulator instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from typing import Any
+
+from firmware_bridge.profile import BoardProfile
+from firmware_bridge.source import Source, SourceError
+from scorekeeper.clock import Clock
+
+#: Hardware sources, imported lazily by ``module:Class`` path.
+HARDWARE_SOURCES: dict[str, str] = {
+    "mcp23017": "firmware_bridge.mcp23017:MCP23017Source",
+    "serial": "firmware_bridge.serial_source:SerialSource",
+}
+
+SPECS_HELP = "sim, mcp23017, serial, serial:PORT or replay:FILE"
+
+
+class MonotonicClock:
+    """The real clock (``time.monotonic``), for the application's edge."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+
+def source_names() -> tuple[str, ...]:
+    """The spec prefixes :func:`open_source` understands."""
+    return ("sim", *HARDWARE_SOURCES, "replay")
+
+
+def load_source_class(name: str) -> type:
+    """Import the hardware source ``name``; :class:`SourceError` when it cannot load."""
+    dotted = HARDWARE_SOURCES[name]
+    module_name, _, class_name = dotted.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise SourceError(f"source {name!r} cannot be loaded ({module_name}): {exc}") from None
+    try:
+        return getattr(module, class_name)  # type: ignore[no-any-return]
+    except AttributeError:
+        raise SourceError(f"source {name!r}: {module_name} has no {class_name}") from None
+
+
+def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> Source:
+    """Build the source ``spec`` names for ``profile`` (not started yet).
+
+    ``opts`` go to the source: ``i2c``/``pin_factory`` for mcp23017, ``speed`` for replay,
+    anything SerialSource takes for serial."""
+    kind, _, arg = spec.partition(":")
+    if kind == "sim" and not arg:
+        from firmware_bridge.simulator import SimulatedBoard
+
+        return SimulatedBoard(profile, clock, **opts)
+    if kind == "replay":
+        if not arg:
+            raise SourceError("replay needs a file: replay:FILE")
+        from firmware_bridge.replay import ReplaySource
+
+        source = ReplaySource(arg, clock, speed=float(opts.pop("speed", 1.0)))
+        if source.cells != profile.cells:
+            raise SourceError(
+                f"sensor log {arg} has {source.cells} cells but board profile "
+                f"{profile.name!r} has {profile.cells}"
+            )
+        return source
+    if kind == "mcp23017" and not arg:
+        if profile.mcp23017 is None:
+            raise SourceError(f"board profile {profile.name!r} has no [mcp23017] section: "
+                              "which addresses are the expanders at?")
+        cls = load_source_class("mcp23017")
+        if profile.gpio is not None and "interrupt_pins" not in opts:
+            opts["interrupt_pins"] = profile.gpio.interrupt
+        opts.setdefault("wired", sorted(profile.cell_roles()))
+        return cls(  # type: ignore[no-any-return]
+            addresses=profile.mcp23017.addresses, active_low=profile.mcp23017.active_low,
+            cells=profile.cells, clock=clock, **opts,
+        )
+    if kind == "serial":
+        cls = load_source_class("serial")
+        opts.setdefault("usb_ids", profile.serial.usb_ids)
+        opts.setdefault("baudrate", profile.serial.baudrate)
+        return cls(  # type: ignore[no-any-return]
+            port=arg or None, cells=profile.cells, clock=clock, board_id=profile.board_id,
+            **opts,
+        )
+    raise SourceError(f"unknown sensor source {spec!r}: expected {SPECS_HELP}")
