@@ -1,0 +1,203 @@
+"""The files shipped for the Pi: the systemd unit, the udev rule, the kiosk, the example config."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from web.config import load_settings
+
+PI = Path(__file__).resolve().parent.parent / "hardware" / "pi"
+
+
+def unit_entries(path: Path) -> dict[str, dict[str, list[str]]]:
+    """A systemd unit as section -> key -> every value given (keys may repeat)."""
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] | None = None
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            current = sections.setdefault(line.strip("[]"), {})
+            continue
+        assert current is not None and "=" in line, f"line {number} is not key=value: {line}"
+        key, value = line.split("=", 1)
+        current.setdefault(key, []).append(value)
+    return sections
+
+
+@pytest.fixture(scope="module")
+def service() -> dict[str, list[str]]:
+    return unit_entries(PI / "skitter.service")["Service"]
+
+
+def test_unit_runs_serve_with_the_venue_config(service):
+    assert service["ExecStart"] == [
+        "/opt/skitter/venv/bin/skitter serve --config /etc/skitter/skitter.toml"
+    ]
+
+
+def test_unit_runs_as_the_dedicated_user_in_the_hardware_groups(service):
+    assert service["User"] == ["skitter"]
+    assert set(service["SupplementaryGroups"][0].split()) >= {"i2c", "gpio", "dialout"}
+
+
+def test_unit_restarts_on_failure(service):
+    assert service["Restart"] == ["on-failure"]
+
+
+def test_unit_keeps_its_data_in_var_lib_skitter(service):
+    assert service["StateDirectory"] == ["skitter"]  # systemd makes /var/lib/skitter
+    assert "SKITTER_DATA=/var/lib/skitter" in service["Environment"]
+
+
+def test_unit_logs_to_the_journal(service):
+    assert service["StandardOutput"] == ["journal"] and service["StandardError"] == ["journal"]
+
+
+def test_hardening_still_lets_the_sensors_through(service):
+    # PrivateDevices would hide /dev/i2c-*, /dev/gpiochip* and /dev/ttyACM* entirely.
+    assert service.get("PrivateDevices", ["no"]) == ["no"]
+    assert service["DevicePolicy"] == ["closed"]
+    allowed = " ".join(service["DeviceAllow"])
+    for device in ("char-i2c", "char-gpiochip", "char-ttyACM"):
+        assert f"{device} rw" in allowed
+    assert service["ProtectSystem"] == ["strict"] and service["NoNewPrivileges"] == ["yes"]
+
+
+def test_unit_starts_at_boot():
+    assert unit_entries(PI / "skitter.service")["Install"]["WantedBy"] == ["multi-user.target"]
+
+
+def test_systemd_accepts_the_unit(tmp_path):
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        if os.environ.get("CI"):
+            pytest.fail("systemd-analyze is missing (install the systemd package)")
+        pytest.skip("systemd-analyze is not installed")
+    unit = tmp_path / "skitter.service"
+    # verify insists that ExecStart exists; point it at a program this machine has.
+    unit.write_text(
+        (PI / "skitter.service").read_text().replace("/opt/skitter/venv/bin/skitter", "/bin/true")
+    )
+    result = subprocess.run(
+        [analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert "skitter.service" not in result.stderr, result.stderr
+
+
+# ----------------------------------------------------------------------------- udev
+
+_UDEV_TOKEN = re.compile(r'\s*([A-Za-z_]+(?:\{[^}]+\})?)\s*(==|!=|\+=|:=|=)\s*"([^"]*)"\s*(,|$)')
+
+
+def udev_rules(path: Path) -> list[dict[str, tuple[str, str]]]:
+    """Each rule line as key -> (operator, value); fails on a line that does not parse."""
+    rules = []
+    for line in path.read_text().splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        rule: dict[str, tuple[str, str]] = {}
+        position = 0
+        while position < len(line):
+            match = _UDEV_TOKEN.match(line, position)
+            assert match, f"udev rule does not parse at column {position}: {line}"
+            rule[match[1]] = (match[2], match[3])
+            position = match.end()
+        rules.append(rule)
+    return rules
+
+
+def test_udev_names_both_rp2040_firmwares_skitter_board():
+    rules = udev_rules(PI / "99-skitter.rules")
+    assert len(rules) == 2
+    assert {(r["ATTRS{idVendor}"], r["ATTRS{idProduct}"]) for r in rules} == {
+        (("==", "2e8a"), ("==", "0005")),
+        (("==", "239a"), ("==", "80f4")),
+    }
+    for rule in rules:
+        assert rule["SUBSYSTEM"] == ("==", "tty")
+        assert rule["SYMLINK"] == ("+=", "skitter-board")
+        assert rule["GROUP"] == ("=", "dialout")
+
+
+def test_udev_ids_match_the_sensor_link_spec():
+    spec = (Path(__file__).resolve().parent.parent.parent / "shared/spec/sensor-link.md")
+    if not spec.exists():
+        pytest.skip("shared spec not beside the project")
+    text = spec.read_text().lower()
+    for vendor, product in (("2e8a", "0005"), ("239a", "80f4")):
+        assert f"0x{vendor}" in text and f"0x{product}" in text
+
+
+# ----------------------------------------------------------------------------- kiosk
+
+
+def test_kiosk_autostart_entry_starts_the_kiosk_script():
+    text = (PI / "skitter-kiosk.desktop").read_text()
+    assert text.startswith("[Desktop Entry]\n")
+    assert "Type=Application" in text and "Exec=/opt/skitter/bin/skitter-kiosk" in text
+
+
+def test_kiosk_opens_the_scoreboard_full_screen_once_the_server_answers(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    log = tmp_path / "log"
+    (bin_dir / "curl").write_text(f'#!/bin/sh\necho "curl $*" >> {log}\nexit 0\n')
+    (bin_dir / "chromium").write_text(f'#!/bin/sh\necho "chromium $*" >> {log}\n')
+    for stub in bin_dir.iterdir():
+        stub.chmod(0o755)
+    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
+    result = subprocess.run(
+        ["sh", str(PI / "skitter-kiosk")], env=env, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    calls = log.read_text().splitlines()
+    assert calls[0].startswith("curl ") and calls[0].endswith("http://localhost:8000/")
+    assert calls[1].startswith("chromium --kiosk ")
+    assert calls[1].endswith(" http://localhost:8000/")
+
+
+def test_kiosk_without_a_browser_says_so(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "curl").write_text("#!/bin/sh\nexit 0\n")
+    (bin_dir / "curl").chmod(0o755)
+    # Only the basic tools: no chromium on this PATH.
+    tools = tmp_path / "tools"
+    tools.mkdir()
+    for name in ("sleep",):
+        (tools / name).symlink_to(shutil.which(name))
+    env = {"PATH": f"{bin_dir}:{tools}", "HOME": str(tmp_path)}
+    result = subprocess.run(
+        ["/bin/sh", str(PI / "skitter-kiosk")], env=env, capture_output=True, text=True,
+        timeout=30,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "no chromium-browser or chromium installed" in result.stderr
+
+
+# ----------------------------------------------------------------------------- example config
+
+
+def test_example_config_is_valid_and_set_for_the_venue():
+    settings = load_settings(PI / "skitter.toml", environ={})
+    assert settings.source == "mcp23017"
+    assert settings.host == "0.0.0.0"
+    assert settings.data_dir == Path("/var/lib/skitter")
+    assert settings.db == Path("/var/lib/skitter/skitter.db")
+
+
+def test_install_script_is_valid_bash():
+    result = subprocess.run(
+        ["bash", "-n", str(PI / "install.sh")], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert os.access(PI / "install.sh", os.X_OK)
