@@ -1,0 +1,229 @@
+"""The hub's tournament: its file survives restarts, events count once, results find pairings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.clock import FakeClock
+from web.hub.store import HubStore, ReceivedEvent
+from web.hub.tournament import Tournament, TournamentError, points_of
+
+
+def state(
+    phase: str = "playing",
+    score: tuple[int, int] = (0, 0),
+    wins: tuple[int, int] = (0, 0),
+    rounds: list[str | None] | None = None,
+    winner: str | None = None,
+    effects: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    return {
+        "phase": phase,
+        "score": {"black": score[0], "white": score[1]},
+        "round_wins": {"black": wins[0], "white": wins[1]},
+        "rounds": rounds or [],
+        "winner": winner,
+        "turn": None if phase == "game_over" else "black",
+        "last_effects": effects or [],
+    }
+
+
+def event(board: str, match: int, seq: int, st: dict[str, Any], names=("Ann", "Bob")):
+    return ReceivedEvent(
+        id=f"{board}:{match}:{seq}",
+        board=board,
+        match_id=match,
+        seq=seq,
+        at=1000.0 + seq,
+        source="sensor",
+        event={"shot": {"by": "black"}},
+        state=st,
+        names={"black": names[0], "white": names[1]},
+    )
+
+
+def point(player: str, amount: int = 1) -> dict[str, Any]:
+    return {"kind": "point", "player": player, "amount": amount}
+
+
+ROUND = {"kind": "round", "player": "black", "amount": 0}
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Tournament:
+    store = HubStore(tmp_path / "hub.db")
+    try:
+        yield Tournament(store, FakeClock(5000.0))
+    finally:
+        store.close()
+
+
+def play_game(t: Tournament, board: str, match: int, names, black_wins: bool) -> None:
+    """A one-round game (short rules) ending on the fourth event."""
+    winner = "black" if black_wins else "white"
+    final = (5, 2) if black_wins else (1, 5)
+    steps = [
+        state(score=(1, 0)),
+        state(score=(2, 1)),
+        state(score=(4, 2) if black_wins else (1, 4)),
+        state("game_over", final, (1, 0) if black_wins else (0, 1), [winner], winner),
+    ]
+    for seq, st in enumerate(steps, start=1):
+        t.receive(event(board, match, seq, st, names))
+
+
+# Points ---------------------------------------------------------------------------------
+
+
+def test_points_of_a_round_are_the_scores_when_it_ended() -> None:
+    states = [
+        state(score=(4, 3)),
+        # The deciding shot: black +1 reaches 5; the board already shows round 2 at 0-0.
+        state(score=(0, 0), wins=(1, 0), rounds=["black"], effects=[point("black"), ROUND]),
+        state(score=(2, 5), wins=(1, 1), rounds=["black", "white"], phase="game_over",
+              winner="white"),
+    ]
+    assert points_of(states) == {"black": 7, "white": 8}
+
+
+def test_an_undone_round_end_takes_its_points_back() -> None:
+    states = [
+        state(score=(4, 3)),
+        state(score=(0, 0), wins=(1, 0), rounds=["black"], effects=[point("black"), ROUND]),
+        state(score=(4, 3)),  # undo
+        state(score=(4, 4)),
+    ]
+    assert points_of(states) == {"black": 0, "white": 0}
+
+
+def test_a_game_lost_without_a_round_win_counts_its_last_scores() -> None:
+    states = [state(score=(3, 1)), state("game_over", (3, 1), winner="white")]
+    assert points_of(states) == {"black": 3, "white": 1}
+
+
+# The file --------------------------------------------------------------------------------
+
+
+def test_an_event_received_twice_is_kept_once_and_counted_as_duplicate(hub: Tournament) -> None:
+    ev = event("b1", 1, 1, state())
+    assert hub.receive(ev) is True
+    assert hub.receive(ev) is False
+    assert hub.store.seqs("b1", 1) == [1]
+    assert hub.store.counter("duplicates") == 1
+
+
+def test_contiguous_seq_stops_at_the_first_gap(hub: Tournament) -> None:
+    for seq in (1, 2, 4):
+        hub.receive(event("b1", 1, seq, state()))
+    assert hub.store.contiguous_seq("b1", 1) == 2
+
+
+def test_the_tournament_survives_a_hub_restart(tmp_path: Path) -> None:
+    clock = FakeClock(0.0)
+    first = Tournament(HubStore(tmp_path / "hub.db"), clock)
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        first.add_player(name)
+    first.pair_next_round(boards=["b1", "b2"])
+    play_game(first, "b1", 7, ("Ann", "Dee"), black_wins=True)
+    first.store.set_board_status("b1", True, at=1.0)
+    first.store.close()
+
+    again = Tournament(HubStore(tmp_path / "hub.db"), clock)
+    try:
+        assert again.store.players() == ["Ann", "Bob", "Cid", "Dee"]
+        assert [p.board for p in again.store.pairings(1)] == ["b1", "b2"]
+        assert len(again.store.events("b1", 7)) == 4
+        assert again.standings()[0].player == "Ann"
+        assert again.store.boards()[0]["online"] is True
+    finally:
+        again.store.close()
+
+
+# Results and pairings ------------------------------------------------------------------
+
+
+def test_a_game_over_records_the_result_against_its_pairing(hub: Tournament) -> None:
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        hub.add_player(name)
+    pairs = hub.pair_next_round()
+    first = pairs[0]
+    # The players swapped colours at the board: the result still finds its pairing.
+    play_game(hub, "b9", 3, (first.white, first.black), black_wins=False)
+    (game,) = hub.store.games()
+    assert (game.round, game.table) == (1, first.table)
+    assert game.result.winner == first.black
+    assert hub.store.pairings(1)[0].board == "b9"
+
+
+def test_undoing_the_deciding_step_withdraws_the_result(hub: Tournament) -> None:
+    hub.add_player("Ann")
+    hub.add_player("Bob")
+    hub.pair_next_round()
+    play_game(hub, "b1", 1, ("Ann", "Bob"), black_wins=True)
+    assert len(hub.store.games()) == 1
+    hub.receive(event("b1", 1, 5, state(score=(4, 2)), ("Ann", "Bob")))
+    assert hub.store.games() == []
+    assert hub.standings()[0].won == 0
+
+
+def test_a_late_old_event_does_not_withdraw_a_result(hub: Tournament) -> None:
+    hub.add_player("Ann")
+    hub.add_player("Bob")
+    hub.pair_next_round()
+    final = state("game_over", (5, 0), (1, 0), ["black"], "black")
+    hub.receive(event("b1", 1, 2, final))
+    hub.receive(event("b1", 1, 1, state(score=(4, 0))))
+    assert [g.result.winner for g in hub.store.games()] == ["Ann"]
+
+
+def test_the_next_round_waits_for_every_result(hub: Tournament) -> None:
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        hub.add_player(name)
+    hub.pair_next_round()
+    with pytest.raises(TournamentError, match="round 1 still has games without a result"):
+        hub.pair_next_round()
+
+
+def test_players_cannot_join_after_the_first_round_is_paired(hub: Tournament) -> None:
+    hub.add_player("Ann")
+    hub.add_player("Bob")
+    hub.pair_next_round()
+    with pytest.raises(TournamentError, match="cannot join"):
+        hub.add_player("Cid")
+
+
+def test_a_player_name_is_registered_once(hub: Tournament) -> None:
+    hub.add_player("Ann")
+    with pytest.raises(TournamentError, match="already registered"):
+        hub.add_player(" Ann ")
+
+
+def test_a_round_robin_of_three_ends_after_three_rounds_with_a_bye_each(hub: Tournament) -> None:
+    for name in ("Ann", "Bob", "Cid"):
+        hub.add_player(name)
+    match = 0
+    for _ in range(3):
+        for p in hub.pair_next_round():
+            if p.white is not None:
+                match += 1
+                play_game(hub, "b1", match, (p.black, p.white), black_wins=True)
+    assert hub.can_pair_next() == "all rounds have been played"
+    table = hub.standings()
+    assert sum(s.byes for s in table) == 3
+    assert all(s.played == 3 for s in table)
+
+
+def test_swiss_round_two_pairs_winners_together(hub: Tournament) -> None:
+    names = [f"P{i:02d}" for i in range(1, 13)]
+    for name in names:
+        hub.add_player(name)
+    assert hub.system == "swiss"
+    for i, p in enumerate(hub.pair_next_round(), start=1):
+        play_game(hub, f"b{i}", 1, (p.black, p.white), black_wins=True)
+    winners = {p.black for p in hub.store.pairings(1)}
+    for p in hub.pair_next_round():
+        assert (p.black in winners) == (p.white in winners)
+        assert p.players() not in {q.players() for q in hub.store.pairings(1)}
