@@ -54,7 +54,12 @@ def tree(root: Path) -> dict[str, tuple[int, str]]:
     out: dict[str, tuple[int, str]] = {}
     for path in sorted(root.rglob("*")):
         mode = stat.S_IMODE(path.lstat().st_mode)
-        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+        if path.is_symlink():
+            digest = "-> " + os.readlink(path)
+        elif path.is_file():
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            digest = "dir"
         out[str(path.relative_to(root))] = (mode, digest)
     return out
 
@@ -83,6 +88,7 @@ def test_files_land_in_their_places_with_the_shipped_content(root, stubs):
         assert mode(root / target) == wanted_mode, target
     assert (root / "etc/modules-load.d/skitter-i2c.conf").read_text() == "i2c-dev\n"
     assert (root / "opt/skitter").is_dir()
+    assert os.readlink(root / "usr/local/bin/skitter") == "/opt/skitter/venv/bin/skitter"
 
 
 def test_nothing_is_run_only_printed(root, stubs, tmp_path):

@@ -130,3 +130,31 @@ def test_verify_pin_never_raises_on_bad_hashes():
 def test_generated_pins_differ():
     pins = {generate_pin() for _ in range(20)}
     assert len(pins) > 15
+
+
+def test_set_pin_from_another_process_takes_effect_without_restart(tmp_path):
+    running = PinStore(tmp_path)
+    running.set("1357")
+    assert running.verify("1357")
+    PinStore(tmp_path).set("2468")  # skitter set-pin, run beside the service
+    assert running.verify("2468") and not running.verify("1357")
+
+
+def test_pin_file_removed_while_running_keeps_the_last_pin(tmp_path):
+    running = PinStore(tmp_path)
+    running.set("1357")
+    (tmp_path / PIN_FILE_NAME).unlink()
+    assert running.verify("1357")
+
+
+def test_pin_file_damaged_while_running_keeps_the_last_pin(tmp_path):
+    running = PinStore(tmp_path)
+    running.set("1357")
+    (tmp_path / PIN_FILE_NAME).write_text("oops")
+    assert running.verify("1357")
+
+
+def test_set_replaces_a_configured_pin_in_this_process(tmp_path):
+    store = PinStore(tmp_path, pin_hash=hash_pin("1111"))
+    store.set("2222")
+    assert store.verify("2222") and not store.verify("1111") and not store.from_config

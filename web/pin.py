@@ -97,7 +97,9 @@ class PinStore:
     """The referee PIN of one data directory, or the one fixed by the configuration.
 
     ``pin_hash`` (from ``Settings.pin_hash``) wins over the file: :meth:`ensure` then creates
-    nothing, and :meth:`verify` checks against it until :meth:`set` replaces it.
+    nothing, and :meth:`verify` checks against it until :meth:`set` replaces it. Otherwise the
+    file is read at every check, so ``skitter set-pin`` takes effect without a restart; if the
+    file vanishes or is damaged while the program runs, the last good hash stays in force.
     """
 
     def __init__(self, data_dir: str | Path, pin_hash: str | None = None) -> None:
@@ -106,29 +108,37 @@ class PinStore:
         if pin_hash is not None and not is_pin_hash(pin_hash):
             raise PinError("pin_hash is not a PIN hash made by 'skitter set-pin'")
         self._configured = pin_hash
-        self._hash: str | None = pin_hash
+        self._override: str | None = pin_hash
+        self._last_from_file: str | None = None
 
     @property
     def from_config(self) -> bool:
         """True when the configuration's ``pin_hash`` is the PIN in force."""
-        return self._configured is not None and self._hash == self._configured
+        return self._configured is not None and self._override == self._configured
 
     def current_hash(self) -> str | None:
-        """The hash in force (configuration first, then the file), or None when none is set."""
-        if self._hash is not None:
-            return self._hash
+        """The hash in force (configuration first, then the file), or None when none is set.
+
+        Raises :class:`PinError` for an unreadable or damaged file when no good hash was seen.
+        """
+        if self._override is not None:
+            return self._override
         try:
             text = self.path.read_text(encoding="ascii").strip()
         except FileNotFoundError:
-            return None
+            return self._last_from_file
         except (OSError, UnicodeDecodeError) as exc:
+            if self._last_from_file is not None:
+                return self._last_from_file
             raise PinError(f"cannot read the referee PIN file {self.path}: {exc}") from exc
         if not is_pin_hash(text):
+            if self._last_from_file is not None:
+                return self._last_from_file
             raise PinError(
                 f"{self.path} does not hold a referee PIN hash; "
                 "run 'skitter set-pin' to replace it"
             )
-        self._hash = text
+        self._last_from_file = text
         return text
 
     def ensure(self) -> str | None:
@@ -158,7 +168,9 @@ class PinStore:
         if not is_pin_hash(hashed):
             raise PinError("not a PIN hash made by 'skitter set-pin'")
         write_pin_file(self.path, hashed)
-        self._hash = hashed
+        self._last_from_file = hashed
+        if self._override is not None:
+            self._override = hashed
 
 
 def write_pin_file(path: Path, hashed: str) -> None:

@@ -97,6 +97,23 @@ put_text() {
     rm -f "$tmp"
 }
 
+# Make DEST (a path on the target system) a symbolic link to TARGET, unless it already is.
+link() {
+    local target="$1" dest="$ROOT$2"
+    mkdir -p "$(dirname "$dest")"
+    if [ -L "$dest" ] && [ "$(readlink "$dest")" = "$target" ]; then
+        say "unchanged: $2 -> $target"
+        return 0
+    fi
+    if [ -e "$dest" ] && [ ! -L "$dest" ]; then
+        say "kept: $2 (a file that is not ours; skitter is in $target)"
+        return 0
+    fi
+    ln -sfn "$target" "$dest"
+    say "installed: $2 -> $target"
+    CHANGED=1
+}
+
 # --- I2C: the expanders' bus, /dev/i2c-1 -------------------------------------------------
 enable_i2c() {
     local config="$ROOT/boot/firmware/config.txt"
@@ -160,6 +177,8 @@ install_program() {
     fi
     run /opt/skitter/venv/bin/pip install --quiet "$SRC"
     run /opt/skitter/venv/bin/pip install --quiet --no-deps --force-reinstall "$SRC"
+    # `skitter` on every user's PATH (and sudo's secure_path).
+    link /opt/skitter/venv/bin/skitter /usr/local/bin/skitter
     if [ "$PRINT_ONLY" -eq 1 ]; then
         say "note: under --root the virtual environment is not built; on the Pi run"
         say "      python3 -m venv --system-site-packages /opt/skitter/venv &&"
@@ -209,5 +228,5 @@ if [ "$CHANGED" -eq 0 ]; then
 else
     say "done."
 fi
-say "Next: set the referee PIN:  sudo -u skitter /opt/skitter/venv/bin/skitter set-pin"
-say "      check the sensors:    sudo -u skitter /opt/skitter/venv/bin/skitter sensors"
+say "Next: set the referee PIN:  sudo -u skitter skitter set-pin"
+say "      see the configuration: skitter config --show"
