@@ -116,15 +116,26 @@ def udev_rules(path: Path) -> list[dict[str, tuple[str, str]]]:
 
 
 def test_udev_names_both_rp2040_firmwares_skitter_board():
-    rules = udev_rules(PI / "99-skitter.rules")
-    assert len(rules) == 2
-    assert {(r["ATTRS{idVendor}"], r["ATTRS{idProduct}"]) for r in rules} == {
+    named = [r for r in udev_rules(PI / "99-skitter.rules") if "SYMLINK" in r]
+    assert len(named) == 2
+    assert {(r["ATTRS{idVendor}"], r["ATTRS{idProduct}"]) for r in named} == {
         (("==", "2e8a"), ("==", "0005")),
         (("==", "239a"), ("==", "80f4")),
     }
-    for rule in rules:
+    for rule in named:
         assert rule["SUBSYSTEM"] == ("==", "tty")
         assert rule["SYMLINK"] == ("+=", "skitter-board")
+        assert rule["GROUP"] == ("=", "dialout")
+
+
+def test_udev_names_circuitpythons_data_port_not_its_console():
+    # boot.py enables console (interface 00) and data (interface 02) under one USB id.
+    circuitpython = [
+        r for r in udev_rules(PI / "99-skitter.rules") if r["ATTRS{idVendor}"] == ("==", "239a")
+    ]
+    named = [r for r in circuitpython if "SYMLINK" in r]
+    assert [r["ENV{ID_USB_INTERFACE_NUM}"] for r in named] == [("==", "02")]
+    for rule in circuitpython:
         assert rule["GROUP"] == ("=", "dialout")
 
 
