@@ -356,3 +356,24 @@ def test_no_i2c_bus_off_a_pi_stops_with_a_clear_error(clock: FakeClock) -> None:
     src = MCP23017Source(addresses=(0x20,), cells=16, clock=clock)
     with pytest.raises(SourceError, match="no I2C bus: is this a Raspberry Pi with I2C enabled"):
         src.start()
+
+
+def test_default_profile_opens_through_sources_and_reads_the_centre_spot(
+    clock: FakeClock, mock_factory: MockFactory
+) -> None:
+    from firmware_bridge.profile import load_profile
+    from firmware_bridge.sources import open_source
+
+    profile = load_profile()
+    bus = FakeI2C((0x20, 0x21, 0x22))
+    for pin, address in zip((17, 27, 22), (0x20, 0x21, 0x22), strict=True):
+        bus.wire_interrupt(mock_factory.pin(pin), (address, 0))
+    src = open_source("mcp23017", profile, clock, i2c=bus, pin_factory=mock_factory)
+    src.start()
+    try:
+        src.poll()
+        bus.magnet(36, True)  # 0x22 GPA4: black's big-skitt centre spot
+        assert src.poll() == [SensorEvent(36, True, 100.0)]
+        assert src.status().up
+    finally:
+        src.close()
