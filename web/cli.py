@@ -15,6 +15,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cmd_rules_check",
     "web.cmd_config",
     "web.cmd_set_pin",
+    "web.cmd_sensors",
+    "web.cmd_calibrate",
 )
 
 

@@ -1,0 +1,231 @@
+"""Calibration: learn how many skitts a number of active cells means, field by field.
+
+A skitt may cover one cell or two, depending on the board. The builder clears a field, then
+places 1, 2, 3... skitts on it, pressing Enter each time; after each step the board is read
+once it is at rest. The observations become the field's count map (``counts[k]`` = skitts
+when ``k`` cells are active), written into the profile with ``tomlkit`` so the builder's
+comments and layout survive.
+
+The dialogue goes through two injected functions (``ask`` returns the builder's answer,
+``say`` shows a line) and an injected ``wait``, so the whole walk is tested with the
+simulated board and a fake clock (STYLE.md items 7-8).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import tomlkit
+from tomlkit.items import InlineTable, Table
+
+from firmware_bridge.pipeline import Pipeline
+from firmware_bridge.profile import BoardProfile, ProfileError, loads_profile
+from firmware_bridge.source import Source
+from scorekeeper.clock import Clock
+from scorekeeper.fields import MINUS
+
+Ask = Callable[[str], str]
+Say = Callable[[str], None]
+
+
+class CalibrationError(ValueError):
+    """Observations that cannot make a count map, or a profile that cannot take one."""
+
+
+def count_map(observations: Sequence[tuple[int, int]], n_cells: int) -> tuple[int, ...]:
+    """Build ``counts[0..n_cells]`` from ``(skitts placed, cells active)`` observations.
+
+    ``counts[k]`` is the most skitts seen with at most ``k`` cells active (so the map never
+    reports a skitt the builder did not place); beyond the last observation it grows at the
+    observed skitts-per-cell rate (one per cell when nothing was observed)."""
+    obs = sorted({(0, 0), *observations})
+    for (n1, k1), (n2, k2) in zip(obs, obs[1:], strict=False):
+        if n2 > n1 and k2 < k1:
+            raise CalibrationError(
+                f"{n2} skitts showed fewer active cells ({k2}) than {n1} skitts ({k1})"
+            )
+        if n2 == n1 and k2 != k1:
+            raise CalibrationError(f"{n1} skitts showed both {k1} and {k2} active cells")
+    for n, k in obs:
+        if not 0 <= k <= n_cells or n < 0:
+            raise CalibrationError(f"observation ({n} skitts, {k} cells) out of range")
+    n_max = max(n for n, _ in obs)
+    k_max = max(k for _, k in obs)
+    counts = []
+    for k in range(n_cells + 1):
+        if k <= k_max:
+            counts.append(max(n for n, kk in obs if kk <= k))
+        elif k_max == 0:
+            counts.append(k)
+        else:
+            counts.append(n_max + (k - k_max) * n_max // k_max)
+    return tuple(counts)
+
+
+def progress_bar(active: int, total: int) -> str:
+    """``■■□□``: covered cells of a field."""
+    return "■" * active + "□" * (total - active)
+
+
+class Calibration:
+    """One calibration walk over a started source."""
+
+    def __init__(
+        self,
+        source: Source,
+        profile: BoardProfile,
+        clock: Clock,
+        *,
+        ask: Ask,
+        say: Say,
+        wait: Callable[[float], object],
+        poll_s: float = 0.05,
+        still_timeout_s: float = 10.0,
+    ) -> None:
+        self.source = source
+        self.profile = profile
+        self.clock = clock
+        self.ask = ask
+        self.say = say
+        self.wait = wait
+        self.poll_s = poll_s
+        self.still_timeout_s = still_timeout_s
+        self.pipeline = Pipeline(profile, clock, initial=source.snapshot())
+
+    def run(self, fields: Sequence[str] | None = None) -> dict[str, tuple[int, ...]]:
+        """Walk ``fields`` (default all seven); return the count map of each one finished.
+        The builder may skip a field (``s``) or stop (``q``) and keep what is done."""
+        names = list(fields) if fields else list(self.profile.field_names)
+        for name in names:
+            if name not in self.profile.fields:
+                raise CalibrationError(f"unknown field {name!r} in board profile "
+                                       f"{self.profile.name!r}")
+        maps: dict[str, tuple[int, ...]] = {}
+        for i, name in enumerate(names, start=1):
+            self.say(f"[{i}/{len(names)}] {name}: cells "
+                     f"{', '.join(map(str, self.profile.fields[name].cells))}")
+            outcome = self._field(name)
+            if outcome == "quit":
+                self.say(f"stopped; {len(maps)} field(s) calibrated")
+                break
+            if outcome is not None:
+                maps[name] = outcome
+                self.say(f"  {name}: counts = {list(outcome)}")
+        return maps
+
+    def _field(self, name: str) -> tuple[int, ...] | str | None:
+        fc = self.profile.fields[name]
+        total = len(fc.cells)
+        while True:
+            answer = self._ask(f"Clear {name} and press Enter (s = skip field, q = quit): ")
+            if answer in ("s", "q"):
+                return None if answer == "s" else "quit"
+            active = self._covered(fc.cells)
+            if active == 0:
+                break
+            self.say(f"  {active} cell(s) of {name} still active "
+                     f"({self._active_list(fc.cells)}): clear the field")
+        observations: list[tuple[int, int]] = []
+        last = 0
+        n = 1
+        while n <= 2 * total:
+            answer = self._ask(
+                f"Place {n} skitt{'s' if n > 1 else ''} on {name} and press Enter "
+                "(d = done with this field, q = quit): "
+            )
+            if answer == "q":
+                return "quit"
+            if answer == "d":
+                break
+            active = self._covered(fc.cells)
+            if active < last:
+                self.say(f"  {n} skitts but only {active} cells active (before: {last}); "
+                         "check the skitts and try again")
+                continue
+            self.say(f"  {n} skitt{'s' if n > 1 else ''} → {active}/{total} cells  "
+                     f"{progress_bar(active, total)}")
+            if active == last:
+                self.say(f"  note: the sensors cannot tell {n - 1} from {n} skitts here")
+            observations.append((n, active))
+            last = active
+            if active == total:
+                self.say(f"  every cell of {name} is covered")
+                break
+            n += 1
+        return count_map(observations, total)
+
+    def _ask(self, prompt: str) -> str:
+        return self.ask(prompt).strip().lower()
+
+    def _covered(self, cells: Sequence[int]) -> int:
+        """Wait until the board is at rest, then count the active ones among ``cells``."""
+        deadline = self.clock.now() + self.still_timeout_s
+        self.pipeline.pump(self.source)
+        while not self.pipeline.at_rest():
+            if self.clock.now() >= deadline:
+                self.say("  the board did not come to rest; reading it as it is")
+                break
+            self.wait(self.poll_s)
+            self.pipeline.pump(self.source)
+        active = self.pipeline.active_cells()
+        return sum(1 for c in cells if c in active)
+
+    def _active_list(self, cells: Sequence[int]) -> str:
+        active = self.pipeline.active_cells()
+        return ", ".join(str(c) for c in cells if c in active)
+
+
+def write_count_maps(path: str | Path, maps: dict[str, Sequence[int]]) -> BoardProfile:
+    """Write ``maps`` into the profile file at ``path`` as each field's ``counts``.
+
+    Comments and layout are kept (tomlkit); the result is validated before the file is
+    replaced, atomically, so a failed write leaves the old profile intact."""
+    p = Path(path)
+    try:
+        doc = tomlkit.parse(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise CalibrationError(f"cannot read {p}: {exc.strerror or exc}") from None
+    except tomlkit.exceptions.ParseError as exc:
+        raise CalibrationError(f"{p}: not valid TOML: {exc}") from None
+    for name, counts in maps.items():
+        table = _field_table(doc, name, p)
+        value = tomlkit.item([int(c) for c in counts])
+        if "counts" in table:
+            table["counts"] = value
+        elif "cells" in table:
+            # Right after `cells`, not after comments that introduce the next table.
+            table.value._insert_after("cells", "counts", value)
+        else:
+            table["counts"] = value
+    text = tomlkit.dumps(doc)
+    try:
+        profile = loads_profile(text, path=p)
+    except ProfileError as exc:
+        raise CalibrationError(f"the calibrated profile would be invalid: {exc}") from None
+    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, p)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return profile
+
+
+def _field_table(doc: tomlkit.TOMLDocument, name: str, path: Path) -> Table | InlineTable:
+    tables = (Table, InlineTable)
+    fields = doc.get("fields")
+    if not isinstance(fields, tables):
+        raise CalibrationError(f"{path}: no [fields] table")
+    if name in fields and isinstance(fields[name], tables):
+        return fields[name]  # type: ignore[return-value]
+    if name != MINUS:
+        side, _, color = name.partition(".")
+        side_table = fields.get(side)
+        if isinstance(side_table, tables) and isinstance(side_table.get(color), tables):
+            return side_table[color]  # type: ignore[return-value]
+    raise CalibrationError(f"{path}: no table for field {name!r} under [fields]")
