@@ -1,0 +1,292 @@
+"""The steps of a match, as recorded in its log and written in scenario files.
+
+A match is the fold of its events (:mod:`scorekeeper.match`). Each event is a frozen value
+whose ``to_json()`` gives back the step object it was parsed from (SCENARIOS.md, "Steps"):
+
+- :class:`ShotEvent` ``{"shot": {...}}``: one shot (:class:`~scorekeeper.shot.Shot`).
+- :class:`ShootOff` ``{"shootoff": {"black": v, "white": v}}``: the values reached (R14).
+- :class:`Correction` ``{"correct": {...}}``: the referee sets part of the position (R19).
+- :class:`Undo` ``{"undo": true}``: take back the last step (R19).
+- :class:`Decision` ``{"decide": {"by": p, "red": [...]}}`` or ``{..., "unblock": F}``: a
+  Hit on Red change (R4) or an unblock choice (R16) made after the shot, before the next.
+
+:func:`parse_event` checks the shape of a step (keys, types, names of players); whether the
+step fits the game (field names, whose turn, R2) is for :func:`scorekeeper.rules.apply`.
+Both raise :class:`~scorekeeper.errors.IllegalEventError` naming what was wrong.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scorekeeper import checks
+from scorekeeper.errors import MalformedEventError
+from scorekeeper.fields import Player
+from scorekeeper.frozen import FrozenMap, freeze
+from scorekeeper.shot import RedChoice, Shot
+
+SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
+             "opponent_red", "unblock", "invalid")
+CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "reason")
+STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
+RED_CHOICES = ("advance", "back")
+
+
+@dataclass(frozen=True, slots=True)
+class ShotEvent:
+    """One shot (R1)."""
+
+    shot: Shot
+    """What the sensors saw and a person entered."""
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.shot.to_json()
+        if any(v == 0 for v in self.shot.delta.values()):
+            out["delta"] = dict(self.shot.delta)  # keep named zero changes: round-trip exact
+        return {"shot": out}
+
+    def describe(self) -> str:
+        return f"{self.shot.by}'s shot"
+
+
+@dataclass(frozen=True, slots=True)
+class ShootOff:
+    """The values each score skitt reached in a shoot-off (R14)."""
+
+    black: int
+    """Black's value: an integer, −1 when it left the track."""
+    white: int
+    """White's value."""
+
+    def __post_init__(self) -> None:
+        checks.integer(self.black, "shootoff.black", -1)
+        checks.integer(self.white, "shootoff.white", -1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"shootoff": {"black": self.black, "white": self.white}}
+
+    def describe(self) -> str:
+        return f"the shoot-off ({self.black} against {self.white})"
+
+
+@dataclass(frozen=True, slots=True)
+class Correction:
+    """A referee's correction (R19); ``None`` leaves that part as it is."""
+
+    score: FrozenMap[Player, int] | None = None
+    """New scores for the players named."""
+    board: FrozenMap[str, int] | None = None
+    """New counts for the fields named."""
+    blocked: tuple[str, ...] | None = None
+    """The exact set of blocked fields (flipping only)."""
+    round_wins: FrozenMap[Player, int] | None = None
+    """New round wins for the players named."""
+    turn: Player | None = None
+    """Who is due to shoot; during a shoot-off this ends it."""
+    reason: str | None = None
+    """Why, in the referee's words (kept in the log)."""
+
+    def __post_init__(self) -> None:
+        for name in ("score", "board", "round_wins"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, freeze(value))
+        if self.blocked is not None:
+            object.__setattr__(self, "blocked", tuple(self.blocked))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.score is not None:
+            out["score"] = dict(self.score)
+        if self.board is not None:
+            out["board"] = dict(self.board)
+        if self.blocked is not None:
+            out["blocked"] = list(self.blocked)
+        if self.round_wins is not None:
+            out["round_wins"] = dict(self.round_wins)
+        if self.turn is not None:
+            out["turn"] = self.turn
+        if self.reason is not None:
+            out["reason"] = self.reason
+        return {"correct": out}
+
+    def describe(self) -> str:
+        return "the correction" + (f" ({self.reason})" if self.reason else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last step not yet taken back (R19)."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"undo": True}
+
+    def describe(self) -> str:
+        return "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice made after a shot and before the next: Hit on Red points changed to
+    ``back`` (R4) and/or the blockade lifted with an unblock right (R16)."""
+
+    by: Player
+    """Who decides: the holder of the pending choice."""
+    red: tuple[RedChoice, ...] | None = None
+    """The red points' choices in order (a point may only change to ``back``)."""
+    unblock: str | None = None
+    """The blocked opposite field to lift."""
+
+    def __post_init__(self) -> None:
+        if self.red is not None:
+            object.__setattr__(self, "red", tuple(self.red))
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"by": self.by}
+        if self.red is not None:
+            out["red"] = list(self.red)
+        if self.unblock is not None:
+            out["unblock"] = self.unblock
+        return {"decide": out}
+
+    def describe(self) -> str:
+        return f"{self.by}'s decision"
+
+
+Event = ShotEvent | ShootOff | Correction | Undo | Decision
+"""Any step of a match."""
+
+
+def _red_list(value: Any, key: str) -> tuple[RedChoice, ...]:
+    items = checks.string_list(value, key)
+    for i, item in enumerate(items):
+        if item not in RED_CHOICES:
+            raise MalformedEventError(
+                f"{key}[{i}]: expected \"advance\" or \"back\", got {checks.show(item)}")
+    return items  # type: ignore[return-value]
+
+
+def parse_shot(obj: Any) -> Shot:
+    """A :class:`~scorekeeper.shot.Shot` from a scenario ``shot`` object (keys and types
+    checked here; field names against the game by the rules)."""
+    obj = checks.mapping(obj, "shot")
+    checks.only_keys(obj, SHOT_KEYS, "shot")
+    if "by" not in obj:
+        raise MalformedEventError("shot.by: missing (who shot?)")
+    by = checks.player(obj["by"], "shot.by")
+    delta = checks.counts(obj.get("delta", {}), "shot.delta")
+    off_board = checks.integer(obj.get("off_board", 0), "shot.off_board", 0)
+    big = obj.get("big")
+    if big is not None:
+        checks.string(big, "shot.big")
+    knocked = obj.get("knocked_big")
+    if knocked is not None:
+        checks.string(knocked, "shot.knocked_big")
+    chain = obj.get("chain")
+    if chain is not None:
+        chain = checks.string_list(chain, "shot.chain")
+        if len(chain) != 2:
+            raise MalformedEventError(f"shot.chain: expected two fields, got {len(chain)}")
+    blockade = obj.get("blockade")
+    if blockade is not None:
+        b = checks.mapping(blockade, "shot.blockade")
+        checks.only_keys(b, ("from", "to"), "shot.blockade")
+        for k in ("from", "to"):
+            if k not in b:
+                raise MalformedEventError(f"shot.blockade.{k}: missing")
+            checks.string(b[k], f"shot.blockade.{k}")
+        blockade = (b["from"], b["to"])
+    unblock = obj.get("unblock")
+    if unblock is not None:
+        checks.string(unblock, "shot.unblock")
+    return Shot(
+        by=by,
+        delta=FrozenMap(delta),
+        off_board=off_board,
+        big=big,
+        knocked_big=knocked,
+        chain=chain,  # type: ignore[arg-type]
+        blockade=blockade,
+        red=_red_list(obj.get("red", []), "shot.red"),
+        opponent_red=_red_list(obj.get("opponent_red", []), "shot.opponent_red"),
+        unblock=unblock,
+        invalid=checks.boolean(obj.get("invalid", False), "shot.invalid"),
+    )
+
+
+def _parse_shootoff(obj: Any) -> ShootOff:
+    obj = checks.mapping(obj, "shootoff")
+    checks.only_keys(obj, ("black", "white"), "shootoff")
+    for k in ("black", "white"):
+        if k not in obj:
+            raise MalformedEventError(f"shootoff.{k}: missing")
+    return ShootOff(black=checks.integer(obj["black"], "shootoff.black", -1),
+                    white=checks.integer(obj["white"], "shootoff.white", -1))
+
+
+def _parse_correction(obj: Any) -> Correction:
+    obj = checks.mapping(obj, "correct")
+    checks.only_keys(obj, CORRECTION_KEYS, "correct")
+    blocked = None
+    if "blocked" in obj:
+        blocked = checks.string_list(obj["blocked"], "correct.blocked")
+        if len(set(blocked)) != len(blocked):
+            raise MalformedEventError(f"correct.blocked: a field is named twice in {blocked}")
+    return Correction(
+        score=None if "score" not in obj else FrozenMap(
+            checks.per_player(obj["score"], "correct.score")),
+        board=None if "board" not in obj else FrozenMap(
+            checks.counts(obj["board"], "correct.board")),
+        blocked=blocked,
+        round_wins=None if "round_wins" not in obj else FrozenMap(
+            checks.per_player(obj["round_wins"], "correct.round_wins")),
+        turn=None if obj.get("turn") is None else checks.player(obj["turn"], "correct.turn"),
+        reason=None if "reason" not in obj else checks.string(obj["reason"], "correct.reason"),
+    )
+
+
+def _parse_decision(obj: Any) -> Decision:
+    obj = checks.mapping(obj, "decide")
+    checks.only_keys(obj, ("by", "red", "unblock"), "decide")
+    if "by" not in obj:
+        raise MalformedEventError("decide.by: missing (who decides?)")
+    by = checks.player(obj["by"], "decide.by")
+    red = None if obj.get("red") is None else _red_list(obj["red"], "decide.red")
+    unblock = None if obj.get("unblock") is None else checks.string(obj["unblock"],
+                                                                     "decide.unblock")
+    if red is None and unblock is None:
+        raise MalformedEventError("decide: give \"red\" (R4) or \"unblock\" (R16)")
+    return Decision(by=by, red=red, unblock=unblock)
+
+
+def parse_event(obj: Mapping[str, Any] | Event) -> Event:
+    """The event for a step object ``{"shot": {...}}``, ``{"shootoff": {...}}``,
+    ``{"correct": {...}}``, ``{"undo": true}`` or ``{"decide": {...}}``.
+
+    An event passed in is returned as it is. Raises
+    :class:`~scorekeeper.errors.MalformedEventError` naming the key that is wrong.
+    """
+    if isinstance(obj, ShotEvent | ShootOff | Correction | Undo | Decision):
+        return obj
+    if not isinstance(obj, Mapping):
+        raise MalformedEventError(f"step: expected an object, got {checks.show(obj)}")
+    if len(obj) != 1:
+        raise MalformedEventError(
+            f"step: expected exactly one of {', '.join(STEP_KEYS)}, got {checks.show(list(obj))}")
+    ((key, value),) = obj.items()
+    if key == "shot":
+        return ShotEvent(parse_shot(value))
+    if key == "shootoff":
+        return _parse_shootoff(value)
+    if key == "correct":
+        return _parse_correction(value)
+    if key == "undo":
+        if value is not True:
+            raise MalformedEventError(f"undo: expected true, got {checks.show(value)}")
+        return Undo()
+    if key == "decide":
+        return _parse_decision(value)
+    raise MalformedEventError(
+        f"step: unknown key {checks.show(key)} (known: {', '.join(STEP_KEYS)})")

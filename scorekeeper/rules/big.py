@@ -1,0 +1,57 @@
+"""The big skitts: R11 opening move, R12 dislodged big skitt.
+
+Each round starts with both big skitts in hand; a player whose big skitt is in hand spends
+the turn shooting it. A big skitt that lands on a colour field, or is knocked onto one,
+gives the opponent a skitt from the pot on the shooter's home field of that colour (scored
+as an own goal, R7). The gifts are handed out in R10 step 5 (:func:`give_gifts`).
+"""
+
+from __future__ import annotations
+
+from scorekeeper.effects import Reason, where
+from scorekeeper.fields import color_of, field
+from scorekeeper.rules.scoring import gift_skitt
+from scorekeeper.rules.tally import Tally
+from scorekeeper.shot import Shot
+
+Gift = tuple[str, str, Reason]
+"""(the shooter's home field that receives it, why, the ruling)."""
+
+
+def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
+    """Where the big skitts end up after the shot; returns the gift skitts it earns the
+    opponent (R11, R12)."""
+    s, o = t.shooter, t.opponent
+    gifts: list[Gift] = []
+    if shot.big == "placed":
+        t.big[s] = "center"
+        t.note("big", s, Reason.OPENING, f"{s}'s big skitt is placed in the centre")
+    elif shot.big == "missed":
+        t.note("big", s, Reason.OPENING, f"{s}'s big skitt missed: still in hand, "
+               "try again next turn")
+    elif shot.big is not None:
+        t.note("big", s, Reason.OPENING, f"{s}'s big skitt landed on {where(shot.big)}: "
+               f"{s} takes it back and shoots it again next turn")
+        home = field(s, color_of(shot.big) or "")
+        gifts.append((home, f"{s}'s big skitt landed on {where(shot.big)}", Reason.OPENING))
+    knocked = shot.knocked_big
+    if knocked is not None:
+        # R12: the shooter re-places a big skitt, whichever one it was. When the shooter's
+        # own big skitt is still in hand, the one knocked loose must be the opponent's.
+        who = s if t.big[s] == "center" else o
+        t.big[who] = "hand"
+        t.note("big", who, Reason.DISLODGED_BIG,
+               f"a big skitt was knocked loose: {who} must re-place a big skitt next turn")
+        if knocked != "loose":
+            home = field(s, color_of(knocked) or "")
+            gifts.append((home, f"a big skitt knocked onto {where(knocked)}",
+                          Reason.DISLODGED_BIG))
+    return gifts
+
+
+def give_gifts(t: Tally, gifts: list[Gift], choices: tuple[str, ...]) -> None:
+    """R10 step 5: each gift skitt onto the shooter's home field, scored for the opponent."""
+    for home, why, reason in gifts:
+        if t.is_round_over:
+            return
+        gift_skitt(t, home, why, choices, reason)

@@ -1,0 +1,74 @@
+"""R19 Corrections: the referee sets scores, board counts, blocked fields, round wins or
+whose turn it is, with a reason.
+
+A correction is a step like any other: recorded in the log, undoable, never erased. It is
+refused when it would set a score below −1 or at or above the round target, round wins at
+or above the game target, more skitts on the board than the pot can supply, blockades
+without flipping, or when the game is over (undo first). A turn correction during a
+shoot-off ends the shoot-off. Choices still open from the last shot (R4, R16) close: the
+referee has set the position.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorekeeper.effects import Effect, Reason
+from scorekeeper.events import Correction
+from scorekeeper.frozen import FrozenMap
+from scorekeeper.rules.checks import refuse
+from scorekeeper.rules.tally import Transition
+from scorekeeper.state import State, check_position, lose_if_blocked_in, skitts_out_of_pot
+
+
+def _describe(c: Correction) -> str:
+    parts: list[str] = []
+    if c.score is not None:
+        parts.append("score " + ", ".join(f"{p} {n}" for p, n in c.score.items()))
+    if c.board is not None:
+        parts.append("board " + ", ".join(f"{f} {n}" for f, n in c.board.items()))
+    if c.blocked is not None:
+        parts.append("blocked " + (", ".join(c.blocked) or "none"))
+    if c.round_wins is not None:
+        parts.append("round wins " + ", ".join(f"{p} {n}" for p, n in c.round_wins.items()))
+    if c.turn is not None:
+        parts.append(f"{c.turn} to shoot")
+    what = "; ".join(parts) or "nothing changed"
+    return f"referee correction: {what}" + (f" ({c.reason})" if c.reason else "")
+
+
+def correct(state: State, c: Correction) -> Transition:
+    """Apply a referee correction (R19); raises IllegalEventError outside its limits."""
+    if state.phase == "game_over":
+        raise refuse(state, "correct: the game is over; undo first (R19)")
+    rules = state.rules
+    board = dict(state.board)
+    score = dict(state.score)
+    wins = dict(state.round_wins)
+    blocked = set(state.blocked) if c.blocked is None else set(c.blocked)
+    try:
+        check_position(rules, dict(c.board or {}), blocked, dict(c.score or {}),
+                       dict(c.round_wins or {}), "correct")
+        board.update(c.board or {})
+        score.update(c.score or {})
+        wins.update(c.round_wins or {})
+        check_position(rules, board, blocked, score, wins, "correct")
+    except ValueError as err:
+        raise refuse(state, str(err), malformed=type(err).__name__ == "MalformedEventError") \
+            from None
+    changes: dict[str, object] = dict(
+        score=FrozenMap(score),
+        board=FrozenMap(board),
+        blocked=frozenset(blocked),
+        round_wins=FrozenMap(wins),
+        pot=rules.pot - skitts_out_of_pot(rules, board, blocked, wins),
+        pending_red=None,
+        pending_unblock=None,
+        reopen=None,
+        last_effects=(Effect("correction", c.turn, 0, Reason.CORRECTION, _describe(c)),),
+        board_must_change=c.board is not None or c.blocked is not None,
+    )
+    if c.turn is not None:
+        changes.update(phase="playing", turn=c.turn)
+    new = lose_if_blocked_in(replace(state, **changes))  # type: ignore[arg-type]
+    return Transition(new, new.last_effects)

@@ -1,0 +1,90 @@
+"""Late decisions: what the sensors cannot decide and a player may still choose after the
+shot, until the next shot is taken.
+
+- R4: a Hit on Red point counted as ``advance`` may be changed to ``back``.
+- R16: an unblock right earned by the shot may be used.
+
+A decision re-resolves the last shot from the state before it, with the choice made, so the
+result is exactly what the shot would have given had the choice been made at the shot
+(R10's order, the −1 floor, the round target all apply). It is a recorded step, undoable
+like any other; the next shot ends the chance (the default stands: ``advance``, no unblock).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from scorekeeper.checks import show
+from scorekeeper.effects import Effect, Reason, signed, where
+from scorekeeper.events import Decision
+from scorekeeper.fields import PLAYERS
+from scorekeeper.rules.checks import refuse
+from scorekeeper.rules.classic import resolve_classic
+from scorekeeper.rules.tally import Transition
+from scorekeeper.state import State
+
+
+def _red_choices(state: State, d: Decision) -> tuple[str, ...]:
+    pending = state.pending_red
+    if pending is None:
+        raise refuse(state, "decide.red: no Hit on Red point is open to change (R4)")
+    if d.by != pending.player:
+        raise refuse(state, f"decide.by: the open Hit on Red points are {pending.player}'s, "
+                     f"not {d.by}'s (R4)")
+    new = list(pending.choices)
+    for i, choice in enumerate((d.red or ())[: len(new)]):  # R20: extra choices are ignored
+        if choice == new[i]:
+            continue
+        if choice == "advance":
+            raise refuse(state, f"decide.red[{i}]: a point can only be changed to back; undo "
+                         "the decision to make it advance again (R4)")
+        if not pending.changeable[i]:
+            raise refuse(state, f"decide.red[{i}]: this point cannot be pushed back: the other "
+                         "player was at \u22121 (R4)")
+        new[i] = choice
+    return tuple(new)
+
+
+def decide(state: State, d: Decision) -> Transition:
+    """Apply a late Hit on Red change and/or unblock choice (R4, R16)."""
+    reopen = state.reopen
+    if state.phase != "playing" or reopen is None:
+        raise refuse(state, "decide: no choice is open: it lapses when the next shot is taken "
+                     "(R4, R16)")
+    shot = reopen.shot
+    texts: list[str] = []
+    if d.red is not None:
+        choices = _red_choices(state, d)
+        assert state.pending_red is not None
+        if state.pending_red.player == shot.by:
+            shot = replace(shot, red=choices)  # type: ignore[arg-type]
+        else:
+            shot = replace(shot, opponent_red=choices)  # type: ignore[arg-type]
+        texts.append(f"{d.by} sets the Hit on Red points to {', '.join(choices)}")
+    if d.unblock is not None:
+        pending = state.pending_unblock
+        if pending is None:
+            raise refuse(state, "decide.unblock: no unblock right is open (R16)")
+        if d.by != pending.player:
+            raise refuse(state, f"decide.by: the unblock right is {pending.player}'s, not "
+                         f"{d.by}'s (R16)")
+        if d.unblock not in pending.fields:
+            raise refuse(state, f"decide.unblock: {show(d.unblock)} is not one of the blocked "
+                         f"fields the right may lift ({', '.join(pending.fields)}) (R16)")
+        shot = replace(shot, unblock=d.unblock)
+        texts.append(f"{d.by} lifts the blockade on {where(d.unblock)} (unblock right)")
+    redone = resolve_classic(reopen.base, shot).state
+    effects = [Effect("decision", d.by, 0, Reason.DECISION, "; ".join(texts))]
+    for p in PLAYERS:
+        diff = redone.score[p] - state.score[p]
+        if not diff:
+            continue
+        if p == d.by:
+            text = f"{p} {signed(diff)}: Hit on Red point taken as back instead of advance"
+        else:
+            text = f"{p} {signed(diff)} (back): Hit on Red by {d.by}"
+        effects.append(Effect("back" if diff < 0 else "point", p, diff, Reason.HIT_ON_RED,
+                              text))
+    new = replace(redone, last_effects=tuple(effects),
+                  board_must_change=redone.board_must_change or d.unblock is not None)
+    return Transition(new, new.last_effects)

@@ -1,0 +1,93 @@
+"""R16 Flipping (advanced option): blockades after a clearing, penalties for landing on
+them, the unblock right, blockades knocked loose, and being blocked in.
+
+A blockade is a flipped skitt from the pot covering a colour field; it is not counted as a
+skitt on the field and the field scores nothing while covered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from scorekeeper.effects import Reason, where
+from scorekeeper.rules.checks import refuse
+from scorekeeper.rules.tally import Tally
+from scorekeeper.shot import Shot
+from scorekeeper.state import PendingUnblock
+
+
+def knock_blockade_loose(t: Tally, shot: Shot) -> str | None:
+    """A blockade knocked loose unblocks its field for the whole shot; until it lands
+    (:func:`land_blockade`) it counts as back in the pot. Returns where it landed."""
+    if shot.blockade is None:
+        return None
+    src, dst = shot.blockade
+    t.blocked.discard(src)
+    t.pot += 1
+    t.note("unblock", None, Reason.FLIPPING, f"the blockade on {where(src)} was knocked loose")
+    return dst
+
+
+def land_blockade(t: Tally, dst: str) -> None:
+    """Where the loose blockade ends (no penalty either way): an empty unblocked colour
+    field becomes blocked; on a field with skitts, one of them and the blockade go to the
+    pot; anywhere else the blockade goes to the pot."""
+    if dst in t.rules.color_fields and t.board[dst] == 0 and dst not in t.blocked:
+        t.pot -= 1
+        t.blocked.add(dst)
+        t.note("block", None, Reason.FLIPPING, f"the loose blockade now blocks {where(dst)}")
+    elif dst in t.board and t.board[dst] > 0:
+        t.to_pot(dst, 1)
+        t.note("restore", None, Reason.FLIPPING,
+               f"the loose blockade and one skitt of {where(dst)} go to the pot")
+    else:
+        if dst != "off":
+            t.board_must_change = True
+        t.note("restore", None, Reason.FLIPPING, "the loose blockade goes to the pot")
+
+
+def remove_landed_on_blocked(t: Tally, delta: Mapping[str, int],
+                             chain: tuple[str, str] | None) -> list[str]:
+    """Skitts that landed on a blocked field go to the pot with its blockade, and the field
+    is unblocked; a blocked field in a chain counts as such a hit (R15). Call it after
+    :func:`knock_blockade_loose` (a field whose blockade was knocked loose is not blocked for
+    this shot). Returns one field name per penalty point owed (charged in R10 step 4)."""
+    blocked_for_shot = frozenset(t.blocked)
+    hits: list[str] = []
+    for name, d in delta.items():
+        if d > 0 and name in blocked_for_shot:
+            t.to_pot(name, d)
+            t.unblock(name, f"a skitt landed on the blocked {where(name)}: it goes to the pot "
+                      "with the blockade")
+            hits.extend([name] * d)
+    for name in chain or ():
+        if name in blocked_for_shot:
+            if name in t.blocked:
+                t.unblock(name, f"the chain touched the blocked {where(name)}: the blockade "
+                          "goes to the pot")
+            hits.append(name)
+    return hits
+
+
+def use_unblock_right(t: Tally, shot: Shot, earned: bool) -> PendingUnblock | None:
+    """R10 step 3: a shot that earned the right may lift one blockade from the shooter's
+    opposite fields that are still blocked. Used in the shot, or left pending until the next
+    shot (a later decision)."""
+    s = t.shooter
+    fields = tuple(f for f in t.rules.opposite(s) if f in t.blocked)
+    if shot.unblock is not None:
+        if not earned:
+            raise refuse(t.state, f"shot.unblock: {s} has no unblock right: the shot made no "
+                         "net increase on an unblocked field it did not clear and no chain "
+                         "point (R16)")
+        if shot.unblock not in fields:
+            raise refuse(t.state, f"shot.unblock: {shot.unblock} is not blocked after the "
+                         "shot (R16)")
+        t.unblock(shot.unblock, f"{s} lifts the blockade on {where(shot.unblock)} "
+                  "(unblock right)")
+        return None
+    if earned and fields:
+        t.note("note", s, Reason.FLIPPING,
+               f"{s} may lift one blockade ({', '.join(fields)}) until the next shot")
+        return PendingUnblock(s, fields)
+    return None

@@ -1,0 +1,110 @@
+"""Points on colour fields: R3 scoring, R4 Hit on Red, R7 own goals, R15 chain points.
+
+A field scores for the player who collects there: the shooter on the opposite fields
+(R3), the opponent on the shooter's home fields (R7, and gift skitts of R11/R12). The first
+two skitts on a field score nothing; each skitt beyond the second scores one point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence, Set
+
+from scorekeeper.effects import Reason, ordinal, where
+from scorekeeper.fields import RED, Player, color_of, opponent
+from scorekeeper.rules.tally import Tally
+
+
+def points_for(n0: int, n1: int) -> int:
+    """R3: a field going from ``n0`` to ``n1`` skitts scores ``max(0, n1 − max(n0, 2))``."""
+    return max(0, n1 - max(n0, 2))
+
+
+def is_red(field_name: str) -> bool:
+    """The first colour is always red (R4)."""
+    return color_of(field_name) == RED
+
+
+def score_point(t: Tally, scorer: Player, field_name: str, choices: Sequence[str],
+                reason: Reason, text: str) -> None:
+    """One point for ``scorer`` on ``field_name``; on red it is the scorer's Hit on Red
+    choice (R4): ``advance`` (+1 for the scorer) or ``back`` (−1 for the other player, not
+    possible against a player at −1, then it counts as ``advance``)."""
+    if not is_red(field_name):
+        t.gain(scorer, reason, text)
+        return
+    other = opponent(scorer)
+    log = t.red_log[scorer]
+    choice = choices[len(log)] if len(log) < len(choices) else "advance"
+    possible = t.can_be_set_back(other)
+    if choice == "back" and possible:
+        log.append(("back", False))
+        t.set_back(other, scorer)
+        return
+    log.append(("advance", possible))
+    if choice == "back":
+        text += f" (Hit on Red: {other} is at \u22121, so back counts as advance)"
+    else:
+        text += " (Hit on Red: advance)"
+    t.gain(scorer, reason, text)
+
+
+def field_points(t: Tally, scorer: Player, field_name: str, n0: int, n1: int,
+                 choices: Sequence[str], reason: Reason, prefix: str = "") -> None:
+    """R3 (or R7 for the opponent): each skitt beyond the second, one point at a time, until
+    the round is won (R10)."""
+    first = max(n0, 2)
+    for k in range(points_for(n0, n1)):
+        if t.is_round_over:
+            return
+        text = f"{prefix}{ordinal(first + k + 1)} skitt on {where(field_name)}"
+        score_point(t, scorer, field_name, choices, reason, text)
+
+
+def shooter_points(t: Tally, delta: Mapping[str, int], unblocked: Set[str],
+                   red: Sequence[str]) -> bool:
+    """R10 step 1, fields in colour order: the shooter's points on unblocked opposite fields.
+    Returns True when the shot made a net increase on an unblocked opposite field."""
+    increased = False
+    for name in t.rules.opposite(t.shooter):
+        d = delta.get(name, 0)
+        if d <= 0 or name not in unblocked:
+            continue
+        increased = True
+        n0 = t.state.board[name]
+        field_points(t, t.shooter, name, n0, n0 + d, red, Reason.SCORING)
+        if t.is_round_over:
+            break
+    return increased
+
+
+def own_goals(t: Tally, delta: Mapping[str, int], unblocked: Set[str], cleared: Set[str],
+              choices: Sequence[str]) -> None:
+    """R7 (R10 step 5): skitts the shot added to the shooter's home fields count for the
+    opponent as R3 would; none on a field this shot cleared."""
+    for name in t.rules.home(t.shooter):
+        d = delta.get(name, 0)
+        if d <= 0 or name not in unblocked or color_of(name) in cleared:
+            continue
+        n0 = t.state.board[name]
+        field_points(t, t.opponent, name, n0, n0 + d, choices, Reason.OWN_GOAL,
+                     prefix=f"own goal by {t.shooter}, ")
+        if t.is_round_over:
+            return
+
+
+def gift_skitt(t: Tally, home_field: str, why: str, choices: Sequence[str],
+               reason: Reason) -> None:
+    """R11, R12: a skitt from the pot onto the shooter's home field, scored for the opponent
+    as an own goal (R7). Not given when the pot is empty (R20) or the field is blocked."""
+    o = t.opponent
+    if not t.gift(home_field):
+        cause = "the pot is empty" if t.pot < 1 else "the field is blocked"
+        t.note("gift", o, reason, f"no skitt for {o} on {where(home_field)}: {cause} ({why})")
+        return
+    t.note("gift", o, reason, f"{o} receives a skitt on {where(home_field)} ({why})")
+    n1 = t.board[home_field]
+    field_points(t, o, home_field, n1 - 1, n1, choices, reason)
+
+
+__all__ = ["field_points", "gift_skitt", "is_red", "own_goals", "points_for", "score_point",
+           "shooter_points"]

@@ -1,0 +1,136 @@
+"""The scratch sheet of one step, and the :class:`Transition` a step returns.
+
+The rules are pure: :func:`scorekeeper.rules.apply` takes a frozen state and returns a new
+one. Inside one step it is clearer to write "black +1" than to rebuild a state each time, so
+the step works on a :class:`Tally`, a private, mutable copy of what a step may change, and
+freezes it into the next state at the end. Nothing outside the step ever sees a tally, so a
+refusal raised half-way through leaves no trace.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scorekeeper.effects import Effect, Reason, signed, where
+from scorekeeper.fields import Player, opponent
+from scorekeeper.state import State
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    """The result of one step: the new state and what happened, in order."""
+
+    state: State
+    """The state after the step."""
+    effects: tuple[Effect, ...]
+    """The effects of the step, in the order the rules applied them (R10)."""
+
+
+class Tally:
+    """The mutable working copy of a state during one shot (never leaves the rules)."""
+
+    __slots__ = ("state", "rules", "shooter", "opponent", "board", "score", "blocked", "pot",
+                 "big", "effects", "round_winner", "board_must_change", "red_log")
+
+    def __init__(self, state: State, shooter: Player) -> None:
+        self.state = state
+        self.rules = state.rules
+        self.shooter: Player = shooter
+        self.opponent: Player = opponent(shooter)
+        self.board: dict[str, int] = dict(state.board)
+        self.score: dict[Player, int] = dict(state.score)
+        self.blocked: set[str] = set(state.blocked)
+        self.pot: int = state.pot
+        self.big = dict(state.big)
+        self.effects: list[Effect] = []
+        self.round_winner: Player | None = None
+        """Set the moment a player reaches the points that win the round (R10, R13)."""
+        self.board_must_change = False
+        self.red_log: dict[Player, list[tuple[str, bool]]] = {"black": [], "white": []}
+        """Per scorer: each red point as (effective choice, could it still change to back)."""
+
+    # -- R10: the moment the round is won, the rest of the shot is void --------------------
+
+    @property
+    def is_round_over(self) -> bool:
+        """True once a player has reached the points that win the round (or the Trio game)."""
+        return self.round_winner is not None
+
+    def note(self, kind: str, player: Player | None, reason: Reason, text: str,
+             amount: int = 0) -> None:
+        """Record an effect that changes no score."""
+        self.effects.append(Effect(kind, player, amount, reason, text))
+
+    def gain(self, player: Player, reason: Reason, text: str, kind: str = "point") -> None:
+        """``player`` +1; ends the round when it reaches the target (R13)."""
+        self.score[player] += 1
+        self.effects.append(Effect(kind, player, 1, reason, f"{player} +1: {text}"))
+        if self.score[player] >= self.rules.points_to_win_round:
+            self.round_winner = player
+
+    def can_be_set_back(self, player: Player) -> bool:
+        """R4: ``back`` is not possible against a player at −1."""
+        return self.score[player] > -1
+
+    def set_back(self, player: Player, scorer: Player) -> None:
+        """``player`` −1 by the scorer's Hit on Red choice (R4); caller checks it is possible."""
+        self.score[player] -= 1
+        self.effects.append(Effect("back", player, -1, Reason.HIT_ON_RED,
+                                   f"{player} \u22121 (back): Hit on Red by {scorer}"))
+
+    def penalty(self, why: str) -> None:
+        """One penalty point for the shooter (R6): −1, or +1 to the opponent at −1."""
+        s, o = self.shooter, self.opponent
+        if self.score[s] > -1:
+            self.score[s] -= 1
+            self.effects.append(Effect("penalty", s, -1, Reason.PENALTY,
+                                       f"penalty to {s}: {why} ({s} {signed(-1)})"))
+            return
+        self.score[o] += 1
+        self.effects.append(Effect(
+            "penalty", o, 1, Reason.PENALTY,
+            f"penalty to {s}: {why}; {s} is at \u22121, so {o} +1"))
+        if self.score[o] >= self.rules.points_to_win_round:
+            self.round_winner = o
+
+    # -- Skitts between the pot and the board (R2) -----------------------------------------
+
+    def to_pot(self, field_name: str, n: int) -> None:
+        """``n`` skitts from ``field_name`` back to the pot (a rule did it: hands needed)."""
+        if n:
+            self.board[field_name] -= n
+            self.pot += n
+            self.board_must_change = True
+
+    def clear(self, field_name: str) -> int:
+        """All skitts of ``field_name`` back to the pot; returns how many."""
+        n = self.board[field_name]
+        self.to_pot(field_name, n)
+        return n
+
+    def gift(self, field_name: str) -> bool:
+        """One skitt from the pot onto ``field_name`` (R11, R12); not given when the pot is
+        empty (R20) or the field is blocked."""
+        if self.pot < 1 or field_name in self.blocked:
+            return False
+        self.pot -= 1
+        self.board[field_name] += 1
+        self.board_must_change = True
+        return True
+
+    def block(self, field_name: str) -> bool:
+        """Cover ``field_name`` with a flipped skitt from the pot (R16)."""
+        if field_name in self.blocked or self.pot < 1:
+            return False
+        self.pot -= 1
+        self.blocked.add(field_name)
+        self.board_must_change = True
+        self.note("block", None, Reason.FLIPPING, f"blockade on {where(field_name)}")
+        return True
+
+    def unblock(self, field_name: str, text: str) -> None:
+        """Lift the blockade from ``field_name``; the flipped skitt goes to the pot (R16)."""
+        self.blocked.discard(field_name)
+        self.pot += 1
+        self.board_must_change = True
+        self.note("unblock", None, Reason.FLIPPING, text)
