@@ -258,6 +258,29 @@ def test_states_before_a_hello_are_dropped(link: Path, clock: FakeClock) -> None
         mcu.close()
 
 
+def test_without_a_hello_the_query_is_repeated_every_second(
+    link: Path, clock: FakeClock
+) -> None:
+    mcu = EmulatedMcu(link, cells=CELLS, answer_queries=False)
+    src = SerialSource(port=str(link), cells=CELLS, clock=clock)
+    try:
+        src.start()
+        pump(src, lambda: mcu.queries == 1)
+        clock.advance(0.5)
+        src.poll()
+        clock.advance(0.5)
+        pump(src, lambda: mcu.queries == 2)
+        clock.advance(1.0)
+        pump(src, lambda: mcu.queries == 3)
+        assert src.counters().opens == 1  # asking again, not reopening
+        mcu.answer_queries = True
+        clock.advance(1.0)
+        pump(src, lambda: src.status().up)
+    finally:
+        src.close()
+        mcu.close()
+
+
 def test_missing_port_at_start_is_not_an_error_and_is_retried(
     link: Path, clock: FakeClock
 ) -> None:
