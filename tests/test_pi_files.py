@@ -212,3 +212,16 @@ def test_install_script_is_valid_bash():
     )
     assert result.returncode == 0, result.stderr
     assert os.access(PI / "install.sh", os.X_OK)
+
+
+# ----------------------------------------------------------------------------- the guide
+
+
+def test_setup_guide_names_only_files_that_exist():
+    readme = (PI.parent / "README.md").read_text()
+    assert "## Set up a Pi from scratch" in readme
+    guide = readme[readme.index("## Set up a Pi from scratch") :]
+    for name in re.findall(r"hardware/pi/([\w.-]+)", guide):
+        assert (PI / name).exists(), name
+    for command in ("install.sh --kiosk", "set-pin", "config --show", "systemctl status skitter"):
+        assert command in guide
