@@ -77,8 +77,7 @@ class HealthMonitor:
         self._toggles: dict[int, deque[float]] = {}
         self._flags: dict[int, CellFlag] = {}
         self._muted: set[int] = set()
-        self._watch: dict[int, FlagKind] = {}
-        self._deadline = 0.0
+        self._watch: dict[int, tuple[FlagKind, float]] = {}  # cell → (kind, deadline)
         self._expected: dict[str, int] = {}
 
     # -- inputs from the pipeline ----------------------------------------------------------
@@ -106,22 +105,25 @@ class HealthMonitor:
         """The match expects these counts from now on (``active``: the debounced cells now).
 
         Cells in conflict (active on a field expected empty, inactive on one expected full)
-        must be restored within the restore timeout, or they are flagged stuck."""
+        must be restored within the restore timeout, or they are flagged stuck. Saying the
+        same again does not restart a running timeout, so callers may repeat it freely."""
         for name in counts:
             if name not in self.profile.fields:
                 raise ValueError(f"unknown field {name!r} in expected counts")
         self._expected = dict(counts)
-        self._watch = {}
-        self._deadline = at + self.restore_timeout_s
         conflicts = self._conflicts(active)
         for cell, flag in list(self._flags.items()):
             if flag.kind is not FlagKind.JITTERY and cell not in conflicts:
                 del self._flags[cell]
+        old = self._watch
+        self._watch = {}
         for cell, kind in conflicts.items():
-            if cell not in self._flags:
-                self._watch[cell] = kind
-        if self.restore_timeout_s == 0:
-            self.check(at)
+            if cell in self._flags:
+                continue
+            kept = old.get(cell)
+            deadline = kept[1] if kept and kept[0] is kind else at + self.restore_timeout_s
+            self._watch[cell] = (kind, deadline)
+        self.check(at)
 
     def clear_expected(self) -> None:
         """Forget the expectation (no restore in progress)."""
@@ -130,10 +132,10 @@ class HealthMonitor:
 
     def check(self, now: float) -> None:
         """Flag watched cells past the restore timeout; clear jitter flags after quiet."""
-        if self._watch and now >= self._deadline:
-            for cell, kind in sorted(self._watch.items()):
-                self._flag(cell, kind, self._deadline)
-            self._watch = {}
+        for cell, (kind, deadline) in sorted(self._watch.items()):
+            if now >= deadline:
+                self._flag(cell, kind, deadline)
+                del self._watch[cell]
         for cell, flag in list(self._flags.items()):
             if flag.kind is FlagKind.JITTERY:
                 times = self._toggles.get(cell)

@@ -29,6 +29,8 @@ BUTTON_NAMES: tuple[str, ...] = ("end_turn", "undo", "red_back")
 BUTTON_ROLES: tuple[str, ...] = ("black", "white", "referee")
 #: Raspberry Pi user GPIO lines, by BCM number.
 BCM_PINS = range(0, 28)
+#: The Pi's I2C bus lines (BCM), taken when expanders are used.
+I2C_PINS: Mapping[int, str] = MappingProxyType({2: "SDA", 3: "SCL"})
 #: The I2C addresses an MCP23017 can be strapped to (A2..A0).
 MCP23017_ADDRESSES = range(0x20, 0x28)
 #: Expander pins that cannot be inputs on current silicon (GPA7, GPB7).
@@ -393,6 +395,9 @@ class _Parser:
         pin = _int(value, key)
         if pin not in BCM_PINS:
             raise ProfileError(f"{key}: GPIO pin {pin} out of range (BCM 0-27)")
+        if self.mcp is not None and pin in I2C_PINS:
+            raise ProfileError(f"{key}: GPIO pin {pin} is the I2C bus's "
+                               f"{I2C_PINS[pin]}, which the MCP23017 expanders use")
         if pin in self.used_pins:
             raise ProfileError(f"{key}: GPIO pin {pin} is used twice "
                                f"(already {self.used_pins[pin]})")

@@ -64,6 +64,14 @@ def test_stuck_cell_never_produces_a_count_change():
     assert all(r.count("white.red") == 0 for r in bench.readings)
 
 
+def test_repeating_the_same_expectation_does_not_restart_the_timeout():
+    bench = Bench(initial=[17], restore_timeout_s=5.0)
+    for _ in range(6):
+        bench.pipeline.set_expected(EMPTY)
+        bench.run(1)
+    assert [f.cell for f in bench.pipeline.flags()] == [17]
+
+
 def test_hold_reasons_name_the_cell_being_waited_for():
     bench = Bench(initial=[17], restore_timeout_s=5.0)
     bench.pipeline.set_expected(EMPTY)

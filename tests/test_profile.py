@@ -161,6 +161,11 @@ def test_gpio_pin_out_of_range_is_refused():
             "gpio.leds.black: GPIO pin 28 out of range (BCM 0-27)")
 
 
+def test_gpio_pin_of_the_i2c_bus_is_refused_with_expanders():
+    refused(tiny("[mcp23017]\naddresses = [0x20]\n[gpio]\ninterrupt = [2]\n"),
+            "gpio.interrupt: GPIO pin 2 is the I2C bus's SDA, which the MCP23017 expanders use")
+
+
 def test_unknown_button_is_refused():
     refused(tiny("[gpio.buttons.black]\nfire = 5\n"),
             "gpio.buttons.black: unknown button 'fire'")

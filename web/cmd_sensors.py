@@ -197,7 +197,7 @@ def render_frame(source: Source, pipeline: Pipeline) -> str:
             for p, cells in profile.launch.items()
         )
         lines.append(f"launch spots: {spots}")
-    lines.append("board at rest" if pipeline.at_rest() else "board moving")
+    lines.append("board at rest" if pipeline.at_rest() else "board settling")
     lines.extend(f"HELD: {reason}" for reason in pipeline.hold_reasons())
     lines.extend(f"flag: {f.message()}" for f in pipeline.flags() if f.muted)
     return "\n".join(lines)
