@@ -1,0 +1,64 @@
+"""Shared fixtures: a fake clock, and the web app on the simulated board behind a test client.
+
+Every fixture that swaps something in restores it (STYLE.md 14): the client's dependency
+overrides are cleared and the table (store and source) is closed in teardown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from scorekeeper.clock import FakeClock
+
+PIN = "2468"
+
+
+@pytest.fixture
+def fake_clock() -> FakeClock:
+    """A clock at t=1000 s that moves only when a test advances it."""
+    return FakeClock(1000.0)
+
+
+@pytest.fixture
+def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[..., TestClient]]:
+    """Build clients on ``tmp_path/skitter.db`` (call again after closing one to "restart")."""
+    from web.app import create_app
+    from web.deps import Auth
+    from web.pin import PinStore
+    from web.wiring import open_table
+
+    pins = PinStore(tmp_path / "data")
+    pins.set(PIN)
+    opened: list[tuple[TestClient, object]] = []
+
+    def build(*, source: str = "sim") -> TestClient:
+        table = open_table(tmp_path / "skitter.db", source, clock=fake_clock, wall=fake_clock)
+        app = create_app(table, Auth.create(pins, fake_clock), poll_interval=None)
+        client = TestClient(app)
+        client.__enter__()
+        opened.append((client, table))
+        return client
+
+    yield build
+    for client, table in opened:
+        client.app.dependency_overrides.clear()  # type: ignore[attr-defined]
+        client.__exit__(None, None, None)
+        table.close()  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def client(make_client: Callable[..., TestClient]) -> TestClient:
+    """The app on the simulated board; nobody logged in."""
+    return make_client()
+
+
+@pytest.fixture
+def referee(client: TestClient) -> TestClient:
+    """The same client, logged in as the referee."""
+    response = client.post("/api/referee/login", json={"pin": PIN})
+    assert response.status_code == 200, response.text
+    return client

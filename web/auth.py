@@ -1,0 +1,107 @@
+"""The referee's session: a PIN buys an HttpOnly, SameSite=Strict cookie.
+
+Reading is open to everyone; every change needs the session (DESIGN.md, "Who may change a
+match"). The PIN itself is checked by ``web.pin.PinStore`` (only its hash is kept).
+
+Wrong PINs are slowed down per client address, without sleeping: after the n-th wrong PIN
+in a row that client must wait ``min(CAP, BASE * 2 ** (n - 1))`` seconds before its next
+attempt is even looked at (1 s, 2 s, 4 s, ... at most 30 s); an attempt inside the wait
+gets 429 with ``Retry-After``. A correct PIN clears the count, and so do ``FORGET`` seconds
+without any attempt. A four-digit PIN thus takes days to guess, while the real referee who
+mistypes waits at most half a minute, and someone guessing from another address never
+delays the referee's tablet. Time comes from the injected clock.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from scorekeeper.clock import Clock
+
+COOKIE = "skitter_session"
+BASE_DELAY = 1.0
+CAP_DELAY = 30.0
+FORGET = 15 * 60.0
+SESSION_LIFETIME = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Session:
+    """A referee's login."""
+
+    token: str
+    started: float
+    expires: float
+
+
+@dataclass(frozen=True)
+class _Failures:
+    count: int
+    last: float
+
+
+class LoginThrottle:
+    """Counts wrong PINs per client and says how long that client must wait."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._failures: dict[str, _Failures] = {}
+
+    def wait_for(self, client: str) -> float:
+        """Seconds ``client`` must still wait before a PIN is checked (0: go ahead)."""
+        f = self._failures.get(client)
+        if f is None:
+            return 0.0
+        now = self._clock.now()
+        if now - f.last >= FORGET:
+            del self._failures[client]
+            return 0.0
+        return max(0.0, f.last + delay_after(f.count) - now)
+
+    def failed(self, client: str) -> float:
+        """Record a wrong PIN; return the delay now imposed on ``client``."""
+        prev = self._failures.get(client)
+        count = 1 if prev is None else prev.count + 1
+        self._failures[client] = _Failures(count, self._clock.now())
+        return delay_after(count)
+
+    def succeeded(self, client: str) -> None:
+        self._failures.pop(client, None)
+
+
+def delay_after(failures: int) -> float:
+    """The wait imposed after ``failures`` wrong PINs in a row (capped)."""
+    if failures <= 0:
+        return 0.0
+    return min(CAP_DELAY, BASE_DELAY * 2 ** min(failures - 1, 16))
+
+
+class Sessions:
+    """Referee sessions held in memory (a restart asks for the PIN again)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._sessions: dict[str, Session] = {}
+
+    def open(self) -> Session:
+        now = self._clock.now()
+        session = Session(secrets.token_urlsafe(32), now, now + SESSION_LIFETIME)
+        self._sessions[session.token] = session
+        return session
+
+    def get(self, token: str | None) -> Session | None:
+        """The live session for ``token``, or None (unknown or expired)."""
+        if not token:
+            return None
+        session = self._sessions.get(token)
+        if session is None:
+            return None
+        if self._clock.now() >= session.expires:
+            del self._sessions[token]
+            return None
+        return session
+
+    def close(self, token: str | None) -> None:
+        if token:
+            self._sessions.pop(token, None)

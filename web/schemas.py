@@ -1,0 +1,133 @@
+"""The JSON bodies the API accepts, checked by FastAPI before a handler runs.
+
+A body that does not fit gets 422 with FastAPI's ``detail`` list, each item naming the field
+(``loc``) and the problem. Steps themselves (``{"shot": {...}}`` ...) are checked by the
+scorekeeper, whose messages name the key at fault; their refusals are 422 too.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PlayerName = Literal["black", "white"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Login(Strict):
+    pin: str = Field(min_length=1, max_length=64, description="The referee PIN.")
+
+
+class Change(Strict):
+    seq: int = Field(
+        description="The state's `seq` this change was made against (409 when stale).", ge=0
+    )
+
+
+class StepRequest(Change):
+    step: dict[str, Any] = Field(
+        description='One scenario-format step: {"shot": {...}}, {"shootoff": {...}}, '
+        '{"correct": {...}}, {"undo": true} or {"decide": {...}}.'
+    )
+
+
+class Blockade(Strict):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    from_: str = Field(alias="from", description="The blocked field the blockade left.")
+    to: str = Field(description='Where it went: a field, "minus" or "off".')
+
+
+class Amend(Change):
+    """What the sensors cannot see about the last shot; a key set to null takes it out."""
+
+    off_board: int | None = Field(default=None, ge=0, le=20, description="Skitts off the board.")
+    big: str | None = Field(
+        default=None, description='Big-skitt shot: "placed", "missed" or the field it landed on.'
+    )
+    knocked_big: str | None = Field(
+        default=None, description='A big skitt knocked loose: "loose" or the field it hit.'
+    )
+    chain: list[str] | None = Field(
+        default=None, min_length=2, max_length=2, description="Two opposite fields chained."
+    )
+    blockade: Blockade | None = Field(default=None, description="A blockade knocked loose.")
+    invalid: bool | None = Field(default=None, description="The referee declares it invalid.")
+    red: list[Literal["advance", "back"]] | None = None
+    opponent_red: list[Literal["advance", "back"]] | None = None
+    unblock: str | None = Field(default=None, description="A blockade lifted with the right.")
+
+    def extra(self) -> dict[str, Any]:
+        """The keys the request set, in the scenario format."""
+        out = self.model_dump(exclude_unset=True, exclude={"seq"}, by_alias=True)
+        return out
+
+
+class Handicap(Strict):
+    """R18: recorded and shown, changes no score."""
+
+    line: Literal["semicircle", "beginner"] = "semicircle"
+    hand: Literal["finger", "hand"] = "finger"
+
+
+class Names(Strict):
+    black: str = Field(default="Black", min_length=1, max_length=40)
+    white: str = Field(default="White", min_length=1, max_length=40)
+
+
+class Handicaps(Strict):
+    black: Handicap = Handicap()
+    white: Handicap = Handicap()
+
+
+class NewMatch(Change):
+    names: Names = Names()
+    variant: Literal["classic", "trio"] = "classic"
+    flipping: bool = False
+    points_to_win_round: int = Field(default=5, ge=1, le=50)
+    rounds_to_win_game: int = Field(default=5, ge=1, le=20)
+    first: Literal["black", "white", "shootoff"] = Field(
+        default="shootoff", description="Who shoots first, or a shoot-off decides (R14)."
+    )
+    handicaps: Handicaps = Handicaps()
+
+    def rules(self) -> dict[str, Any]:
+        return {
+            "variant": self.variant,
+            "flipping": self.flipping,
+            "points_to_win_round": self.points_to_win_round,
+            "rounds_to_win_game": self.rounds_to_win_game,
+        }
+
+    def setup(self) -> dict[str, Any]:
+        return {} if self.first == "shootoff" else {"first": self.first}
+
+
+class Pause(Strict):
+    paused: bool
+
+
+class Mute(Strict):
+    cell: int = Field(ge=0)
+    muted: bool = True
+
+
+class FieldTap(Strict):
+    field: str = Field(description="A field name such as white.red or minus.")
+
+
+class BigSpot(Strict):
+    player: PlayerName
+    on: bool = Field(description="True: the big skitt lands on its centre spot.")
+
+
+class Launch(Strict):
+    player: PlayerName
+
+
+class BridgeTap(Strict):
+    fields: list[str] = Field(min_length=2, max_length=2)
+    on: bool = True
