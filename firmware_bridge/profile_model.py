@@ -1,0 +1,180 @@
+"""The values a board profile is made of (see :mod:`firmware_bridge.profile`).
+
+Frozen dataclasses only; validation lives in :mod:`firmware_bridge.profile_parse`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+from scorekeeper.fields import DEFAULT_COLORS, Player
+
+#: The button names a role may have on the Pi's GPIO header.
+BUTTON_NAMES: tuple[str, ...] = ("end_turn", "undo", "red_back")
+#: The roles that may have buttons.
+BUTTON_ROLES: tuple[str, ...] = ("black", "white", "referee")
+#: Raspberry Pi user GPIO lines, by BCM number.
+BCM_PINS = range(0, 28)
+#: The Pi's I2C bus lines (BCM), taken when expanders are used.
+I2C_PINS: Mapping[int, str] = MappingProxyType({2: "SDA", 3: "SCL"})
+#: The I2C addresses an MCP23017 can be strapped to (A2..A0).
+MCP23017_ADDRESSES = range(0x20, 0x28)
+#: Expander pins that cannot be inputs on current silicon (GPA7, GPB7).
+OUTPUT_ONLY_PINS: frozenset[int] = frozenset({7, 15})
+#: Raspberry Pi Pico under MicroPython, and CircuitPython on a Pico.
+DEFAULT_USB_IDS: tuple[tuple[int, int], ...] = ((0x2E8A, 0x0005), (0x239A, 0x80F4))
+
+TOP_KEYS = frozenset(
+    {"name", "cells", "board_id", "debounce_ms", "settle_ms", "colors", "fields", "big",
+     "bridges", "launch", "gpio", "mcp23017", "serial"}
+)
+
+class ProfileError(ValueError):
+    """A board profile that cannot be used; the message names the key and the problem."""
+
+
+@dataclass(frozen=True)
+class FieldCells:
+    """The sensor cells under one field and how many skitts a number of active cells means."""
+
+    name: str
+    """The field's name (``white.red``, ``minus``...)."""
+
+    cells: tuple[int, ...]
+    """The cells under the field."""
+
+    counts: tuple[int, ...]
+    """``counts[k]`` is the skitt count when ``k`` of the cells are active (identity unless
+    calibrated: one skitt may cover two cells)."""
+
+    def count_for(self, active: int) -> int:
+        """The skitt count for ``active`` active cells, clipped to the table."""
+        if active <= 0:
+            return self.counts[0]
+        return self.counts[min(active, len(self.counts) - 1)]
+
+    @property
+    def capacity(self) -> int:
+        """The most skitts the sensors can tell apart on this field."""
+        return self.counts[-1]
+
+
+@dataclass(frozen=True)
+class Bridge:
+    """Cells between two neighbouring fields of one side: a skitt there makes a chain."""
+
+    fields: tuple[str, str]
+    """The two fields the bridge connects."""
+
+    cells: tuple[int, ...]
+    """The cells on the bridge (any one active means a skitt lies on it)."""
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    """Lines of the Pi's own GPIO header (BCM numbers)."""
+
+    interrupt: tuple[int, ...] = ()
+    """Lines wired to the MCP23017s' INTA/INTB outputs (open drain, active low)."""
+
+    buttons: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    """Per role (``black``, ``white``, ``referee``): button name → BCM pin. Buttons connect
+    the pin to ground (internal pull-up)."""
+
+    leds: Mapping[str, int] = field(default_factory=dict)
+    """LED name → BCM pin (active high)."""
+
+
+@dataclass(frozen=True)
+class Mcp23017Config:
+    """MCP23017 expanders on the Pi's I2C bus."""
+
+    addresses: tuple[int, ...]
+    """Expander addresses, 0x20-0x27; the index gives the cell block (16 cells each)."""
+
+    active_low: bool = True
+    """True when a magnet pulls the input low (Hall switches with open-drain outputs, read
+    with the expander's pull-ups on)."""
+
+    def locate(self, cell: int) -> tuple[int, str]:
+        """The expander address and pin name (``GPA3``) of ``cell``."""
+        index, pin = divmod(cell, 16)
+        return self.addresses[index], pin_name(pin)
+
+
+@dataclass(frozen=True)
+class SerialConfig:
+    """A microcontroller reporting cells over USB serial (spec/sensor-link.md)."""
+
+    baudrate: int = 115200
+    usb_ids: tuple[tuple[int, int], ...] = DEFAULT_USB_IDS
+    """(vendor, product) pairs used to find the board when no port is named."""
+
+
+@dataclass(frozen=True)
+class BoardProfile:
+    """A validated board profile. Build it with :func:`load_profile` or :func:`parse_profile`."""
+
+    name: str
+    cells: int
+    """Number of sensor cells (0 .. cells-1)."""
+    fields: Mapping[str, FieldCells]
+    """All seven fields, in board order."""
+    colors: tuple[str, ...] = DEFAULT_COLORS
+    board_id: str | None = None
+    """The id a serial board must announce in its hello, when given."""
+    debounce_ms: int = 20
+    settle_ms: int = 300
+    big: Mapping[Player, tuple[int, ...]] = field(default_factory=dict)
+    """Each player's big-skitt centre spot cells."""
+    bridges: tuple[Bridge, ...] = ()
+    launch: Mapping[Player, tuple[int, ...]] = field(default_factory=dict)
+    """Each player's launch spot cells in their shooting area."""
+    gpio: GpioConfig | None = None
+    mcp23017: Mcp23017Config | None = None
+    serial: SerialConfig = SerialConfig()
+    path: Path | None = None
+    """Where the profile was read from (None when parsed from text)."""
+
+    @property
+    def debounce_s(self) -> float:
+        return self.debounce_ms / 1000
+
+    @property
+    def settle_s(self) -> float:
+        return self.settle_ms / 1000
+
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        return tuple(self.fields)
+
+    def cell_roles(self) -> dict[int, str]:
+        """Every used cell → what it senses: a field name, ``big:black``,
+        ``bridge:white.red/white.yellow`` or ``launch:white``."""
+        roles: dict[int, str] = {}
+        for fc in self.fields.values():
+            roles.update(dict.fromkeys(fc.cells, fc.name))
+        for player, cells in self.big.items():
+            roles.update(dict.fromkeys(cells, f"big:{player}"))
+        for bridge in self.bridges:
+            label = f"bridge:{bridge.fields[0]}/{bridge.fields[1]}"
+            roles.update(dict.fromkeys(bridge.cells, label))
+        for player, cells in self.launch.items():
+            roles.update(dict.fromkeys(cells, f"launch:{player}"))
+        return roles
+
+    def describe_cell(self, cell: int) -> str:
+        """``cell 16 (white.red, 0x21 GPA0)``: for messages a builder can act on."""
+        parts = [self.cell_roles().get(cell, "unused")]
+        if self.mcp23017 is not None and cell < 16 * len(self.mcp23017.addresses):
+            address, pin = self.mcp23017.locate(cell)
+            parts.append(f"0x{address:02X} {pin}")
+        return f"cell {cell} ({', '.join(parts)})"
+
+
+def pin_name(pin: int) -> str:
+    """``GPA0``..``GPA7`` for pins 0-7, ``GPB0``..``GPB7`` for 8-15."""
+    return f"GP{'AB'[pin // 8]}{pin % 8}"
