@@ -64,11 +64,20 @@ def find_port(usb_ids: Sequence[tuple[int, int]]) -> str | None:
     """The device path of the first USB serial port with one of ``usb_ids`` (vendor, product).
 
     CircuitPython offers a console and a data port under one id; the data port is preferred.
+    Linux names them by USB interface string ("CircuitPython CDC control" for the console,
+    "CircuitPython CDC2 control" for data); the data port is USB interface 2 (location
+    ending in ``:1.2``), which is what the udev rule in ``hardware/pi`` names too.
     """
     wanted = {(int(v), int(p)) for v, p in usb_ids}
     matches = [p for p in list_ports.comports() if (p.vid, p.pid) in wanted]
-    matches.sort(key=lambda p: ("data" not in (p.interface or "").lower(), p.device))
+    matches.sort(key=lambda p: (not _is_data_port(p), p.device))
     return matches[0].device if matches else None
+
+
+def _is_data_port(port: Any) -> bool:
+    interface = (getattr(port, "interface", None) or "").lower()
+    location = getattr(port, "location", None) or ""
+    return "cdc2" in interface or "data" in interface or location.endswith(":1.2")
 
 
 @dataclass(frozen=True)

@@ -312,8 +312,12 @@ def test_zero_cells_is_a_bad_option(clock: FakeClock) -> None:
         SerialSource(port="/dev/null", cells=0, clock=clock)
 
 
-def _port(device: str, vid: int, pid: int, interface: str | None = None) -> SimpleNamespace:
-    return SimpleNamespace(device=device, vid=vid, pid=pid, interface=interface)
+def _port(
+    device: str, vid: int, pid: int, interface: str | None = None, location: str | None = None
+) -> SimpleNamespace:
+    return SimpleNamespace(
+        device=device, vid=vid, pid=pid, interface=interface, location=location
+    )
 
 
 def test_port_is_found_by_usb_id_preferring_circuitpython_data(
@@ -322,7 +326,7 @@ def test_port_is_found_by_usb_id_preferring_circuitpython_data(
     ports = [
         _port("/dev/ttyUSB0", 0x0403, 0x6001),
         _port("/dev/ttyACM0", 0x239A, 0x80F4, "CircuitPython CDC control"),
-        _port("/dev/ttyACM1", 0x239A, 0x80F4, "CircuitPython CDC2 data"),
+        _port("/dev/ttyACM1", 0x239A, 0x80F4, "CircuitPython CDC2 control"),
     ]
     monkeypatch.setattr(serial_source.list_ports, "comports", lambda: ports)
     assert find_port([(0x2E8A, 0x0005), (0x239A, 0x80F4)]) == "/dev/ttyACM1"
@@ -346,3 +350,15 @@ def test_without_a_port_name_the_board_is_found_when_plugged_in(
         mcu.close()
     finally:
         src.close()
+
+
+def test_circuitpython_data_port_is_known_by_its_usb_interface_number(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Some kernels report no interface string; the data port is still USB interface 2.
+    ports = [
+        _port("/dev/ttyACM0", 0x239A, 0x80F4, location="1-1.3:1.0"),
+        _port("/dev/ttyACM1", 0x239A, 0x80F4, location="1-1.3:1.2"),
+    ]
+    monkeypatch.setattr(serial_source.list_ports, "comports", lambda: ports)
+    assert find_port([(0x239A, 0x80F4)]) == "/dev/ttyACM1"
