@@ -281,6 +281,15 @@ class HubStore:
             )
         ]
 
+    def bump(self, key: str) -> None:
+        """Add one to a counter (``duplicates``, ``rejected``)."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO counters (key, value) VALUES (?, 1) "
+                "ON CONFLICT(key) DO UPDATE SET value = value + 1",
+                (key,),
+            )
+
     def counter(self, key: str) -> int:
         rows = self._all("SELECT value FROM counters WHERE key = ?", (key,))
         return int(rows[0][0]) if rows else 0
