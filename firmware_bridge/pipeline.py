@@ -8,6 +8,12 @@ Layers, as in Mission Pinball Framework (DESIGN.md)::
 The caller feeds whatever a source polled (:meth:`Pipeline.feed`) and calls
 :meth:`Pipeline.tick` regularly; time comes from the injected clock only.
 
+**Counts.** A field's count is its count map applied to its active, unmuted cells, never
+below 0 nor above what the map can show. A big spot, bridge or launch cell counts as active
+when any of its unmuted cells is. A launch cell going active marks its player in the next
+reading's ``launched``; its change is board motion too, so a shot that misses every field
+still yields a reading.
+
 **Held play.** While a flag on an unmuted cell exists, or a cell the match expects restored
 (:meth:`Pipeline.set_expected`) is still in its restore window, readings are *withheld*,
 not marked: :class:`BoardReading` has no trust flag, and a reading the tracker never sees can
