@@ -351,6 +351,8 @@ class MCP23017Source:
         except OSError as exc:
             self._lose(exp, exc, now)
             return
+        if gpio == exp.gpio:
+            return  # the same word as last time: every cell is as already recorded
         exp.gpio = gpio
         levels = ~gpio if self.active_low else gpio
         base = exp.index * 16
