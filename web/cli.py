@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cmd_set_pin",
     "web.cmd_sensors",
     "web.cmd_calibrate",
+    "web.cmd_hub",
 )
 
 

@@ -431,6 +431,16 @@ class BoardLink:
                 message=f"this board now plays match {current}, not match {match_id}",
             )
             return
+        seq = command.get("seq")
+        if current is not None and isinstance(seq, int):
+            now = self._reader_store().event_count(current)
+            if seq != now:
+                self._publish_result(
+                    command, ok=False,
+                    message=f"the match changed since event {seq} (now at event {now}); "
+                    "look again and retry",
+                )
+                return
         try:
             answer = dict(self._on_command(dict(command)) or {})
         except Exception as exc:  # the board's refusal, shown to the hub's referee

@@ -89,8 +89,13 @@ class HubLink:
         match_id: int | None = None,
         correct: Mapping[str, Any] | None = None,
         after: int | None = None,
+        seq: int | None = None,
     ) -> str:
-        """Publish a command to ``board``; return its id (its answer comes back later)."""
+        """Publish a command to ``board``; return its id (its answer comes back later).
+
+        ``seq``: the last event of ``match_id`` the referee saw; the board refuses the
+        command when its match has changed since (like a tablet's stale change).
+        """
         wire.check_board_id(board)
         if kind not in wire.COMMAND_KINDS:
             raise wire.WireError(f"unknown command {kind!r}")
@@ -104,6 +109,8 @@ class HubLink:
             command["correct"] = dict(correct)
         if after is not None:
             command["after"] = after
+        if seq is not None:
+            command["seq"] = seq
         if kind != "resend":
             self.store.add_command(command["id"], board, command, at=self.tournament.clock.now())
         self.client.publish(wire.Topics(self.prefix, board).command, wire.encode(command), qos=1)

@@ -1,0 +1,243 @@
+// The tournament page: one full snapshot per WebSocket message, rendered from scratch.
+// Names come from boards and people: they are only ever set as text, never as HTML.
+"use strict";
+
+const $ = (sel, root = document) => root.querySelector(sel);
+let snap = null;
+let referee = false;
+
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
+
+function row(cells) {
+  const tr = document.createElement("tr");
+  for (const c of cells) {
+    const td = document.createElement("td");
+    if (c instanceof Node) td.append(c); else td.textContent = c === null || c === undefined ? "" : String(c);
+    tr.append(td);
+  }
+  return tr;
+}
+
+function say(text, bad) {
+  const m = $("#message");
+  m.textContent = text || "";
+  m.style.color = bad ? "#ffab91" : "";
+}
+
+async function call(method, url, body) {
+  const res = await fetch(url, {
+    method, headers: body ? { "Content-Type": "application/json" } : {},
+    body: body ? JSON.stringify(body) : undefined, credentials: "same-origin",
+  });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const detail = data && data.detail;
+    throw new Error(typeof detail === "string" ? detail : `${res.status} ${res.statusText}`);
+  }
+  return data;
+}
+
+function act(promise, done) {
+  promise.then((d) => { say(done || ""); return d; }).catch((e) => say(e.message, true));
+}
+
+// ---------------------------------------------------------------- rendering
+
+function renderBoards(s) {
+  const root = $("#boards");
+  root.replaceChildren();
+  if (!s.boards.length) { root.append(el("p", "No board has reported yet.", "empty")); return; }
+  for (const b of s.boards) {
+    const card = $("#board-card").content.firstElementChild.cloneNode(true);
+    card.dataset.board = b.board;
+    $(".dot", card).classList.toggle("on", b.online);
+    $(".id", card).textContent = b.board;
+    $(".match", card).textContent = b.match_id ? `match ${b.match_id}, event ${b.seq}` : "no match";
+    const names = b.names || {};
+    $(".black", card).textContent = names.black || "black";
+    $(".white", card).textContent = names.white || "white";
+    if (b.turn) $(`.${b.turn}`, card).classList.add("turn");
+    const score = b.score || {};
+    $(".score", card).textContent = `${score.black ?? "–"} : ${score.white ?? "–"}`;
+    const wins = b.round_wins || {};
+    let detail = `round ${b.round ?? "–"} · round wins ${wins.black ?? 0}–${wins.white ?? 0}`;
+    if (b.phase === "game_over") detail += ` · game over, ${names[b.winner] || b.winner || "nobody"} wins`;
+    else if (b.phase === "shootoff") detail += " · shoot-off";
+    else if (b.turn) detail += ` · ${names[b.turn] || b.turn} to shoot`;
+    if (b.pairing) detail += ` · tournament round ${b.pairing.round}, table ${b.pairing.table}`;
+    $(".detail", card).textContent = detail;
+    const alerts = $(".alerts", card);
+    for (const a of b.alerts) alerts.append(el("li", a.message));
+    const c = b.last_command;
+    if (c) {
+      const what = c.command.kind === "undo" ? "undo" : "correction";
+      const r = c.result;
+      $(".answer", card).textContent = !r ? `${what} sent, waiting for the board…`
+        : r.ok ? `${what} applied by the board` : `${what} refused by the board: ${r.message}`;
+    }
+    const controls = $(".controls", card);
+    controls.hidden = !referee;
+    $(".undo", card).addEventListener("click", () => {
+      if (!confirm(`Undo the last step on board ${b.board}?`)) return;
+      act(call("POST", `/api/boards/${encodeURIComponent(b.board)}/command`,
+        { kind: "undo", match_id: b.match_id, seq: b.seq }), "undo sent");
+    });
+    $(".correct", card).addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const scoreSet = {};
+      const cb = $(".cb", card).value, cw = $(".cw", card).value;
+      if (cb !== "") scoreSet.black = Number(cb);
+      if (cw !== "") scoreSet.white = Number(cw);
+      act(call("POST", `/api/boards/${encodeURIComponent(b.board)}/command`, {
+        kind: "correct", match_id: b.match_id, seq: b.seq,
+        correct: { score: scoreSet, reason: $(".reason", card).value },
+      }), "correction sent");
+    });
+    root.append(card);
+  }
+}
+
+function renderStandings(s) {
+  const body = $("#standings tbody");
+  body.replaceChildren();
+  s.standings.forEach((r, i) => body.append(row([
+    i + 1, r.player, r.played, r.won, r.lost, r.rounds_won, r.rounds_lost,
+    r.round_difference, r.points_for, r.points_against, r.points_difference,
+  ])));
+}
+
+function boardPicker(s, round, p) {
+  const select = el("select");
+  select.append(new Option("—", ""));
+  for (const b of s.boards) select.append(new Option(b.board, b.board, false, b.board === p.board));
+  if (p.board && !s.boards.some((b) => b.board === p.board)) select.append(new Option(p.board, p.board, false, true));
+  select.addEventListener("change", () => act(call("POST",
+    `/api/rounds/${round}/tables/${p.table}/board`, { board: select.value || null }), "board set"));
+  return select;
+}
+
+function renderRounds(s) {
+  $("#system").textContent = s.players.length < 2 ? "Register at least two players."
+    : `${s.system === "swiss" ? "Swiss pairing" : "Round robin"}, ${s.planned_rounds} rounds, ${s.players.length} players.`;
+  const root = $("#rounds");
+  root.replaceChildren();
+  for (const r of s.rounds) {
+    root.append(el("h3", `Round ${r.number}`));
+    const table = el("table");
+    const head = row(["Table", "Black", "White", "Board", "Result"]);
+    head.querySelectorAll("td").forEach((td) => { const th = el("th", td.textContent); td.replaceWith(th); });
+    table.append(head);
+    for (const p of r.pairings) {
+      let result = "";
+      if (p.bye) result = "bye";
+      else if (p.result) {
+        const g = p.result;
+        result = `${g.winner ?? "no winner"} wins ${g.black_rounds}–${g.white_rounds} (points ${g.black_points}–${g.white_points})`;
+      }
+      const board = referee && !p.bye && !p.result ? boardPicker(s, r.number, p) : (p.board || "");
+      table.append(row([p.table, p.black, p.bye ? "—" : p.white, board, result]));
+    }
+    root.append(table);
+  }
+  $("#pair").disabled = Boolean(s.next_round_blocked);
+  $("#pair-blocked").textContent = s.next_round_blocked || "";
+}
+
+function renderPlayers(s) {
+  const list = $("#players");
+  list.replaceChildren();
+  for (const name of s.players) {
+    const li = el("li", name + " ");
+    if (!s.rounds.length) {
+      const b = el("button", "withdraw");
+      b.addEventListener("click", () => act(call("DELETE", `/api/players/${encodeURIComponent(name)}`)));
+      li.append(b);
+    }
+    list.append(li);
+  }
+  $("#swiss").hidden = s.system !== "swiss";
+}
+
+function renderGames(s) {
+  const body = $("#games tbody");
+  body.replaceChildren();
+  for (const g of s.games) {
+    const open = el("button", "log");
+    open.addEventListener("click", () => showLog(g.board, g.match_id));
+    body.append(row([g.board, g.match_id, g.round ? `${g.round}/${g.table}` : "not paired",
+      g.black, g.white, g.winner ?? "—", `${g.black_rounds}–${g.white_rounds}`,
+      `${g.black_points}–${g.white_points}`, open]));
+  }
+}
+
+async function showLog(board, match) {
+  try {
+    const log = await call("GET", `/api/matches/${encodeURIComponent(board)}/${match}`);
+    $("#log-title").textContent = `Board ${board}, match ${match}: ${log.names.black || "black"} v ${log.names.white || "white"}`
+      + (log.complete ? "" : " (events missing)");
+    const body = $("#log tbody");
+    body.replaceChildren();
+    for (const e of log.events) {
+      const sc = e.score || {};
+      body.append(row([e.seq, new Date(e.at * 1000).toLocaleTimeString(), e.source,
+        JSON.stringify(e.event), e.effects.join("; "), `${sc.black ?? ""}–${sc.white ?? ""}`]));
+    }
+    $("#log").hidden = false;
+  } catch (e) { say(e.message, true); }
+}
+
+function render(s) {
+  snap = s;
+  const broker = $("#broker");
+  broker.textContent = s.broker_connected ? "broker connected" : "broker not connected";
+  broker.className = "pill " + (s.broker_connected ? "ok" : "bad");
+  renderBoards(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
+  for (const e of document.querySelectorAll(".referee-only")) e.hidden = !referee;
+}
+
+// ---------------------------------------------------------------- live stream and session
+
+function connect(delay = 500) {
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+  ws.onmessage = (m) => { try { render(JSON.parse(m.data)); } catch (e) { say(String(e), true); } };
+  ws.onopen = () => { delay = 500; };
+  ws.onclose = () => {
+    $("#broker").textContent = "hub unreachable, retrying…";
+    $("#broker").className = "pill bad";
+    setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
+  };
+}
+
+async function refreshSession() {
+  try { referee = (await call("GET", "/api/referee/session")).referee; } catch (e) { referee = false; }
+  $("#login").hidden = referee;
+  $("#logout").hidden = !referee;
+  if (snap) render(snap);
+}
+
+$("#login").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  act(call("POST", "/api/referee/login", { pin: $("#pin").value }).then(refreshSession), "logged in");
+  $("#pin").value = "";
+});
+$("#logout").addEventListener("click", () => act(call("POST", "/api/referee/logout").then(refreshSession)));
+$("#pair").addEventListener("click", () => act(call("POST", "/api/rounds"), "round paired"));
+$("#add-player").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  act(call("POST", "/api/players", { name: $("#player-name").value }).then(() => { $("#player-name").value = ""; }));
+});
+$("#swiss").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  act(call("POST", "/api/swiss-rounds", { count: Number($("#swiss-count").value) }));
+});
+$("#log-close").addEventListener("click", () => { $("#log").hidden = true; });
+
+call("GET", "/api/hub").then(render).catch((e) => say(e.message, true));
+refreshSession();
+connect();
