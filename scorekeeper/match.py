@@ -1,12 +1,16 @@
 """A match: the fold of its events over the rules, with undo.
 
-The match keeps every state it went through, so undo is "go back to the state before the
-last step" (R19): exact, and as cheap as popping a list. The events, undos included, are
-what the match log stores; :meth:`Match.replay` rebuilds a match from them.
+Undo is "go back to the state before the last step" (R19). The match does not keep every
+state it went through (a long log would hold hundreds of thousands): it keeps one every
+:data:`CHECKPOINT_EVERY` steps and every state since the last of those. Undoing past a kept
+state replays the block before it once (fewer than :data:`CHECKPOINT_EVERY` steps), which
+gives back states equal to the ones before. The events, undos included, are what the
+match log stores; :meth:`Match.replay` rebuilds a match from them.
 """
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -18,7 +22,11 @@ from scorekeeper.fields import PLAYERS, Player
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.options import Rules, Setup
 from scorekeeper.rules import apply as apply_rules
+from scorekeeper.rules import next_state
 from scorekeeper.state import State, initial_state
+
+CHECKPOINT_EVERY = 32
+"""Steps between kept states; an undo replays fewer than this many steps."""
 
 _DEFAULT_RULES = Rules()
 _DEFAULT_SETUP = Setup()
@@ -34,7 +42,8 @@ class Match:
     'white'
     """
 
-    __slots__ = ("_rules", "_setup", "_names", "_states", "_steps", "_events", "_events_tuple")
+    __slots__ = ("_rules", "_setup", "_names", "_state", "_kept", "_tail", "_steps",
+                 "_events", "_events_tuple")
 
     def __init__(self, rules: Rules = _DEFAULT_RULES, setup: Setup = _DEFAULT_SETUP,
                  names: Mapping[Player, str] | None = None) -> None:
@@ -43,9 +52,13 @@ class Match:
         self._rules = rules
         self._setup = setup
         self._names: FrozenMap[Player, str] = FrozenMap(self._check_names(names))
-        self._states: list[State] = [initial_state(rules, setup)]
+        self._state = initial_state(rules, setup)
+        self._kept: list[State] = [self._state]
+        """The state after 0, K, 2K... steps of ``_steps`` (K = CHECKPOINT_EVERY)."""
+        self._tail: list[State] = []
+        """The states after each step since the last kept state."""
         self._steps: list[Event] = []
-        """The steps not taken back, parallel to ``_states[1:]`` (for undo messages)."""
+        """The steps not taken back, in order."""
         self._events: list[Event] = []
         self._events_tuple: tuple[Event, ...] | None = ()
 
@@ -80,7 +93,7 @@ class Match:
     @property
     def state(self) -> State:
         """The state now."""
-        return self._states[-1]
+        return self._state
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -92,9 +105,33 @@ class Match:
     @property
     def can_undo(self) -> bool:
         """True when there is a step left to take back."""
-        return len(self._states) > 1
+        return bool(self._steps)
 
     # -- Changing it -----------------------------------------------------------------------
+
+    def _push(self, state: State, event: Event) -> None:
+        self._steps.append(event)
+        self._state = state
+        if len(self._steps) % CHECKPOINT_EVERY == 0:
+            self._kept.append(state)
+            self._tail.clear()
+        else:
+            self._tail.append(state)
+
+    def _pop(self) -> Event:
+        """Take back the last step; the state before it is kept, or rebuilt from the kept
+        state before it."""
+        steps, kept, tail = self._steps, self._kept, self._tail
+        if tail:
+            tail.pop()
+        else:  # the current state is a kept one: rebuild the block before it
+            kept.pop()
+            state = kept[-1]
+            for ev in steps[(len(kept) - 1) * CHECKPOINT_EVERY:-1]:
+                state = next_state(state, ev)
+                tail.append(state)
+        self._state = tail[-1] if tail else kept[-1]
+        return steps.pop()
 
     def apply(self, event: Event | Mapping[str, Any]) -> tuple[Effect, ...]:
         """Take one step (an event or a step object) and return its effects.
@@ -105,16 +142,14 @@ class Match:
         """
         ev = parse_event(event)
         if isinstance(ev, Undo):
-            if len(self._states) == 1:
-                raise NothingToUndoError(f"undo: nothing to undo {self.state.summary()}")
-            self._states.pop()
-            undone = self._steps.pop()
+            if not self._steps:
+                raise NothingToUndoError(f"undo: nothing to undo {self._state.summary()}")
+            undone = self._pop()
             effects: tuple[Effect, ...] = (
                 Effect("undo", None, 0, Reason.UNDO, f"took back {undone.describe()}"),)
         else:
-            transition = apply_rules(self._states[-1], ev)
-            self._states.append(transition.state)
-            self._steps.append(ev)
+            transition = apply_rules(self._state, ev)
+            self._push(transition.state, ev)
             effects = transition.effects
         self._events.append(ev)
         self._events_tuple = None
@@ -128,27 +163,34 @@ class Match:
         Raises :class:`IllegalEventError` naming the step (counted from 1) that was refused.
         """
         match = cls(rules, setup, names)
-        states, steps, log = match._states, match._steps, match._events
-        for i, item in enumerate(events, 1):
-            try:
-                ev = parse_event(item)
-                if isinstance(ev, Undo):
-                    if len(states) == 1:
-                        raise NothingToUndoError("undo: nothing to undo")
-                    states.pop()
-                    steps.pop()
-                else:
-                    states.append(apply_rules(states[-1], ev).state)
-                    steps.append(ev)
-            except IllegalEventError as err:
-                raise type(err)(f"step {i}: {err}") from err
-            log.append(ev)
+        log = match._events
+        push, pop = match._push, match._pop
+        # A long replay makes many small objects and no cycles: the cyclic garbage
+        # collector would only walk the growing heap again and again.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for i, item in enumerate(events, 1):
+                try:
+                    ev = parse_event(item)
+                    if type(ev) is Undo:
+                        if not match._steps:
+                            raise NothingToUndoError("undo: nothing to undo")
+                        pop()
+                    else:
+                        push(next_state(match._state, ev), ev)
+                except IllegalEventError as err:
+                    raise type(err)(f"step {i}: {err}") from err
+                log.append(ev)
+        finally:
+            if collecting:
+                gc.enable()
         match._events_tuple = None
         return match
 
     def to_json(self) -> dict[str, Any]:
         """The state as the UI shows it, with the players' names and ``can_undo``."""
-        out = self.state.to_json()
+        out = self._state.to_json()
         out["names"] = dict(self._names)
         out["can_undo"] = self.can_undo
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from scorekeeper.effects import Reason
 from scorekeeper.rules.checks import check_shot, is_invalid
 from scorekeeper.rules.classic import resolve_classic
+from scorekeeper.rules.quick import quick_shot
 from scorekeeper.rules.rounds import close_shot
 from scorekeeper.rules.tally import Tally, Transition
 from scorekeeper.rules.trio import close_trio, resolve_trio
@@ -24,6 +25,10 @@ def invalid_shot(state: State, shot: Shot, why: str) -> Transition:
 
 def resolve_shot(state: State, shot: Shot) -> Transition:
     """Check a shot completely (raising IllegalEventError), then resolve it."""
+    if not state.rules.is_trio:
+        quick = quick_shot(state, shot)
+        if quick is not None:
+            return Transition(quick, quick.last_effects)
     check_shot(state, shot)
     why = is_invalid(state, shot)
     if why is not None:

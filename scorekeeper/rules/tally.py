@@ -16,6 +16,21 @@ from scorekeeper.fields import Player, opponent
 from scorekeeper.state import State
 
 
+def point_effect(player: Player, reason: Reason, text: str, kind: str = "point") -> Effect:
+    """``player +1: <text>``."""
+    return Effect(kind, player, 1, reason, f"{player} +1: {text}")
+
+
+def penalty_effect(shooter: Player, why: str, at_floor: bool) -> Effect:
+    """R6: one penalty point for ``shooter``; at −1 it goes to the opponent as +1."""
+    if not at_floor:
+        return Effect("penalty", shooter, -1, Reason.PENALTY,
+                      f"penalty to {shooter}: {why} ({shooter} {signed(-1)})")
+    o = opponent(shooter)
+    return Effect("penalty", o, 1, Reason.PENALTY,
+                  f"penalty to {shooter}: {why}; {shooter} is at \u22121, so {o} +1")
+
+
 @dataclass(frozen=True, slots=True)
 class Transition:
     """The result of one step: the new state and what happened, in order."""
@@ -64,7 +79,7 @@ class Tally:
     def gain(self, player: Player, reason: Reason, text: str, kind: str = "point") -> None:
         """``player`` +1; ends the round when it reaches the target (R13)."""
         self.score[player] += 1
-        self.effects.append(Effect(kind, player, 1, reason, f"{player} +1: {text}"))
+        self.effects.append(point_effect(player, reason, text, kind))
         if self.score[player] >= self.rules.points_to_win_round:
             self.round_winner = player
 
@@ -83,13 +98,10 @@ class Tally:
         s, o = self.shooter, self.opponent
         if self.score[s] > -1:
             self.score[s] -= 1
-            self.effects.append(Effect("penalty", s, -1, Reason.PENALTY,
-                                       f"penalty to {s}: {why} ({s} {signed(-1)})"))
+            self.effects.append(penalty_effect(s, why, at_floor=False))
             return
         self.score[o] += 1
-        self.effects.append(Effect(
-            "penalty", o, 1, Reason.PENALTY,
-            f"penalty to {s}: {why}; {s} is at \u22121, so {o} +1"))
+        self.effects.append(penalty_effect(s, why, at_floor=True))
         if self.score[o] >= self.rules.points_to_win_round:
             self.round_winner = o
 
