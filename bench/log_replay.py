@@ -1,0 +1,137 @@
+"""Benchmark 3: rebuild a 100,000-event match log from SQLite.
+
+Run: ``.venv/bin/python bench/log_replay.py [--quick] [--events N] [--rounds N] [--profile]``
+
+A seeded random game (:mod:`matchgen`: shots, big-skitt shots, misses, undos, corrections)
+is written to a match log with :class:`~scorekeeper.store.MatchStore` (one import
+transaction), then read back three ways, best of ``--rounds``:
+
+- *rows*: the SQL query alone (``SELECT body ... ORDER BY seq``);
+- *decode*: :meth:`MatchStore.iter_events`: rows, ``json.loads``, :class:`StoredEvent`;
+- *rebuild*: :meth:`MatchStore.load` then :meth:`Match.replay`: what a restart does.
+
+Target: rebuild >= 200,000 events/s. When the target is missed the script profiles the
+rebuild with cProfile and prints where the time goes (``--profile`` always does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from machine import print_header
+from matchgen import RULES, SETUP, random_steps
+
+from scorekeeper.match import Match
+from scorekeeper.options import Rules, Setup
+from scorekeeper.store import MatchStore
+
+TARGET = 200_000
+
+
+def write_log(store: MatchStore, steps: list[dict[str, Any]]) -> int:
+    """Store ``steps`` as one match through the store's JSON-lines import (one transaction)."""
+    header = {"match": {"format": 1, "id": 1, "created_at": 0.0, "rules": RULES.to_json(),
+                        "setup": SETUP.to_json(), "names": {}, "meta": {}}}
+    lines = [json.dumps(header)]
+    lines += [json.dumps({"seq": i, "at": float(i), "source": "manual", "event": step})
+              for i, step in enumerate(steps, 1)]
+    return store.import_jsonl(lines)
+
+
+def rebuild(store: MatchStore, match_id: int) -> Match:
+    """What a restart does: load the log and fold it over the rules."""
+    stored = store.load(match_id)
+    return Match.replay(Rules.from_json(dict(stored.rules)), Setup.from_json(dict(stored.setup)),
+                        [e.body for e in stored.events], stored.names)
+
+
+def best_of(rounds: int, action: Callable[[], Any]) -> tuple[float, Any]:
+    """The shortest wall time of ``rounds`` runs of ``action``, and its last result."""
+    best, result = float("inf"), None
+    for _ in range(rounds):
+        start = time.perf_counter()
+        result = action()
+        best = min(best, time.perf_counter() - start)
+    return best, result
+
+
+def where_time_goes(action: Callable[[], Any], top: int = 12) -> str:
+    profiler = cProfile.Profile()
+    profiler.runcall(action)
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("tottime").print_stats(top)
+    lines = out.getvalue().splitlines()
+    start = next(i for i, line in enumerate(lines) if "ncalls" in line)
+    return "\n".join(line.replace(str(Path.cwd()) + "/", "") for line in lines[start:] if line)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="20,000 events, 2 rounds")
+    parser.add_argument("--events", type=int, help="events in the log (default 100,000)")
+    parser.add_argument("--rounds", type=int, help="runs of each measurement (best counts)")
+    parser.add_argument("--profile", action="store_true", help="always profile the rebuild")
+    args = parser.parse_args(argv)
+    count = args.events or (20_000 if args.quick else 100_000)
+    rounds = args.rounds or (2 if args.quick else 5)
+
+    print_header("Benchmark 3: match log replay from SQLite")
+    started = time.perf_counter()
+    steps = list(random_steps(count))
+    generated = time.perf_counter() - started
+    kinds: dict[str, int] = {}
+    for step in steps:
+        kinds[next(iter(step))] = kinds.get(next(iter(step)), 0) + 1
+    mix = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items(), key=lambda kv: -kv[1]))
+    print(f"log: {count} events ({mix}); generated and checked in {generated:.1f} s")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.db"
+        store = MatchStore(path)
+        match_id = write_log(store, steps)
+        size = sum(f.stat().st_size for f in Path(tmp).iterdir())
+        print(f"file: {size / 1e6:.1f} MB SQLite (WAL included), best of {rounds} runs")
+        print()
+
+        sql = "SELECT body FROM events WHERE match_id = ? ORDER BY seq"
+        t_rows, rows = best_of(rounds, lambda: store._db.execute(sql, (match_id,)).fetchall())
+        t_decode, decoded = best_of(rounds, lambda: list(store.iter_events(match_id)))
+        t_rebuild, match = best_of(rounds, lambda: rebuild(store, match_id))
+        expected = Match.replay(RULES, SETUP, steps)
+        if match.state != expected.state or len(rows) != count or len(decoded) != count:
+            raise SystemExit("bench bug: the rebuilt match differs from the one played")
+
+        def row(label: str, seconds: float, note: str = "") -> None:
+            print(f"  {label:<40} {seconds * 1000:8.1f} ms  {count / seconds:>11,.0f} events/s"
+                  f"  {note}")
+
+        row("rows only (SQL query)", t_rows)
+        row("decode (iter_events: rows + JSON)", t_decode)
+        row("rebuild (load + Match.replay)", t_rebuild,
+            f"ratio to decode {t_rebuild / t_decode:.1f}")
+        per_event = (t_rebuild - t_decode) * 1e6 / count
+        print(f"  {'rules alone (rebuild minus decode)':<40} {per_event:8.2f} us/event")
+        print()
+        rate = count / t_rebuild
+        verdict = "met" if rate >= TARGET else "NOT met"
+        print(f"Result: {rate:,.0f} events/s rebuilt (target >= {TARGET:,}): {verdict}")
+        print(f"        a restart after a {count:,}-event match takes {t_rebuild:.2f} s")
+        if args.profile or rate < TARGET:
+            print()
+            print("Where the rebuild's time goes (cProfile, by own time):")
+            print(where_time_goes(lambda: rebuild(store, match_id)))
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
