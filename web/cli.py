@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMAND_MODULES: tuple[str, ...] = (
     "web.cmd_rules_check",
+    "web.cmd_serve",
     "web.cmd_config",
     "web.cmd_set_pin",
     "web.cmd_sensors",

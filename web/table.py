@@ -17,6 +17,8 @@ the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -70,6 +72,8 @@ class Table:
         self.publish = publish or (lambda snapshot: None)
         self.source_name = sensing.source.name if sensing else source_name
         self.started = clock.now()
+        self.boot = secrets.token_hex(4)
+        """Differs on every start, so a page can tell a restarted server's ``seq`` apart."""
         self.seq = 0
         self.version = 0
         self.paused = False
@@ -115,8 +119,10 @@ class Table:
         """The full published state (the WebSocket's messages and ``GET /api/state``)."""
         state = self.match.state.to_json()
         view = self._sensing_json()
+        last = self.log.last_standing()
         return {
             "seq": self.seq,
+            "boot": self.boot,
             "version": self.version,
             "match_id": self.match_id,
             "names": dict(self.names),
@@ -124,6 +130,7 @@ class Table:
             "state": state,
             "can_undo": bool(self.match.can_undo),
             "log": self.log.tail(LOG_TAIL),
+            "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
             **view,
             "alerts": alerts(state, view),
@@ -161,9 +168,12 @@ class Table:
         """
         try:
             body = parse_event(step).to_json()
+            if source == "manual" and "correct" in body and not _reason(body["correct"]):
+                raise Refused("correct.reason: say why (a correction needs a reason)",
+                              "correct.reason")
             effects = self.match.apply(body)
         except IllegalEventError as exc:
-            raise Refused(str(exc), field=next(iter(step), None)) from None
+            raise Refused(str(exc), field=_field_named(str(exc), step)) from None
         at = self.wall.now()
         try:
             seq = self.store.append(self.match_id, body, at=at, source=source)
@@ -314,3 +324,19 @@ class Table:
         if self.sensing is not None:
             self.sensing.close()
         self.store.close()
+
+
+def _reason(correction: Mapping[str, Any]) -> str:
+    """A correction's reason, blank when missing or only spaces."""
+    return str(correction.get("reason") or "").strip()
+
+
+_KEY_PATH = re.compile(r"^(?:step \d+: )?([a-z_]+(?:[.\[][\w.\]\[]*)?):")
+
+
+def _field_named(message: str, step: Mapping[str, Any]) -> str | None:
+    """The key an engine message starts with (``shot.delta: ...``), else the step's kind."""
+    m = _KEY_PATH.match(message)
+    if m:
+        return m.group(1)
+    return next(iter(step), None) if isinstance(step, Mapping) else None

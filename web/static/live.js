@@ -1,0 +1,310 @@
+// Shared by every page: the live state stream, the JSON API, and drawing the board.
+// No framework and nothing from the internet: plain DOM and SVG.
+"use strict";
+
+const Skitter = (() => {
+  const listeners = [];
+  let state = null;
+  let socket = null;
+  let retry = 0;
+  let connected = false;
+
+  function accept(snapshot) {
+    // A snapshot is complete: show it when it is newer, or from a restarted server.
+    if (!snapshot || typeof snapshot.seq !== "number") return;
+    if (state && snapshot.boot === state.boot && snapshot.seq <= state.seq) return;
+    state = snapshot;
+    for (const fn of listeners) {
+      try { fn(state); } catch (err) { console.error(err); }
+    }
+  }
+
+  function setLink(ok) {
+    connected = ok;
+    document.body.classList.toggle("offline", !ok);
+    const el = document.getElementById("live-status");
+    if (el) el.textContent = ok ? "live" : "reconnecting…";
+  }
+
+  function connect() {
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    socket = new WebSocket(`${proto}//${location.host}/ws`);
+    let first = true;
+    socket.onopen = () => { retry = 0; setLink(true); };
+    socket.onmessage = (msg) => {
+      let snapshot;
+      try { snapshot = JSON.parse(msg.data); } catch (err) { return; }
+      if (first && state && snapshot.boot === state.boot && snapshot.seq < state.seq) {
+        state = null; // never happens with one server; be safe and take the server's word
+      }
+      first = false;
+      accept(snapshot);
+    };
+    socket.onclose = () => {
+      setLink(false);
+      retry = Math.min(retry + 1, 6);
+      setTimeout(connect, Math.min(5000, 250 * 2 ** retry));
+    };
+    socket.onerror = () => socket.close();
+  }
+
+  async function api(path, body, method) {
+    const init = { method: method || (body === undefined ? "GET" : "POST"),
+                   credentials: "same-origin", headers: {} };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let response;
+    try {
+      response = await fetch(path, init);
+    } catch (err) {
+      return { ok: false, status: 0, data: { detail: "the scorekeeper is not reachable" } };
+    }
+    let data = null;
+    try { data = await response.json(); } catch (err) { data = null; }
+    if (data && data.seq !== undefined && data.state) accept(data);
+    if (response.status === 409 && data && data.state) accept(data.state);
+    return { ok: response.ok, status: response.status, data };
+  }
+
+  function errorText(result) {
+    const d = result.data && result.data.detail;
+    if (!d) return `error ${result.status}`;
+    if (Array.isArray(d)) {
+      return d.map((e) => `${(e.loc || []).filter((x) => x !== "body").join(".")}: ${e.msg}`)
+        .join("; ");
+    }
+    if (result.status === 409) return `Someone else changed the match first. ${d}`;
+    return String(d);
+  }
+
+  // -- words and colours ------------------------------------------------------------------
+
+  const COLOURS = { red: "#d9362b", yellow: "#e9bf1c", blue: "#2f6fd8", green: "#2f9e44",
+                    orange: "#f08c00", purple: "#8e44ad", white: "#eee", black: "#333" };
+  function colourOf(name) {
+    if (COLOURS[name]) return COLOURS[name];
+    let h = 0;
+    for (const ch of String(name)) h = (h * 31 + ch.charCodeAt(0)) % 360;
+    return `hsl(${h} 60% 50%)`;
+  }
+  function nameOf(s, player) { return (s && s.names && s.names[player]) || player; }
+  function fieldLabel(s, field) {
+    if (field === "minus") return "minus";
+    const [side, colour] = field.split(".");
+    return `${nameOf(s, side)}'s ${colour}`;
+  }
+  function esc(text) {
+    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
+      '"': "&quot;", "'": "&#39;" }[c]));
+  }
+  function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
+
+  // -- the board drawing --------------------------------------------------------------------
+
+  const SVGNS = "http://www.w3.org/2000/svg";
+  function el(tag, attrs, parent, text) {
+    const node = document.createElementNS(SVGNS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // Geometry of the board: white sits at the top, black at the bottom; each player's
+  // colour fields lie in front of them, the minus field in the middle.
+  function layout(colors) {
+    const W = 600, fw = 150, fh = 92, gap = 30, x0 = (W - 3 * fw - 2 * gap) / 2;
+    const fields = {};
+    colors.forEach((c, i) => {
+      fields[`white.${c}`] = { x: x0 + i * (fw + gap), y: 62, w: fw, h: fh, colour: c };
+      fields[`black.${c}`] = { x: x0 + i * (fw + gap), y: 306, w: fw, h: fh, colour: c };
+    });
+    fields.minus = { x: 240, y: 190, w: 120, h: 82, colour: "minus" };
+    return {
+      W, H: 460, fields,
+      big: { white: { x: 190, y: 231 }, black: { x: 410, y: 231 } },
+      launch: { white: { x: 300, y: 24 }, black: { x: 300, y: 436 } },
+    };
+  }
+
+  // opts: {counts, expected, blocked, colors, big, differences, bridges, names, interactive,
+  //        onField(field, long), onBig(player), onLaunch(player), onBridge(a, b)}
+  function drawBoard(svg, opts) {
+    const colors = opts.colors || ["red", "yellow", "blue"];
+    const L = layout(colors);
+    svg.setAttribute("viewBox", `0 0 ${L.W} ${L.H}`);
+    svg.replaceChildren();
+    const defs = el("defs", {}, svg);
+    const hatch = el("pattern", { id: `hatch-${svg.id}`, width: 12, height: 12,
+      patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
+    el("rect", { width: 6, height: 12, fill: "rgba(0,0,0,0.55)" }, hatch);
+    el("rect", { x: 0, y: 0, width: L.W, height: L.H, rx: 24, class: "board-bg" }, svg);
+    const sideLabel = (player, y) => el("text", { x: 24, y, class: "side-label" }, svg,
+      `${opts.names ? opts.names[player] || player : player}`);
+    sideLabel("white", 50);
+    sideLabel("black", 424);
+
+    const counts = opts.counts || {};
+    const diffs = opts.differences || {};
+    const blocked = new Set(opts.blocked || []);
+    for (const [name, f] of Object.entries(L.fields)) {
+      const g = el("g", { class: "field", "data-field": name, tabindex: opts.interactive ? 0 : -1,
+        role: opts.interactive ? "button" : "img",
+        "aria-label": `${name}: ${counts[name] || 0} skitts` }, svg);
+      const fill = name === "minus" ? "#555" : colourOf(f.colour);
+      el("rect", { x: f.x, y: f.y, width: f.w, height: f.h, rx: 14, fill, class: "field-rect" }, g);
+      if (blocked.has(name)) {
+        el("rect", { x: f.x, y: f.y, width: f.w, height: f.h, rx: 14,
+          fill: `url(#hatch-${svg.id})` }, g);
+        el("text", { x: f.x + f.w / 2, y: f.y + f.h - 8, class: "blocked-label" }, g, "BLOCKED");
+      }
+      const n = counts[name] || 0;
+      el("text", { x: f.x + f.w / 2, y: f.y + f.h / 2 + 16, class: "field-count" }, g, String(n));
+      const dots = Math.min(n, 8);
+      for (let i = 0; i < dots; i++) {
+        el("circle", { cx: f.x + 14 + i * 16, cy: f.y + 14, r: 6, class: "skitt-dot" }, g);
+      }
+      el("text", { x: f.x + f.w - 8, y: f.y + 18, class: "field-name" }, g,
+        name === "minus" ? "minus" : f.colour);
+      if (diffs[name]) {
+        el("rect", { x: f.x - 4, y: f.y - 4, width: f.w + 8, height: f.h + 8, rx: 16,
+          class: "field-diff" }, g);
+        const d = diffs[name];
+        el("text", { x: f.x + f.w / 2, y: f.y + f.h + 22, class: "diff-label" }, g,
+          d > 0 ? `take ${d} off` : `add ${-d}`);
+      }
+      if (opts.expected && opts.expected[name] !== undefined && opts.expected[name] !== n) {
+        el("text", { x: f.x + 10, y: f.y + f.h - 8, class: "expected-label" }, g,
+          `match: ${opts.expected[name]}`);
+      }
+      if (opts.interactive) attachPress(g, (long) => opts.onField(name, long));
+    }
+    // bridges between neighbouring fields of one side
+    for (const pair of opts.bridges || []) {
+      const [a, b] = pair.fields;
+      const fa = L.fields[a], fb = L.fields[b];
+      if (!fa || !fb) continue;
+      const x = Math.min(fa.x + fa.w, fb.x + fb.w) + 2;
+      const g = el("g", { class: `bridge ${pair.on ? "on" : ""}`, "data-bridge": `${a}/${b}`,
+        role: "button" }, svg);
+      el("rect", { x, y: fa.y + fa.h / 2 - 14, width: 26, height: 28, rx: 6 }, g);
+      if (opts.interactive && opts.onBridge) attachPress(g, () => opts.onBridge(a, b, !pair.on));
+    }
+    // big-skitt spots
+    for (const player of ["white", "black"]) {
+      const p = L.big[player];
+      const state = (opts.big || {})[player];
+      const g = el("g", { class: `big-spot ${player}`, "data-big": player, role: "button" }, svg);
+      el("circle", { cx: p.x, cy: p.y, r: 30, class: `big-ring ${state === "center" || state === true ? "on" : ""}` }, g);
+      if (state === "center" || state === true) {
+        el("circle", { cx: p.x, cy: p.y, r: 22, class: `big-skitt ${player}` }, g);
+      }
+      const who = opts.names ? opts.names[player] || player : player;
+      el("text", { x: p.x, y: p.y + 48, class: "spot-label" }, g,
+        state === "hand" ? `${who}'s big: in hand` : state === undefined || state === null
+          ? "" : `${who}'s big skitt`);
+      if (opts.interactive && opts.onBig) attachPress(g, () => opts.onBig(player));
+    }
+    if (opts.interactive && opts.onLaunch) {
+      for (const player of ["white", "black"]) {
+        const p = L.launch[player];
+        const g = el("g", { class: "launch", "data-launch": player, role: "button" }, svg);
+        el("rect", { x: p.x - 80, y: p.y - 16, width: 160, height: 32, rx: 16 }, g);
+        el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g, `${player} launch spot`);
+        attachPress(g, () => opts.onLaunch(player));
+      }
+    }
+  }
+
+  // Tap or long press (>= 500 ms) on an element; the callback gets `long`.
+  function attachPress(node, callback) {
+    let timer = null, fired = false;
+    const start = (ev) => {
+      ev.preventDefault();
+      fired = false;
+      timer = setTimeout(() => { fired = true; timer = null; callback(true); }, 500);
+    };
+    const end = (ev) => {
+      ev.preventDefault();
+      if (timer) { clearTimeout(timer); timer = null; if (!fired) callback(false); }
+    };
+    const cancel = () => { if (timer) { clearTimeout(timer); timer = null; } };
+    node.addEventListener("pointerdown", start);
+    node.addEventListener("pointerup", end);
+    node.addEventListener("pointerleave", cancel);
+    node.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    node.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === " ") callback(ev.shiftKey);
+    });
+  }
+
+  // -- the score track ----------------------------------------------------------------------
+
+  function track(container, s, player) {
+    const target = s.state.rules.points_to_win_round;
+    const score = s.state.score[player];
+    container.replaceChildren();
+    for (let v = -1; v <= target; v++) {
+      const cell = document.createElement("span");
+      cell.className = "track-cell" + (v === score ? " here" : "") + (v === target ? " goal" : "");
+      cell.textContent = v === -1 ? "−1" : String(v);
+      container.appendChild(cell);
+    }
+  }
+
+  function alertsHtml(s) {
+    return (s.alerts || []).map((a) =>
+      `<div class="alert alert-${esc(a.kind)}">${esc(a.message)}</div>`).join("");
+  }
+
+  function start() {
+    connect();
+    api("/api/state").then((r) => { if (r.ok) accept(r.data); });
+  }
+
+  return {
+    get state() { return state; },
+    onState(fn) { listeners.push(fn); if (state) fn(state); },
+    start, api, errorText, drawBoard, track, alertsHtml, colourOf, nameOf, fieldLabel, esc,
+    signed, get connected() { return connected; },
+  };
+})();
+
+// The referee login used by the tablet, the referee display and the virtual board.
+const Referee = (() => {
+  let loggedIn = false;
+  const listeners = [];
+  async function check() {
+    const r = await Skitter.api("/api/referee/session");
+    set(Boolean(r.ok && r.data && r.data.referee));
+  }
+  function set(value) {
+    loggedIn = value;
+    document.body.classList.toggle("referee", value);
+    for (const fn of listeners) fn(value);
+  }
+  async function login(pin) {
+    const r = await Skitter.api("/api/referee/login", { pin });
+    if (r.ok) set(true);
+    return r;
+  }
+  async function logout() {
+    await Skitter.api("/api/referee/logout", {});
+    set(false);
+  }
+  // Wire a login form: <form class="login"><input name="pin"><button></button><p class="msg">
+  function wire(form) {
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const input = form.querySelector("input[name=pin]");
+      const msg = form.querySelector(".msg");
+      const r = await login(input.value);
+      input.value = "";
+      msg.textContent = r.ok ? "" : Skitter.errorText(r);
+    });
+  }
+  return { check, login, logout, wire, get loggedIn() { return loggedIn; },
+           onChange(fn) { listeners.push(fn); fn(loggedIn); } };
+})();

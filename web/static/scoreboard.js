@@ -1,0 +1,20 @@
+// The TV scoreboard: everything from the live state, nothing to click.
+"use strict";
+
+Skitter.onState((s) => {
+  const st = s.state;
+  renderPlayers(s);
+  document.getElementById("round").textContent =
+    st.rules.variant === "trio" ? "Trio" : `Round ${st.round}`;
+  document.getElementById("pot").textContent = `Pot ${st.pot}`;
+  document.getElementById("match-info").textContent =
+    `${st.rules.variant}${st.rules.flipping ? " · flipping" : ""} · ${st.rules.points_to_win_round} points` +
+    (st.rules.variant === "classic" ? ` · ${st.rules.rounds_to_win_game} rounds` : "");
+  document.getElementById("alerts").innerHTML = Skitter.alertsHtml(s);
+  Skitter.drawBoard(document.getElementById("board"), boardOptions(s));
+  renderEffects(document.getElementById("effects"), s);
+});
+Skitter.api("/api/about").then((r) => {
+  if (r.ok) document.getElementById("url").textContent = r.data.scoreboard;
+});
+Skitter.start();
