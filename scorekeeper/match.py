@@ -20,7 +20,7 @@ from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingTo
 from scorekeeper.events import Event, Undo, parse_event
 from scorekeeper.fields import PLAYERS, Player
 from scorekeeper.frozen import FrozenMap
-from scorekeeper.options import Rules, Setup
+from scorekeeper.options import Handicap, Rules, Setup
 from scorekeeper.rules import apply as apply_rules
 from scorekeeper.rules import next_state
 from scorekeeper.state import State, initial_state
@@ -42,16 +42,22 @@ class Match:
     'white'
     """
 
-    __slots__ = ("_rules", "_setup", "_names", "_state", "_kept", "_tail", "_steps",
-                 "_events", "_events_tuple")
+    __slots__ = ("_rules", "_setup", "_names", "_handicaps", "_state", "_kept", "_tail",
+                 "_steps", "_events", "_events_tuple")
 
     def __init__(self, rules: Rules = _DEFAULT_RULES, setup: Setup = _DEFAULT_SETUP,
-                 names: Mapping[Player, str] | None = None) -> None:
-        """Raises :class:`IllegalEventError` when the setup does not fit the rules or a
-        name is not a string for ``black``/``white``."""
+                 names: Mapping[Player, str] | None = None,
+                 handicaps: Mapping[Player, Handicap] | None = None) -> None:
+        """Raises :class:`IllegalEventError` when the setup does not fit the rules, or a
+        name or handicap is not given for ``black``/``white``."""
         self._rules = rules
         self._setup = setup
         self._names: FrozenMap[Player, str] = FrozenMap(self._check_names(names))
+        for p, h in (handicaps or {}).items():
+            if p not in PLAYERS or not isinstance(h, Handicap):
+                raise MalformedEventError(f"handicaps: expected a Handicap for black/white, got "
+                                          f"{show(p)}: {show(h)}")
+        self._handicaps: FrozenMap[Player, Handicap] = FrozenMap(handicaps or {})
         self._state = initial_state(rules, setup)
         self._kept: list[State] = [self._state]
         """The state after 0, K, 2K... steps of ``_steps`` (K = CHECKPOINT_EVERY)."""
@@ -89,6 +95,11 @@ class Match:
     def names(self) -> FrozenMap[Player, str]:
         """The players' names for display (may be empty)."""
         return self._names
+
+    @property
+    def handicaps(self) -> FrozenMap[Player, Handicap]:
+        """R18: each player's shooting line and hand, shown but never scored."""
+        return self._handicaps
 
     @property
     def state(self) -> State:
@@ -157,12 +168,13 @@ class Match:
 
     @classmethod
     def replay(cls, rules: Rules, setup: Setup, events: Iterable[Event | Mapping[str, Any]],
-               names: Mapping[Player, str] | None = None) -> Match:
+               names: Mapping[Player, str] | None = None,
+               handicaps: Mapping[Player, Handicap] | None = None) -> Match:
         """The match these events make, rebuilt exactly.
 
         Raises :class:`IllegalEventError` naming the step (counted from 1) that was refused.
         """
-        match = cls(rules, setup, names)
+        match = cls(rules, setup, names, handicaps)
         log = match._events
         push, pop = match._push, match._pop
         # A long replay makes many small objects and no cycles: the cyclic garbage
@@ -189,8 +201,10 @@ class Match:
         return match
 
     def to_json(self) -> dict[str, Any]:
-        """The state as the UI shows it, with the players' names and ``can_undo``."""
+        """The state as the UI shows it, with the players' names, handicaps and
+        ``can_undo``."""
         out = self._state.to_json()
         out["names"] = dict(self._names)
+        out["handicaps"] = {p: h.to_json() for p, h in self._handicaps.items()}
         out["can_undo"] = self.can_undo
         return out

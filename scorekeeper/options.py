@@ -30,6 +30,8 @@ from scorekeeper.frozen import FrozenMap, freeze
 Variant = Literal["classic", "trio"]
 BigState = Literal["hand", "center"]
 
+SHOOTING_LINES = ("standard", "semicircle", "beginner")
+HANDS = ("finger", "hand")
 RULES_KEYS = ("variant", "flipping", "points_to_win_round", "rounds_to_win_game", "pot", "colors")
 SETUP_KEYS = ("first", "big", "board", "blocked", "score", "round_wins", "round")
 
@@ -244,3 +246,32 @@ class Setup:
         if self.round is not None:
             out["round"] = self.round
         return out
+
+
+@dataclass(frozen=True)
+class Handicap:
+    """R18: how a player shoots. Recorded and shown; it changes no score."""
+
+    line: str = "standard"
+    """The shooting line: ``"standard"``, ``"semicircle"`` or ``"beginner"``."""
+
+    hand: str = "finger"
+    """Flicked with a ``"finger"`` or pushed with the ``"hand"``."""
+
+    def __post_init__(self) -> None:
+        if self.line not in SHOOTING_LINES:
+            raise MalformedEventError(f"handicap.line: expected one of "
+                                      f"{', '.join(SHOOTING_LINES)}, got {checks.show(self.line)}")
+        if self.hand not in HANDS:
+            raise MalformedEventError(f"handicap.hand: expected one of {', '.join(HANDS)}, got "
+                                      f"{checks.show(self.hand)}")
+
+    @classmethod
+    def from_json(cls, obj: Any) -> Handicap:
+        """A handicap from ``{"line": ..., "hand": ...}`` (both optional)."""
+        obj = checks.mapping(obj, "handicap")
+        checks.only_keys(obj, ("line", "hand"), "handicap")
+        return cls(**obj)
+
+    def to_json(self) -> dict[str, str]:
+        return {"line": self.line, "hand": self.hand}
