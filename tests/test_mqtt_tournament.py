@@ -1,0 +1,226 @@
+"""Eight boards, one hub, a real Mosquitto: the tournament survives a broker restart.
+
+Boards drive real matches (``Match`` + ``MatchStore``) and publish through ``BoardLink``;
+the hub listens through ``HubLink``. Whatever happens to the broker, the hub must end with
+exactly the boards' events (none lost, none twice) and standings equal to the boards' results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from mqtt_broker import Broker, broker_fixture
+from mqtt_sim import FAST_RECONNECT, SimBoard, expected_result, wait_until
+
+from scorekeeper.clock import FakeClock
+from web.hub.link import HubLink
+from web.hub.store import HubStore
+from web.hub.tournament import Tournament
+from web.hub.wire import settings_from_url
+from web.mqtt_board import Outbox
+
+pytestmark = pytest.mark.mqtt
+
+PLANS = [
+    [("black", 2), ("black", 3), ("black", 1)],
+    [("white", 4), ("black", 0), ("white", 2), ("white", 3)],
+    [("black", 1), ("white", 2), ("black", 3), ("white", 4), ("black", 0)],
+    [("white", 0), ("white", 0), ("white", 4)],
+    [("black", 4), ("white", 4), ("white", 1), ("black", 2), ("white", 3)],
+    [("black", 3), ("white", 1), ("black", 4), ("black", 2)],
+    [("white", 2), ("black", 3), ("black", 0), ("black", 1)],
+    [("black", 0), ("black", 2), ("white", 4), ("black", 4)],
+]
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Broker]:
+    yield from broker_fixture(tmp_path)
+
+
+class HubUnderTest:
+    def __init__(self, path: Path, url: str, client_id: str = "skitter-hub") -> None:
+        self.tournament = Tournament(HubStore(path), FakeClock(1_700_000_000.0))
+        self.store = self.tournament.store
+        self.link = HubLink(settings_from_url(url), self.tournament, client_id=client_id,
+                            reconnect_delay=FAST_RECONNECT)
+        self.link.start()
+
+    def close(self) -> None:
+        self.link.stop()
+        self.store.close()
+
+    def has_all_events_of(self, board: SimBoard, match_id: int) -> bool:
+        return self.store.contiguous_seq(board.board_id, match_id) == board.store.event_count(
+            match_id
+        )
+
+
+@pytest.fixture
+def boards(tmp_path: Path, broker: Broker) -> Iterator[list[SimBoard]]:
+    settings = settings_from_url(broker.url)
+    made = [SimBoard(f"board-{i}", tmp_path / "boards", settings) for i in range(1, 9)]
+    try:
+        for b in made:
+            b.link.start()
+        yield made
+    finally:
+        for b in made:
+            b.close()
+
+
+@pytest.fixture
+def hub(tmp_path: Path, broker: Broker) -> Iterator[HubUnderTest]:
+    h = HubUnderTest(tmp_path / "hub" / "hub.db", broker.url)
+    try:
+        yield h
+    finally:
+        h.close()
+
+
+def play_round(hub: HubUnderTest, boards: list[SimBoard], broker: Broker | None) -> list[int]:
+    """Pair the next round onto the boards and play every game at once (interleaved)."""
+    pairings = hub.tournament.pair_next_round([b.board_id for b in boards])
+    games = [p for p in pairings if not p.is_bye]
+    assert len(games) == len(boards)
+    matches = []
+    for i, (board, p) in enumerate(zip(boards, games, strict=True)):
+        plan = PLANS[(i + len(hub.store.round_numbers())) % len(PLANS)]
+        matches.append(board.new_match({"black": p.black, "white": p.white or ""}, plan))
+    turn = 0
+    while any(b.play_next() for b in [*boards]):
+        turn += 1
+        if broker is not None and turn == 4:
+            broker.stop()  # boards go on scoring; their links queue what they cannot send
+            assert not broker.running
+        if broker is not None and turn == 8:
+            broker.start()
+    return matches
+
+
+def test_eight_boards_play_at_once_through_a_broker_restart_and_standings_match(
+    hub: HubUnderTest, boards: list[SimBoard], broker: Broker
+) -> None:
+    for i in range(1, 17):
+        hub.tournament.add_player(f"Player {i:02d}")
+    wait_until(lambda: sum(b["online"] for b in hub.store.boards()) == 8, what="8 boards online")
+
+    expected: dict[str, dict[str, int]] = {}
+
+    def account(board: SimBoard, match_id: int) -> None:
+        stored = board.store.load(match_id)
+        plan = board.plan
+        result = expected_result(stored.names, plan)
+        for name in stored.names.values():
+            line = expected.setdefault(name, dict.fromkeys(
+                ("won", "rounds_won", "rounds_lost", "points_for", "points_against"), 0))
+            other = next(n for n in stored.names.values() if n != name)
+            line["won"] += result["winner"] == name
+            line["rounds_won"] += result["rounds"][name]
+            line["rounds_lost"] += result["rounds"][other]
+            line["points_for"] += result["points"][name]
+            line["points_against"] += result["points"][other]
+
+    for round_number, restart in ((1, broker), (2, None)):
+        matches = play_round(hub, boards, restart)
+        for board, match_id in zip(boards, matches, strict=True):
+            assert board.game_over, f"{board.board_id} finished its game"
+            account(board, match_id)
+        wait_until(
+            lambda matches=matches: all(
+                hub.has_all_events_of(b, m) for b, m in zip(boards, matches, strict=True)
+            ),
+            what=f"every event of round {round_number} at the hub",
+        )
+        wait_until(lambda: not hub.tournament.round_open(len(hub.store.round_numbers())),
+                   what="every result recorded")
+        # Exactly the boards' events: none lost, none twice, same order and content.
+        for board, match_id in zip(boards, matches, strict=True):
+            mine = [(e.seq, e.source, e.body) for e in board.store.iter_events(match_id)]
+            theirs = [(e.seq, e.source, dict(e.event))
+                      for e in hub.store.events(board.board_id, match_id)]
+            assert theirs == mine, board.board_id
+
+    table = hub.tournament.standings()
+    assert len(hub.store.games()) == 16
+    got = {
+        s.player: {"won": s.won, "rounds_won": s.rounds_won, "rounds_lost": s.rounds_lost,
+                   "points_for": s.points_for, "points_against": s.points_against}
+        for s in table
+    }
+    assert got == expected
+    keys = [(s.won, s.round_difference, s.points_difference) for s in table]
+    assert keys == sorted(keys, reverse=True)
+    # Round 2 was paired Swiss on round 1's results: winners met winners, nobody met twice.
+    first = {p.players() for p in hub.store.pairings(1)}
+    assert not first & {p.players() for p in hub.store.pairings(2)}
+
+
+def test_a_board_restarted_while_the_broker_was_down_resends_what_was_not_acknowledged(
+    hub: HubUnderTest, boards: list[SimBoard], broker: Broker
+) -> None:
+    board = boards[0]
+    match_id = board.new_match({"black": "Ann", "white": "Bob"}, PLANS[0])
+    for _ in range(3):
+        board.play_next()
+    wait_until(lambda: board.link.acked(match_id) == 3, what="three events acknowledged")
+    broker.stop()
+    for _ in range(4):
+        board.play_next()
+    board.restart_link()  # paho's in-memory queue is gone; the outbox remembers seq 3
+    outbox = Outbox(board.store.path.parent / "mqtt-outbox.db", board.board_id)
+    assert outbox.acked() == {match_id: 3}
+    outbox.close()
+    broker.start()
+    wait_until(lambda: hub.has_all_events_of(board, match_id), what="the missed events")
+    assert hub.store.seqs(board.board_id, match_id) == list(range(1, 8))
+    wait_until(lambda: board.link.acked(match_id) == 7, what="all seven acknowledged")
+
+
+def test_a_hub_that_missed_events_asks_the_board_to_resend_them(
+    tmp_path: Path, boards: list[SimBoard], broker: Broker
+) -> None:
+    board = boards[1]
+    match_id = board.new_match({"black": "Cid", "white": "Dee"}, PLANS[1])
+    for _ in range(5):
+        board.play_next()
+    wait_until(lambda: board.link.acked(match_id) == 5, what="events at the broker")
+    # A hub that was never subscribed: it sees only the retained state (seq 5), no events.
+    late = HubUnderTest(tmp_path / "late.db", broker.url, client_id="late-hub")
+    try:
+        wait_until(lambda: late.has_all_events_of(board, match_id), timeout=10,
+                   what="events resent on the hub's request")
+        assert late.store.seqs(board.board_id, match_id) == [1, 2, 3, 4, 5]
+    finally:
+        late.close()
+
+
+def test_a_restarted_hub_keeps_its_tournament_and_catches_up_on_what_it_missed(
+    tmp_path: Path, boards: list[SimBoard], broker: Broker
+) -> None:
+    path = tmp_path / "hub" / "restart.db"
+    first = HubUnderTest(path, broker.url)
+    board = boards[2]
+    try:
+        for name in ("Eve", "Fay"):
+            first.tournament.add_player(name)
+        first.tournament.pair_next_round([board.board_id])
+        match_id = board.new_match({"black": "Eve", "white": "Fay"}, PLANS[3])
+        for _ in range(3):
+            board.play_next()
+        wait_until(lambda: first.has_all_events_of(board, match_id), what="first events")
+    finally:
+        first.close()
+    while board.play_next():
+        pass  # the game ends while the hub is away
+    again = HubUnderTest(path, broker.url)
+    try:
+        wait_until(lambda: again.has_all_events_of(board, match_id), what="events after restart")
+        wait_until(lambda: len(again.store.games()) == 1, what="the result")
+        assert again.store.players() == ["Eve", "Fay"]
+        (line,) = [s for s in again.tournament.standings() if s.player == "Fay"]
+        assert (line.won, line.rounds_won) == (1, 3)
+    finally:
+        again.close()
