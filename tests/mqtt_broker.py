@@ -15,6 +15,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -33,6 +34,40 @@ def require_mosquitto() -> str:
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+@dataclass(frozen=True)
+class TlsFiles:
+    """A throw-away CA and a broker certificate for 127.0.0.1, made with ``openssl``."""
+
+    ca: Path
+    cert: Path
+    key: Path
+
+
+def make_tls_files(folder: Path) -> TlsFiles:
+    """Create the CA and the broker's key and certificate (``openssl`` must be installed)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        message = "openssl is not installed (apt-get install -y openssl)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    folder.mkdir(parents=True, exist_ok=True)
+    ca, ca_key = folder / "ca.crt", folder / "ca.key"
+    key, csr, cert = folder / "broker.key", folder / "broker.csr", folder / "broker.crt"
+    ext = folder / "san.ext"
+    ext.write_text("subjectAltName=IP:127.0.0.1\n")
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    for cmd in (
+        [openssl, "req", "-x509", *ec, "-keyout", ca_key, "-out", ca, "-days", "2",
+         "-subj", "/CN=skitter test CA"],
+        [openssl, "req", *ec, "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+        [openssl, "x509", "-req", "-in", csr, "-CA", ca, "-CAkey", ca_key, "-CAcreateserial",
+         "-out", cert, "-days", "2", "-extfile", ext],
+    ):
+        subprocess.run([str(c) for c in cmd], check=True, capture_output=True)
+    return TlsFiles(ca, cert, key)
 
 
 def free_port() -> int:
@@ -55,8 +90,10 @@ class Broker:
         *,
         users: Mapping[str, str] | None = None,
         acl: str | None = None,
+        tls: TlsFiles | None = None,
     ) -> None:
         self.binary = require_mosquitto()
+        self.tls = tls
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
@@ -68,11 +105,13 @@ class Broker:
 
     @property
     def url(self) -> str:
-        return f"mqtt://127.0.0.1:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://127.0.0.1:{self.port}"
 
-    def url_for(self, user: str) -> str:
-        """The URL with ``user``'s credentials in it."""
-        return f"mqtt://{user}:{self.users[user]}@127.0.0.1:{self.port}"
+    def url_for(self, user: str, password: str | None = None) -> str:
+        """The URL with ``user``'s credentials (or the ``password`` given) in it."""
+        scheme = "mqtts" if self.tls else "mqtt"
+        secret = self.users[user] if password is None else password
+        return f"{scheme}://{user}:{secret}@127.0.0.1:{self.port}"
 
     def _write_config(self) -> Path:
         lines = [
@@ -85,6 +124,12 @@ class Broker:
             "log_type warning",
             "log_type notice",
         ]
+        if self.tls is not None:
+            lines += [
+                f"cafile {self.tls.ca}",
+                f"certfile {self.tls.cert}",
+                f"keyfile {self.tls.key}",
+            ]
         if self.users:
             pw = self.workdir / "passwd"
             pw.touch(mode=0o600)
