@@ -96,6 +96,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     ))
     try:
         server.run()
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises the Ctrl-C it already handled by shutting down cleanly
     except SystemExit as exc:  # uvicorn exits when the port is taken
         return int(exc.code or 1)
     finally:

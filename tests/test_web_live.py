@@ -1,0 +1,157 @@
+"""The live stream, sensing through the virtual board, /healthz, and resuming after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from fastapi.testclient import TestClient
+from web_helpers import place_bigs, run_for, state, step
+
+from conftest import PIN
+from scorekeeper.clock import FakeClock
+
+
+def test_websocket_sends_the_full_state_on_connect(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        first = ws.receive_json()
+    assert first == state(client)
+
+
+def test_websocket_sends_every_change_in_order(referee: TestClient) -> None:
+    with referee.websocket_connect("/ws") as ws:
+        first = ws.receive_json()
+        step(referee, {"shot": {"by": "black", "big": "placed"}})
+        step(referee, {"shot": {"by": "white", "big": "placed"}})
+        second, third = ws.receive_json(), ws.receive_json()
+    assert first["seq"] < second["seq"] < third["seq"]
+    assert second["state"]["turn"] == "white"
+    assert third["state"]["turn"] == "black"
+    assert third["seq"] == state(referee)["seq"]
+
+
+def test_late_joiner_sees_the_same_state_as_an_early_one(referee: TestClient) -> None:
+    with referee.websocket_connect("/ws") as early:
+        early.receive_json()
+        step(referee, {"shot": {"by": "black", "big": "placed"}})
+        latest_early = early.receive_json()
+        with referee.websocket_connect("/ws") as late:
+            assert late.receive_json() == latest_early
+
+
+def test_closed_socket_is_dropped(referee: TestClient) -> None:
+    broadcaster = referee.app.state.broadcaster  # type: ignore[attr-defined]
+    with referee.websocket_connect("/ws") as ws:
+        ws.receive_json()
+        assert broadcaster.client_count == 1
+    step(referee, {"shot": {"by": "black", "big": "placed"}})
+    referee.portal.call(lambda: None)  # let the loop run the socket's clean-up
+    assert broadcaster.client_count == 0
+
+
+def test_a_skitt_on_the_virtual_board_scores_once_the_board_is_still(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    run_for(referee, fake_clock, 0.5)  # the board at rest after the start
+    referee.post("/api/board/big", json={"player": "black", "on": True})
+    run_for(referee, fake_clock, 0.1)
+    assert state(referee)["state"]["turn"] == "black"  # still settling (300 ms)
+    run_for(referee, fake_clock, 0.4)
+    body = state(referee)
+    assert body["state"]["turn"] == "white"
+    assert body["log"][-1]["source"] == "sensor"
+    assert body["log"][-1]["step"] == {"shot": {"by": "black", "big": "placed"}}
+
+
+def test_a_shot_the_rules_refuse_goes_to_the_referee(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    run_for(referee, fake_clock, 0.5)
+    for player in ("black", "white"):
+        referee.post("/api/board/big", json={"player": player, "on": True})
+        run_for(referee, fake_clock, 0.5)
+    for _ in range(2):  # two skitts at once: more than one shot can add (R2)
+        referee.post("/api/board/place", json={"field": "white.red"})
+    run_for(referee, fake_clock, 0.5)
+    body = state(referee)
+    assert body["tracker"]["mode"] == "review"
+    assert "refused" in body["tracker"]["message"]
+    assert body["log_length"] == 2
+
+
+def test_referee_restores_a_refused_board_on_the_virtual_board(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    referee.post("/api/board/place", json={"field": "minus"})
+    referee.post("/api/board/place", json={"field": "minus"})
+    run_for(referee, fake_clock, 0.5)
+    referee.post("/api/board/lay-out")
+    run_for(referee, fake_clock, 0.5)
+    assert state(referee)["tracker"]["mode"] == "ready"
+
+
+def test_healthz_is_200_with_link_and_store_well(client: TestClient) -> None:
+    response = client.get("/healthz")
+    assert response.status_code == 200
+    assert response.json()["problems"] == []
+    assert response.json()["uptime"] >= 0
+
+
+def test_healthz_is_503_naming_a_down_link(client: TestClient) -> None:
+    client.app.state.table.sensing.source.close()  # type: ignore[attr-defined]
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert response.json()["link"]["up"] is False
+    assert "sensor link down" in response.json()["problems"][0]
+
+
+def test_healthz_is_503_naming_a_broken_store(client: TestClient) -> None:
+    client.app.state.table.store.close()  # type: ignore[attr-defined]
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    assert "match store" in response.json()["problems"][0]
+
+
+def test_link_down_shows_an_alert_and_pauses_play(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    referee.app.state.table.sensing.source.close()  # type: ignore[attr-defined]
+    run_for(referee, fake_clock, 0.04)
+    body = state(referee)
+    assert body["alerts"][0]["kind"] == "link"
+    assert body["tracker"]["mode"] == "paused"
+
+
+def test_restart_resumes_the_match_where_it_was(
+    make_client: Callable[..., TestClient], fake_clock: FakeClock
+) -> None:
+    first = make_client()
+    first.post("/api/referee/login", json={"pin": PIN})
+    place_bigs(first)
+    step(first, {"correct": {"score": {"black": 3}, "reason": "restart test"}})
+    before = state(first)
+    first.__exit__(None, None, None)
+    first.app.state.table.close()  # type: ignore[attr-defined]
+
+    second = make_client()
+    after = state(second)
+    assert after["state"] == before["state"]
+    assert after["log"] == before["log"]
+    assert after["match_id"] == before["match_id"]
+    assert after["boot"] != before["boot"]
+
+
+def test_restart_lays_the_simulated_board_out_as_the_match_expects(
+    make_client: Callable[..., TestClient], fake_clock: FakeClock
+) -> None:
+    first = make_client()
+    first.post("/api/referee/login", json={"pin": PIN})
+    place_bigs(first)
+    step(first, {"correct": {"board": {"white.red": 2}, "reason": "restart test"}})
+    first.__exit__(None, None, None)
+    first.app.state.table.close()  # type: ignore[attr-defined]
+
+    second = make_client()
+    run_for(second, fake_clock, 0.5)
+    body = state(second)
+    assert body["virtual"]["counts"]["white.red"] == 2
+    assert body["tracker"]["mode"] == "ready"

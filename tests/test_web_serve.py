@@ -1,0 +1,136 @@
+"""``skitter serve`` as a user runs it: addresses and PIN printed, Ctrl-C, restart, no fallback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.clock import FakeClock
+from web.cmd_serve import page_addresses
+from web.wiring import open_table
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
+    env["HOME"] = str(data)
+    return subprocess.Popen(
+        [sys.executable, "-m", "web.cli", "serve", "--data-dir", str(data), "--port", str(port),
+         *extra],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+
+
+def wait_ready(port: int, proc: subprocess.Popen[str]) -> dict:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"serve exited: {proc.stdout.read() if proc.stdout else ''}")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1) as r:
+                return json.loads(r.read())
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("serve did not answer within 20 s")
+
+
+def stop(proc: subprocess.Popen[str]) -> str:
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0, out
+    return out
+
+
+def post(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict, str]:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
+        headers={"Content-Type": "application/json", "Cookie": cookie},
+    )
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return r.status, json.loads(r.read()), r.headers.get("set-cookie", "")
+
+
+@pytest.mark.timeout(90)
+def test_serve_prints_pages_and_pin_stops_on_ctrl_c_and_resumes(tmp_path: Path) -> None:
+    port = free_port()
+    proc = start(tmp_path, port)
+    try:
+        wait_ready(port, proc)
+    finally:
+        out = stop(proc)
+    assert f"http://127.0.0.1:{port}/tablet" in out
+    assert "only (this computer)" in out
+    pin = out.split("referee PIN (new, shown once; 'skitter set-pin' changes it): ")[1].split()[0]
+    assert pin.isdigit()
+    assert "stopped" in out
+
+    proc = start(tmp_path, port)
+    try:
+        before = wait_ready(port, proc)
+        _, _, cookie = post(port, "/api/referee/login", {"pin": pin})
+        status, after_step, _ = post(
+            port, "/api/match/steps",
+            {"seq": before["seq"], "step": {"correct": {"score": {"white": 2}, "reason": "t"}}},
+            cookie.split(";")[0],
+        )
+        assert status == 200
+    finally:
+        out = stop(proc)
+    assert "referee PIN: as set before" in out
+
+    proc = start(tmp_path, port)
+    try:
+        resumed = wait_ready(port, proc)
+    finally:
+        stop(proc)
+    assert resumed["state"]["score"] == {"black": 0, "white": 2}
+    assert resumed["log"] == after_step["log"]
+
+
+def test_asking_for_expanders_without_an_i2c_bus_stops_with_a_message(tmp_path: Path) -> None:
+    proc = start(tmp_path, free_port(), "--source", "mcp23017")
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 1
+    assert "I2C" in out
+    assert "Uvicorn running" not in out and "scoreboard" not in out
+
+
+def test_a_serial_port_that_does_not_exist_yet_is_a_link_down_not_an_error(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock()
+    table = open_table(tmp_path / "s.db", "serial:/dev/skitter-not-plugged-in", clock=clock,
+                       wall=clock)
+    try:
+        table.tick()
+        body = table.snapshot()
+    finally:
+        table.close()
+    assert body["link"]["up"] is False
+    assert body["alerts"][0]["kind"] == "link"
+
+
+def test_serving_every_interface_prints_the_host_name_address() -> None:
+    addresses = page_addresses("0.0.0.0", 8000)
+    assert f"http://{socket.gethostname()}.local:8000/" in addresses
+    assert addresses[-1] == "http://127.0.0.1:8000/"
+
+
+def test_serving_one_address_prints_just_it() -> None:
+    assert page_addresses("127.0.0.1", 8123) == ["http://127.0.0.1:8123/"]
