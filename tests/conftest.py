@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from web_helpers import PIN
 
 from scorekeeper.clock import FakeClock
-
-PIN = "2468"
 
 
 @pytest.fixture

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from web_helpers import place_bigs, state, step
-
-from conftest import PIN
+from web_helpers import PIN, place_bigs, state, step
 
 
 def log_length(client: TestClient) -> int:

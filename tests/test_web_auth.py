@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from web_helpers import PIN
 
-from conftest import PIN
 from scorekeeper.clock import FakeClock
 from web.auth import CAP_DELAY, FORGET, LoginThrottle, Sessions, delay_after
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fastapi.testclient import TestClient
-from web_helpers import place_bigs, run_for, state, step
+from web_helpers import PIN, place_bigs, run_for, state, step
 
-from conftest import PIN
 from scorekeeper.clock import FakeClock
 
 

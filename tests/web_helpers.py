@@ -8,6 +8,9 @@ from fastapi.testclient import TestClient
 
 from scorekeeper.clock import FakeClock
 
+PIN = "2468"
+"""The referee PIN the test fixtures set."""
+
 
 def run_for(client: TestClient, clock: FakeClock, seconds: float = 0.5, step: float = 0.02) -> None:
     """Advance the fake clock ``seconds``, one polling step every ``step`` (on the app's loop)."""
