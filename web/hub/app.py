@@ -160,7 +160,7 @@ async def match_log(board: str, match_id: int, hub: HubDep) -> dict[str, Any]:
 
 
 def _refused(exc: Exception) -> HTTPException:
-    return HTTPException(status.HTTP_422_UNPROCESSABLE_ENTITY, detail=str(exc))
+    return HTTPException(422, detail=str(exc))
 
 
 @api.post("/players", summary="Register a player")
