@@ -1,0 +1,111 @@
+"""The match: a fold of its events, with undo, replay and the JSON the UI shows."""
+
+import pytest
+from rules_support import CENTER, game, play, refused, shot
+
+from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError
+from scorekeeper.events import ShotEvent, Undo, parse_event
+from scorekeeper.match import CHECKPOINT_EVERY, Match
+from scorekeeper.options import Rules, Setup
+
+
+def test_apply_accepts_a_step_object_or_an_event():
+    m = game()
+    m.apply(shot("black", delta={}))
+    m.apply(parse_event(shot("white", delta={})))
+    assert m.state.turn == "black"
+
+
+def test_events_hold_every_accepted_step_undos_included():
+    m = play(game(), shot("black", delta={}), {"undo": True})
+    assert m.events == (parse_event(shot("black", delta={})), Undo())
+
+
+def test_refused_step_is_not_logged():
+    m = game()
+    refused(m, shot("white", delta={}))
+    assert m.events == ()
+
+
+def test_can_undo_follows_the_steps_left():
+    m = game()
+    assert not m.can_undo
+    play(m, shot("black", delta={}))
+    assert m.can_undo
+    play(m, {"undo": True})
+    assert not m.can_undo
+
+
+def test_undo_with_nothing_left_raises_nothing_to_undo():
+    with pytest.raises(NothingToUndoError):
+        game().apply({"undo": True})
+
+
+def test_undo_returns_an_effect_naming_the_step():
+    m = play(game(), shot("black", delta={}))
+    (effect,) = m.apply({"undo": True})
+    assert effect.text == "took back black's shot" and effect.reason.clause == "R19"
+
+
+def test_undo_across_many_steps_restores_every_earlier_state():
+    m = game(rules={"pot": 200})
+    states = [m.state]
+    for i in range(3 * CHECKPOINT_EVERY + 5):
+        by = m.state.turn
+        m.apply(shot(by, delta={"minus": 1} if i % 7 == 0 else {}))
+        states.append(m.state)
+    for expected in reversed(states[:-1]):
+        m.apply({"undo": True})
+        assert m.state == expected
+
+
+def test_replay_rebuilds_the_match_exactly():
+    m = play(game(board={"white.red": 2}), shot("black", delta={"white.red": 1}),
+             {"decide": {"by": "black", "red": ["back"]}}, shot("white", delta={}),
+             {"undo": True}, {"correct": {"score": {"white": 3}, "reason": "r"}})
+    again = Match.replay(m.rules, m.setup, [e.to_json() for e in m.events])
+    assert again.state == m.state and again.events == m.events
+
+
+def test_replay_names_the_refused_step():
+    with pytest.raises(IllegalEventError, match="step 2"):
+        Match.replay(Rules(), Setup(first="black", big=CENTER),
+                     [shot("black", delta={}), shot("black", delta={})])
+
+
+def test_replay_of_an_undo_with_nothing_to_undo_is_refused():
+    with pytest.raises(NothingToUndoError, match="step 1"):
+        Match.replay(Rules(), Setup(), [{"undo": True}])
+
+
+def test_replay_of_a_long_log_is_fast():
+    import time
+    steps = [ShotEvent(parse_event(shot("black", delta={})).shot),
+             ShotEvent(parse_event(shot("white", delta={})).shot)] * 10_000
+    started = time.perf_counter()
+    Match.replay(Rules(), Setup(first="black", big=CENTER), steps)
+    assert time.perf_counter() - started < 2.0  # about 0.1 s on a laptop
+
+
+def test_to_json_adds_names_and_can_undo():
+    m = Match(Rules(), Setup(first="black"), names={"black": "Ada", "white": "Bo"})
+    data = m.to_json()
+    assert data["names"] == {"black": "Ada", "white": "Bo"}
+    assert data["can_undo"] is False and data["turn"] == "black"
+
+
+def test_names_must_be_for_the_two_players():
+    with pytest.raises(MalformedEventError, match="names"):
+        Match(names={"grey": "X"})  # type: ignore[dict-item]
+
+
+def test_setup_refused_by_the_rules_raises():
+    with pytest.raises(IllegalEventError):
+        Match(Rules(), Setup(score={"black": 9}))
+
+
+def test_last_effects_are_the_last_steps_effects():
+    m = game(board={"white.red": 2})
+    effects = m.apply(shot("black", delta={"white.red": 1}))
+    assert m.state.last_effects == effects
+    assert m.to_json()["last_effects"][0]["reason"] == "R3"
