@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.events import parse_event
 from web.hub.tournament import Tournament
 
 GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_points",
@@ -27,7 +29,8 @@ def board_alerts(entry: dict[str, Any], received: int) -> list[dict[str, str]]:
         )
     own = [a for a in payload.get("alerts") or [] if isinstance(a, dict)]
     state = payload.get("state") or {}
-    if state.get("board_must_change") and not any(a.get("kind") == "restore" for a in own):
+    if (state.get("board_must_change") and state.get("phase") != "game_over"
+            and not any(a.get("kind") == "restore" for a in own)):
         out.append({"kind": "restore", "message": "board to restore to the match's position"})
     out.extend({"kind": str(a.get("kind", "note")), "message": str(a.get("message", ""))}
                for a in own)
@@ -141,6 +144,7 @@ def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
                 "at": e.at,
                 "source": e.source,
                 "event": e.event,
+                "text": _describe(e.event),
                 "score": (e.state or {}).get("score"),
                 "round": (e.state or {}).get("round"),
                 "effects": _effects(e.event, e.state),
@@ -155,3 +159,11 @@ def _effects(event: dict[str, Any] | Any, state: dict[str, Any] | Any) -> list[s
         return ["the last step was taken back"]
     effects = (state or {}).get("last_effects") or []
     return [str(x.get("text", "")) for x in effects if isinstance(x, dict)]
+
+
+def _describe(event: dict[str, Any] | Any) -> str:
+    """Short words for a step (``black's shot``); its keys if the engine cannot read it."""
+    try:
+        return parse_event(event).describe()
+    except (ScorekeeperError, TypeError, AttributeError):
+        return ", ".join(map(str, event)) if isinstance(event, dict) else str(event)

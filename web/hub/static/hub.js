@@ -185,8 +185,10 @@ async function showLog(board, match) {
     body.replaceChildren();
     for (const e of log.events) {
       const sc = e.score || {};
+      const step = el("span", e.text);
+      step.title = JSON.stringify(e.event);
       body.append(row([e.seq, new Date(e.at * 1000).toLocaleTimeString(), e.source,
-        JSON.stringify(e.event), e.effects.join("; "), `${sc.black ?? ""}–${sc.white ?? ""}`]));
+        step, e.effects.join("; "), `${sc.black ?? ""}–${sc.white ?? ""}`]));
     }
     $("#log").hidden = false;
   } catch (e) { say(e.message, true); }

@@ -1,0 +1,117 @@
+"""The tournament page in headless Chromium: boards live, standings, a match log, the referee."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+from scorekeeper.clock import FakeClock
+from web.hub.app import Hub, create_hub_app
+from web.hub.store import HubStore, ReceivedEvent
+from web.hub.tournament import Tournament
+from web.pin import PinStore
+
+pytestmark = pytest.mark.browser
+
+
+class Sender:
+    connected = True
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def send_command(self, board: str, kind: str, **kw: Any) -> str:
+        self.sent.append((board, kind))
+        return "c1"
+
+
+def finished(board: str, names: tuple[str, str]) -> ReceivedEvent:
+    state = {"phase": "game_over", "winner": "white", "score": {"black": 2, "white": 5},
+             "round_wins": {"black": 0, "white": 1}, "rounds": ["white"], "last_effects": []}
+    return ReceivedEvent(f"{board}:1:1", board, 1, 1, 1_700_000_000.0, "sensor",
+                         {"shot": {"by": "white", "delta": {"black.yellow": 1}}}, state,
+                         {"black": names[0], "white": names[1]})
+
+
+@pytest.fixture
+def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
+    require_chromium()
+    import uvicorn
+
+    clock = FakeClock(1_700_000_000.0)
+    tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
+    pins = PinStore(tmp_path / "pin")
+    pins.set("1357")
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        tournament.add_player(name)
+    pairs = tournament.pair_next_round(["board-1", "board-2"])
+    store = tournament.store
+    store.set_board_status("board-1", True, at=1.0)
+    store.set_board_status("board-2", True, at=1.0)
+    store.set_board_state("board-2", {
+        "match_id": 1, "seq": 4, "names": {"black": pairs[1].black, "white": pairs[1].white},
+        "state": {"phase": "playing", "turn": "white", "round": 1,
+                  "score": {"black": 3, "white": 1}, "round_wins": {"black": 0, "white": 0}},
+        "alerts": [{"kind": "link", "message": "sensor link down"}]}, at=1.0)
+    tournament.receive(finished("board-1", (pairs[0].black, pairs[0].white or "")))
+    hub = Hub(tournament, Sender(), pins, clock)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_hub_app(hub), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}/", hub
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        store.close()
+
+
+def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
+    page_url: tuple[str, Hub],
+) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    url, hub = page_url
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            card = page.locator('article.board[data-board="board-2"]')
+            expect(card.locator(".score")).to_have_text("3 : 1")
+            expect(card.locator(".alerts")).to_contain_text("sensor link down")
+            expect(card.locator(".white")).to_have_class("white turn")
+            expect(page.locator("#standings tbody tr").first).to_contain_text("1")
+            first = page.locator("#standings tbody tr").first.locator("td").nth(1)
+            expect(first).to_have_text(hub.tournament.standings()[0].player)
+            page.locator("#games tbody button").click()
+            expect(page.locator("#log tbody tr")).to_have_count(1)
+            expect(page.locator("#log tbody")).to_contain_text("white's shot")
+            # Nobody logged in: no referee controls.
+            expect(card.locator(".undo")).to_be_hidden()
+            page.fill("#pin", "1357")
+            page.click("#login button")
+            expect(card.locator(".undo")).to_be_visible()
+            page.once("dialog", lambda d: d.accept())
+            card.locator(".undo").click()
+            expect(page.locator("#message")).to_have_text("undo sent")
+            assert hub.sender.sent == [("board-2", "undo")]  # type: ignore[attr-defined]
+            assert errors == []
+        finally:
+            browser.close()
