@@ -42,8 +42,15 @@ def sensing_part(
     }
 
 
-def alerts(state: Mapping[str, Any], view: Mapping[str, Any]) -> list[dict[str, str]]:
+def alerts(
+    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str] | None = None
+) -> list[dict[str, str]]:
     """Everything that stops play, most urgent first, in words for a TV across the room."""
+    names = names or {}
+
+    def who(player: str | None) -> str:
+        return names.get(player or "", player or "nobody")
+
     out: list[dict[str, str]] = []
     link = view["link"]
     if not link["up"]:
@@ -63,17 +70,17 @@ def alerts(state: Mapping[str, Any], view: Mapping[str, Any]) -> list[dict[str, 
     if red and any(red.get("changeable", [])):
         out.append({
             "kind": "decision",
-            "message": f"{red['player']} may push Hit on Red points back before the next shot",
+            "message": f"{who(red['player'])} may push Hit on Red points back before the next shot",
         })
     unblock = pending.get("unblock")
     if unblock:
         fields = ", ".join(unblock.get("fields", []))
         out.append({
             "kind": "decision",
-            "message": f"{unblock['player']} may lift a blockade ({fields})",
+            "message": f"{who(unblock['player'])} may lift a blockade ({fields})",
         })
     if state.get("phase") == "shootoff":
         out.append({"kind": "shootoff", "message": "shoot-off: who starts? (enter on the tablet)"})
     if state.get("phase") == "game_over":
-        out.append({"kind": "game_over", "message": f"game over: {state.get('winner')} wins"})
+        out.append({"kind": "game_over", "message": f"game over: {who(state.get('winner'))} wins"})
     return out

@@ -133,7 +133,7 @@ class Table:
             "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
             **view,
-            "alerts": alerts(state, view),
+            "alerts": alerts(state, view, self.names),
         }
 
     def full_log(self) -> list[dict[str, Any]]:

@@ -14,6 +14,7 @@ const Skitter = (() => {
     if (!snapshot || typeof snapshot.seq !== "number") return;
     if (state && snapshot.boot === state.boot && snapshot.seq <= state.seq) return;
     state = snapshot;
+    document.body.dataset.seq = String(snapshot.seq);
     for (const fn of listeners) {
       try { fn(state); } catch (err) { console.error(err); }
     }

@@ -32,12 +32,19 @@ function renderPlayers(s) {
 
 function renderEffects(list, s) {
   const effects = s.state.last_effects || [];
+  const last = (s.log || [])[(s.log || []).length - 1];  // the step that made this state
+  let head = "";
+  if (last) {
+    const by = last.step.shot ? Skitter.nameOf(s, last.step.shot.by) + "'s shot" : last.text;
+    head = `<li class="muted">${Skitter.esc(by)}${last.source === "manual" ? " (entered by the referee)" : ""}` +
+      `${effects.length ? "" : ": no points, no penalty"}</li>`;
+  }
   if (!effects.length) {
-    list.innerHTML = `<li class="muted">${Skitter.esc(s.state.phase === "shootoff"
-      ? "waiting for the shoot-off" : "no effect yet")}</li>`;
+    list.innerHTML = head || `<li class="muted">${Skitter.esc(s.state.phase === "shootoff"
+      ? "waiting for the shoot-off" : "no shot yet")}</li>`;
     return;
   }
-  list.innerHTML = effects.map((e) =>
+  list.innerHTML = head + effects.map((e) =>
     `<li><span class="reason">${Skitter.esc(e.reason)}</span>${Skitter.esc(e.text)}</li>`).join("");
 }
 

@@ -54,6 +54,10 @@ function drawChart(s) {
     html += `<path class="line-${p}" d="${d}"><title>${Skitter.esc(Skitter.nameOf(s, p))}</title></path>`;
   }
   html += `<text x="${W - pad}" y="${H - 6}" text-anchor="end">steps →</text>`;
+  ["black", "white"].forEach((p, i) => {
+    html += `<line class="line-${p}" x1="${pad + 10 + i * 150}" x2="${pad + 40 + i * 150}" y1="14" y2="14"/>` +
+      `<text x="${pad + 46 + i * 150}" y="18">${Skitter.esc(Skitter.nameOf(s, p))}</text>`;
+  });
   svg.innerHTML = html;
 }
 

@@ -1,0 +1,81 @@
+"""Headless Chromium against the real app served by uvicorn on a loopback port.
+
+Debian's ``chromium`` (``/usr/bin/chromium``) is driven by Playwright; ``playwright install``
+is never run. Without it the browser tests skip, except under CI, where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+
+
+def require_chromium() -> None:
+    """Skip without Chromium, but fail under CI (the CI script installs it)."""
+    if os.path.exists(CHROMIUM) or shutil.which("chromium"):
+        return
+    message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    pin: str
+    table: object
+
+
+@contextmanager
+def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
+    """The app on the simulated board, real clock, served by uvicorn in a thread."""
+    import uvicorn
+
+    from firmware_bridge.sources import MonotonicClock
+    from web.app import create_app
+    from web.cmd_serve import WallClock
+    from web.deps import Auth
+    from web.pin import PinStore
+    from web.wiring import open_table
+
+    clock = MonotonicClock()
+    pins = PinStore(tmp / "data")
+    pins.set(pin)
+    table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
+                       settle_ms=120, debounce_ms=10)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    app = create_app(table, Auth.create(pins, clock), public_url=url + "/")
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield LiveServer(url, pin, table)
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        table.close()  # type: ignore[attr-defined]

@@ -1,0 +1,190 @@
+"""What a person sees and taps, in headless Chromium against the real app (simulated board)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, LiveServer, live_server
+from browser_support import require_chromium as _require_chromium
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+DUE = re.compile(r"\bdue\b")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[LiveServer]:
+    with live_server(tmp_path) as s:
+        yield s
+
+
+@pytest.fixture
+def context(browser: Any) -> Iterator[Any]:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=8000)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def log_in(page: Any, pin: str) -> None:
+    page.fill("#login input[name=pin]", pin)
+    page.click("#login button[type=submit]")
+    page.wait_for_function("document.body.classList.contains('referee')")
+
+
+def api_state(ctx: Any, server: LiveServer) -> dict[str, Any]:
+    return ctx.request.get(server.url + "/api/state").json()  # type: ignore[no-any-return]
+
+
+def api_step(ctx: Any, server: LiveServer, step: dict[str, Any]) -> None:
+    seq = api_state(ctx, server)["seq"]
+    r = ctx.request.post(server.url + "/api/match/steps", data={"seq": seq, "step": step})
+    assert r.ok, r.text()
+
+
+def test_a_short_match_on_the_virtual_board_and_the_scoreboard_follows(
+    context: Any, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    board = context.new_page()
+    board.goto(server.url + "/board")
+    log_in(board, server.pin)
+    scoreboard = context.new_page()
+    scoreboard.goto(server.url + "/")
+    expect(board.locator("#message")).to_contain_text("to place the big skitt")
+
+    def tap(selector: str, then_due: str) -> None:
+        board.locator(selector).click()
+        expect(scoreboard.locator(f"#p-{then_due}")).to_have_class(DUE)
+
+    tap("#vboard [data-big=black]", "white")
+    tap("#vboard [data-big=white]", "black")
+    for _ in range(2):
+        tap('#vboard [data-field="white.red"]', "white")
+        tap('#vboard [data-field="black.blue"]', "black")
+    tap('#vboard [data-field="white.red"]', "white")  # the third skitt scores (R3)
+    expect(scoreboard.locator("#p-black .score")).to_have_text("1")
+    expect(scoreboard.locator("#effects")).to_contain_text("R")
+    expect(scoreboard.locator("#alerts")).to_contain_text("Hit on Red")
+
+    # a long press takes a skitt off: white knocks one off its opposite field (R9)
+    field = board.locator('#vboard [data-field="black.blue"]')
+    field.hover()
+    board.mouse.down()
+    board.wait_for_timeout(700)
+    board.mouse.up()
+    expect(scoreboard.locator("#p-black")).to_have_class(DUE)
+    expect(board.locator('#vboard [data-field="black.blue"] .field-count')).to_have_text("1")
+    state = api_state(context, server)
+    assert state["state"]["score"] == {"black": 1, "white": 0}
+    assert {e["source"] for e in state["log"]} == {"sensor"}
+    shot(board, "board")
+    shot(scoreboard, "scoreboard")
+
+
+def test_hit_on_red_choice_and_undo_on_the_tablet(context: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    tablet = context.new_page()
+    tablet.goto(server.url + "/tablet")
+    log_in(tablet, server.pin)
+    for by in ("black", "white"):
+        api_step(context, server, {"shot": {"by": by, "big": "placed"}})
+    api_step(context, server, {"correct": {"board": {"white.red": 2}, "reason": "example"}})
+    api_step(context, server, {"shot": {"by": "black", "delta": {"white.red": 1}}})
+    scoreboard = context.new_page()
+    scoreboard.goto(server.url + "/")
+    expect(scoreboard.locator("#p-black .score")).to_have_text("1")
+
+    tablet.locator("#red-choices button[data-choice=back]").click()
+    expect(scoreboard.locator("#p-white .score")).to_have_text("\u22121")
+    expect(scoreboard.locator("#p-black .score")).to_have_text("0")
+
+    tablet.locator("#undo").click()
+    expect(scoreboard.locator("#p-white .score")).to_have_text("0")
+    expect(scoreboard.locator("#p-black .score")).to_have_text("1")
+    expect(tablet.locator("#red-choices button[data-choice=back]")).to_be_enabled()
+    entries = context.request.get(server.url + "/api/match/log").json()["entries"]
+    assert [e["kind"] for e in entries[-2:]] == ["decide", "undo"]
+    assert entries[-2]["undone"] is True
+
+    referee = context.new_page()
+    referee.goto(server.url + "/referee")
+    expect(referee.locator("#log tr")).to_have_count(len(entries))
+    expect(referee.locator("#chart path")).to_have_count(2)
+    shot(referee, "referee")
+    shot(tablet, "tablet")
+
+
+def test_changes_are_refused_without_the_pin(context: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    tablet = context.new_page()
+    tablet.goto(server.url + "/tablet")
+    expect(tablet.locator("#no-change")).to_be_enabled()
+    tablet.locator("#no-change").click()
+    expect(tablet.locator("#toast")).to_contain_text("referee session required")
+
+    tablet.fill("#login input[name=pin]", "0000")
+    tablet.click("#login button[type=submit]")
+    expect(tablet.locator("#login .msg")).to_contain_text("wrong PIN")
+
+    board = context.new_page()
+    board.goto(server.url + "/board")
+    board.locator('#vboard [data-field="white.red"]').click()
+    expect(board.locator("#toast")).to_contain_text("referee session required")
+    state = api_state(context, server)
+    assert state["log_length"] == 0
+    assert state["virtual"]["counts"]["white.red"] == 0
+
+
+def test_a_reload_mid_match_shows_the_same_state(context: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    login = context.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
+    assert login.ok
+    for by in ("black", "white"):
+        api_step(context, server, {"shot": {"by": by, "big": "placed"}})
+    api_step(context, server, {"correct": {"score": {"black": 2, "white": 3},
+                                           "reason": "mid-match"}})
+    page = context.new_page()
+    page.goto(server.url + "/")
+    expect(page.locator("#p-white .score")).to_have_text("3")
+
+    def seen() -> tuple[str, ...]:
+        return tuple(page.locator(s).inner_text() for s in (
+            "#p-black .score", "#p-white .score", "#pot", "#round", "#effects"))
+
+    before = seen()
+    page.reload()
+    expect(page.locator("#p-white .score")).to_have_text("3")
+    assert seen() == before
+    assert page.evaluate("document.body.dataset.seq") == str(api_state(context, server)["seq"])
+    assert "due" in (page.locator("#p-black").get_attribute("class") or "")
