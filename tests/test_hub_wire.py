@@ -21,7 +21,8 @@ from web.hub.wire import (
     settings_from_url,
     split_topic,
 )
-from web.mqtt_board import BoardLink, Outbox, replay_states
+from web.mqtt_board import BoardLink, replay_states
+from web.mqtt_outbox import Outbox
 
 
 def test_topics_name_their_board_and_kind() -> None:

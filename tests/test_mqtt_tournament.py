@@ -19,7 +19,7 @@ from web.hub.link import HubLink
 from web.hub.store import HubStore
 from web.hub.tournament import Tournament
 from web.hub.wire import settings_from_url
-from web.mqtt_board import Outbox
+from web.mqtt_outbox import Outbox
 
 pytestmark = pytest.mark.mqtt
 

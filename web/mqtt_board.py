@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -40,6 +39,7 @@ import paho.mqtt.client as mqtt
 from scorekeeper.store import MatchStore, StoredMatch, StoreError
 from web.config import MqttSettings
 from web.hub import wire
+from web.mqtt_outbox import AckWindow, Outbox
 
 log = logging.getLogger(__name__)
 
@@ -50,11 +50,6 @@ answer (e.g. ``{"seq": 17}``) or raises with a message for the hub's referee."""
 StateReplay = Callable[[StoredMatch], Sequence[Mapping[str, Any] | None]]
 """The match state after each event of a stored match (index ``seq - 1``)."""
 
-OUTBOX_SCHEMA = """
-CREATE TABLE IF NOT EXISTS acked (
-    board TEXT NOT NULL, match_id INTEGER NOT NULL, seq INTEGER NOT NULL,
-    PRIMARY KEY (board, match_id));
-"""
 
 
 def replay_states(stored: StoredMatch) -> list[dict[str, Any] | None]:
@@ -83,65 +78,6 @@ def _alert(alert: Mapping[str, Any] | str) -> tuple[str, str]:
     if isinstance(alert, str):
         return ("note", alert)
     return (str(alert.get("kind", "note")), str(alert.get("message", "")))
-
-
-class Outbox:
-    """The last ``seq`` the broker acknowledged per match, in ``<data_dir>/mqtt-outbox.db``."""
-
-    def __init__(self, path: str | Path, board_id: str) -> None:
-        self.board = board_id
-        self._lock = threading.Lock()
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(OUTBOX_SCHEMA)
-
-    def acked(self) -> dict[int, int]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT match_id, seq FROM acked WHERE board = ?", (self.board,)
-            ).fetchall()
-        return {int(m): int(s) for m, s in rows}
-
-    def track(self, match_id: int) -> None:
-        """Start following a match (nothing acknowledged yet)."""
-        with self._lock:
-            self._db.execute(
-                "INSERT OR IGNORE INTO acked (board, match_id, seq) VALUES (?, ?, 0)",
-                (self.board, match_id),
-            )
-
-    def set_acked(self, match_id: int, seq: int) -> None:
-        with self._lock:
-            self._db.execute(
-                "INSERT INTO acked (board, match_id, seq) VALUES (?, ?, ?) "
-                "ON CONFLICT(board, match_id) DO UPDATE SET seq = MAX(seq, excluded.seq)",
-                (self.board, match_id, seq),
-            )
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
-
-
-class _Acks:
-    """Acknowledged ``seq`` numbers above the persisted watermark of one match."""
-
-    def __init__(self, watermark: int) -> None:
-        self.watermark = watermark
-        self.above: set[int] = set()
-
-    def add(self, seq: int) -> bool:
-        """Record an ack; True when the watermark moved."""
-        if seq <= self.watermark:
-            return False
-        self.above.add(seq)
-        moved = False
-        while self.watermark + 1 in self.above:
-            self.watermark += 1
-            self.above.discard(self.watermark)
-            moved = True
-        return moved
 
 
 class BoardLink:
@@ -184,7 +120,7 @@ class BoardLink:
         self._lock = threading.Lock()
         self._acked_mids: list[int] = []
         self._mid_to_event: dict[int, tuple[int, int]] = {}
-        self._acks: dict[int, _Acks] = {}
+        self._acks: dict[int, AckWindow] = {}
         self._handed: dict[int, int] = {}
         self._commands: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
         self._alerts: tuple[tuple[str, str], ...] = ()
@@ -211,7 +147,7 @@ class BoardLink:
     def start(self) -> None:
         """Connect in the background (retrying forever) and start publishing."""
         for match_id, seq in self._outbox.acked().items():
-            self._acks[match_id] = _Acks(seq)
+            self._acks[match_id] = AckWindow(seq)
             self._handed[match_id] = seq
         self._thread = threading.Thread(
             target=self._run, name=f"mqtt-board-{self.board_id}", daemon=True
@@ -306,7 +242,7 @@ class BoardLink:
         if current is not None and current not in self._handed:
             self._outbox.track(current)
             with self._lock:
-                self._acks.setdefault(current, _Acks(0))
+                self._acks.setdefault(current, AckWindow(0))
             self._handed[current] = 0
         for match_id in sorted(self._handed):
             self._publish_events(match_id)
@@ -333,7 +269,7 @@ class BoardLink:
                 if event is None:
                     continue
                 match_id, seq = event
-                acks = self._acks.setdefault(match_id, _Acks(0))
+                acks = self._acks.setdefault(match_id, AckWindow(0))
                 if acks.add(seq):
                     moved[match_id] = acks.watermark
         for match_id, seq in moved.items():
