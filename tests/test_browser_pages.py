@@ -165,18 +165,27 @@ def test_changes_are_refused_without_the_pin(context: Any, server: LiveServer) -
     assert state["virtual"]["counts"]["white.red"] == 0
 
 
-def test_a_reload_mid_match_shows_the_same_state(context: Any, server: LiveServer) -> None:
+def test_a_score_corrected_on_the_tablet_survives_a_reload_of_the_scoreboard(
+    context: Any, server: LiveServer
+) -> None:
     from playwright.sync_api import expect
 
-    login = context.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
-    assert login.ok
+    tablet = context.new_page()
+    tablet.goto(server.url + "/tablet")
+    log_in(tablet, server.pin)
     for by in ("black", "white"):
         api_step(context, server, {"shot": {"by": by, "big": "placed"}})
-    api_step(context, server, {"correct": {"score": {"black": 2, "white": 3},
-                                           "reason": "mid-match"}})
     page = context.new_page()
     page.goto(server.url + "/")
+
+    tablet.locator("#sec-correct summary").click()
+    for _ in range(3):
+        tablet.get_by_role("button", name="score white plus").click()
+    tablet.get_by_role("button", name="score black plus").click()
+    tablet.fill("#corr-reason", "a point the sensors missed")
+    tablet.locator("#corr-send").click()
     expect(page.locator("#p-white .score")).to_have_text("3")
+    expect(page.locator("#p-black .score")).to_have_text("1")
 
     def seen() -> tuple[str, ...]:
         return tuple(page.locator(s).inner_text() for s in (
@@ -188,3 +197,6 @@ def test_a_reload_mid_match_shows_the_same_state(context: Any, server: LiveServe
     assert seen() == before
     assert page.evaluate("document.body.dataset.seq") == str(api_state(context, server)["seq"])
     assert "due" in (page.locator("#p-black").get_attribute("class") or "")
+    entry = context.request.get(server.url + "/api/match/log").json()["entries"][-1]
+    assert entry["reason"] == "a point the sensors missed"
+    assert entry["source"] == "manual"
