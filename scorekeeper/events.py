@@ -18,7 +18,7 @@ Both raise :class:`~scorekeeper.errors.IllegalEventError` naming what was wrong.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scorekeeper import checks
@@ -40,6 +40,21 @@ class ShotEvent:
 
     shot: Shot
     """What the sensors saw and a person entered."""
+
+    def __post_init__(self) -> None:
+        # A Shot made by hand may hold lists and dicts; the rules and the log need values.
+        shot = self.shot
+        if not isinstance(shot, Shot):
+            raise MalformedEventError(f"shot: expected a Shot, got {checks.show(shot)}")
+        if not (isinstance(shot.delta, FrozenMap) and isinstance(shot.red, tuple)
+                and isinstance(shot.opponent_red, tuple)
+                and (shot.chain is None or isinstance(shot.chain, tuple))
+                and (shot.blockade is None or isinstance(shot.blockade, tuple))):
+            object.__setattr__(self, "shot", replace(
+                shot, delta=freeze(shot.delta), red=tuple(shot.red),
+                opponent_red=tuple(shot.opponent_red),
+                chain=None if shot.chain is None else tuple(shot.chain),
+                blockade=None if shot.blockade is None else tuple(shot.blockade)))
 
     def to_json(self) -> dict[str, Any]:
         out = self.shot.to_json()
@@ -157,6 +172,7 @@ class Decision:
 
 Event = ShotEvent | ShootOff | Correction | Undo | Decision
 """Any step of a match."""
+_EVENT_TYPES = (ShotEvent, ShootOff, Correction, Undo, Decision)
 
 
 def _red_list(value: Any, key: str) -> tuple[RedChoice, ...]:
@@ -261,15 +277,18 @@ def _parse_decision(obj: Any) -> Decision:
     return Decision(by=by, red=red, unblock=unblock)
 
 
-def parse_event(obj: Mapping[str, Any] | Event) -> Event:
+def parse_event(obj: Mapping[str, Any] | Event | Shot) -> Event:
     """The event for a step object ``{"shot": {...}}``, ``{"shootoff": {...}}``,
     ``{"correct": {...}}``, ``{"undo": true}`` or ``{"decide": {...}}``.
 
-    An event passed in is returned as it is. Raises
+    An event passed in is returned as it is; a bare :class:`~scorekeeper.shot.Shot` becomes
+    a :class:`ShotEvent`. Raises
     :class:`~scorekeeper.errors.MalformedEventError` naming the key that is wrong.
     """
-    if isinstance(obj, ShotEvent | ShootOff | Correction | Undo | Decision):
-        return obj
+    if isinstance(obj, _EVENT_TYPES):
+        return obj  # type: ignore[return-value]
+    if isinstance(obj, Shot):
+        return ShotEvent(obj)
     if not isinstance(obj, Mapping):
         raise MalformedEventError(f"step: expected an object, got {checks.show(obj)}")
     if len(obj) != 1:

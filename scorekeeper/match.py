@@ -23,6 +23,7 @@ from scorekeeper.frozen import FrozenMap
 from scorekeeper.options import Handicap, Rules, Setup
 from scorekeeper.rules import apply as apply_rules
 from scorekeeper.rules import next_state
+from scorekeeper.shot import Shot
 from scorekeeper.state import State, initial_state
 
 CHECKPOINT_EVERY = 32
@@ -144,8 +145,8 @@ class Match:
         self._state = tail[-1] if tail else kept[-1]
         return steps.pop()
 
-    def apply(self, event: Event | Mapping[str, Any]) -> tuple[Effect, ...]:
-        """Take one step (an event or a step object) and return its effects.
+    def apply(self, event: Event | Shot | Mapping[str, Any]) -> tuple[Effect, ...]:
+        """Take one step (an event, a shot or a step object) and return its effects.
 
         Undo takes back the last step not yet taken back, completely; undos in a row go
         further back. Raises :class:`IllegalEventError` for a refused step; the match is
@@ -167,7 +168,8 @@ class Match:
         return effects
 
     @classmethod
-    def replay(cls, rules: Rules, setup: Setup, events: Iterable[Event | Mapping[str, Any]],
+    def replay(cls, rules: Rules, setup: Setup,
+               events: Iterable[Event | Shot | Mapping[str, Any]],
                names: Mapping[Player, str] | None = None,
                handicaps: Mapping[Player, Handicap] | None = None) -> Match:
         """The match these events make, rebuilt exactly.

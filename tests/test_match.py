@@ -109,3 +109,11 @@ def test_last_effects_are_the_last_steps_effects():
     effects = m.apply(shot("black", delta={"white.red": 1}))
     assert m.state.last_effects == effects
     assert m.to_json()["last_effects"][0]["reason"] == "R3"
+
+
+def test_a_hand_made_shot_with_lists_counts_like_a_parsed_one():
+    from scorekeeper.shot import Shot
+    m = game(board={"white.red": 2}, score={"white": 2})
+    m.apply(Shot(by="black", delta={"white.red": 1}, red=["back"]))  # type: ignore[arg-type]
+    assert (m.state.score["black"], m.state.score["white"]) == (0, 1)
+    assert m.events[0].to_json() == shot("black", delta={"white.red": 1}, red=["back"])
