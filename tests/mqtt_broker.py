@@ -91,9 +91,11 @@ class Broker:
         users: Mapping[str, str] | None = None,
         acl: str | None = None,
         tls: TlsFiles | None = None,
+        include_dir: Path | None = None,
     ) -> None:
         self.binary = require_mosquitto()
         self.tls = tls
+        self.include_dir = include_dir
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
@@ -148,6 +150,8 @@ class Broker:
             acl.write_text(self.acl)
             os.chmod(acl, 0o600)
             lines.append(f"acl_file {acl}")
+        if self.include_dir is not None:
+            lines.append(f"include_dir {self.include_dir}")
         path = self.workdir / "mosquitto.conf"
         path.write_text("\n".join(lines) + "\n")
         return path

@@ -6,13 +6,14 @@ without the right credentials gets nothing in. The links work with passwords and
 
 from __future__ import annotations
 
+import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from mqtt_broker import Broker, broker_fixture, make_tls_files
+from mqtt_broker import MOSQUITTO_PASSWD, Broker, broker_fixture, make_tls_files
 from mqtt_sim import FAST_RECONNECT, SimBoard, wait_until
 
 from scorekeeper.clock import FakeClock
@@ -23,7 +24,8 @@ from web.hub.wire import make_client, settings_from_url
 
 pytestmark = pytest.mark.mqtt
 
-ACL = (Path(__file__).resolve().parents[1] / "hardware" / "mosquitto" / "acl").read_text()
+SHIPPED = Path(__file__).resolve().parents[1] / "hardware" / "mosquitto"
+ACL = (SHIPPED / "acl").read_text()
 USERS = {"hub": "hub-secret", "board-1": "one-secret", "board-2": "two-secret"}
 
 
@@ -211,4 +213,41 @@ def test_boards_and_hub_talk_over_tls_with_the_venues_ca(tmp_path: Path) -> None
             board.close()
         if hub is not None:
             stop_hub(hub)
+        broker.stop()
+
+
+def test_the_shipped_broker_configuration_needs_a_password_and_applies_the_acl(
+    tmp_path: Path,
+) -> None:
+    # The example as an administrator installs it, with /etc/mosquitto/ moved to tmp_path
+    # and its listener replaced by the test's loopback one.
+    etc = tmp_path / "etc"
+    (etc / "conf.d").mkdir(parents=True)
+    conf = (SHIPPED / "skitter.conf").read_text().replace("/etc/mosquitto/", f"{etc}/")
+    conf = "\n".join(line for line in conf.splitlines() if not line.startswith("listener "))
+    (etc / "conf.d" / "skitter.conf").write_text(conf + "\n")
+    (etc / "skitter.acl").write_text(ACL)
+    passwd = etc / "skitter.passwd"
+    passwd.touch(mode=0o600)
+    for user, password in USERS.items():
+        subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, password], check=True)
+    broker = Broker(tmp_path / "broker", include_dir=etc / "conf.d")
+    broker.users = dict(USERS)
+    broker.start()
+    peers: list[Peer] = []
+    try:
+        anonymous = Peer(broker.url, "anonymous")
+        peers.append(anonymous)
+        assert anonymous.connect().is_failure
+        hub, board = Peer(broker.url_for("hub"), "hub"), Peer(broker.url_for("board-2"), "b2")
+        peers += [hub, board]
+        assert not hub.connect().is_failure and not board.connect().is_failure
+        hub.subscribe("skitter/+/events")
+        board.publish("skitter/board-1/events", b"forged")
+        board.publish("skitter/board-2/events", b"genuine")
+        wait_until(lambda: hub.got(b"genuine"), what="board-2's own event")
+        assert not hub.got(b"forged")
+    finally:
+        for p in peers:
+            p.close()
         broker.stop()
