@@ -1,5 +1,6 @@
 """The scenario runner and ``skitter rules-check`` (SCENARIOS.md, "Running")."""
 
+import argparse
 import io
 import json
 from pathlib import Path
@@ -7,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.scenarios import run_paths, run_scenario, run_scenario_file
-from web.cli import main
+from web import cmd_rules_check
 
 HERE = Path(__file__).parent
 EXAMPLES = HERE.parent.parent / "shared" / "rules" / "examples"
@@ -167,5 +168,7 @@ def test_missing_path_is_reported(tmp_path):
 
 def test_rules_check_command(tmp_path, capsys):
     write(tmp_path, "a.json", scenario(name="via the command"))
-    assert main(["rules-check", str(tmp_path)]) == 0
+    parser = argparse.ArgumentParser()
+    cmd_rules_check.add_arguments(parser)
+    assert cmd_rules_check.run(parser.parse_args([str(tmp_path)])) == 0
     assert capsys.readouterr().out.splitlines() == ["PASS via the command", "1 passed, 0 failed"]
