@@ -43,6 +43,9 @@ def create_app(
         broadcaster.bind(asyncio.get_running_loop())
         table.publish = broadcaster.publish
         broadcaster.publish(table.snapshot())
+        table_link = getattr(app.state, "table_link", None)  # a tournament broker (MQTT)
+        if table_link is not None:
+            table_link.start(asyncio.get_running_loop())
         task = None
         if poll_interval is not None:
             task = asyncio.create_task(_poll(table, poll_interval), name="skitter-poll")
@@ -53,6 +56,8 @@ def create_app(
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if table_link is not None:
+                table_link.stop()
             await broadcaster.close_all()
 
     app = FastAPI(

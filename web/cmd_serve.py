@@ -12,13 +12,13 @@ import logging
 import socket
 import sys
 import time
-from pathlib import Path
 
 from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP, MonotonicClock
 from scorekeeper.store import StoreError
-from web.config import ConfigError, Settings, load_settings
+from web.config import ConfigError, Settings
+from web.config_args import add_settings_arguments, settings_from_args
 from web.pin import PinError, PinStore, check_pin_format
 
 NAME = "serve"
@@ -37,24 +37,14 @@ class WallClock:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", help=f"sensor source: {SPECS_HELP} (default: sim)")
-    parser.add_argument("--profile", type=Path, help="board profile file (default: shipped)")
-    parser.add_argument("--db", type=Path, help="match log file (default: DATA_DIR/skitter.db)")
-    parser.add_argument("--data-dir", type=Path, help="data directory (match log, PIN)")
-    parser.add_argument("--host", help="address to listen on (default 127.0.0.1; 0.0.0.0: LAN)")
-    parser.add_argument("--port", type=int, help="TCP port (default 8000)")
+    parser.epilog = f"Sensor sources: {SPECS_HELP} (default: sim, the simulated board)."
     parser.add_argument("--pin", help="referee PIN to use and keep (4-12 digits)")
-    parser.add_argument("--record", type=Path, help="record every sensor event to this file")
-    parser.add_argument("--config", type=Path, help="configuration file (TOML)")
+    add_settings_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        settings = load_settings(args.config, {
-            "source": args.source, "profile": args.profile, "db": args.db,
-            "data_dir": args.data_dir, "host": args.host, "port": args.port,
-            "record": args.record,
-        })
+        settings = settings_from_args(args)
     except ConfigError as exc:
         return _fail(f"configuration: {exc}", 2)
     try:
@@ -89,6 +79,13 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     addresses = page_addresses(settings.host, settings.port)
     app = create_app(table, Auth.create(pins, clock), public_url=addresses[0])
     app.dependency_overrides[get_settings] = lambda: settings
+    if settings.mqtt.enabled:
+        from web.mqtt_table import TableLink
+
+        board_id = settings.board_id or socket.gethostname()
+        app.state.table_link = TableLink(table, board_id, settings.mqtt)
+        print(f"skitter: tournament broker {settings.mqtt.host}:{settings.mqtt.port}, "
+              f"board id {board_id!r}")
     _announce(settings, table, addresses, new_pin)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     server = uvicorn.Server(uvicorn.Config(

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from web.config import Settings, load_settings
 
-# (option, settings key, type, help)
-_OPTIONS: tuple[tuple[str, str, type, str], ...] = (
+# (option names, settings key, type, help)
+_OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str], ...] = (
     ("--source", "source", str, "sim, mcp23017, serial, serial:PORT or replay:FILE"),
     ("--profile", "profile", str, "board profile file (default: the shipped profile)"),
     ("--data-dir", "data_dir", str, "folder for the match log and the referee PIN"),
@@ -23,7 +23,8 @@ _OPTIONS: tuple[tuple[str, str, type, str], ...] = (
     ("--debounce-ms", "debounce_ms", int, "debounce in ms (default: the profile's)"),
     ("--record", "record", str, "record every sensor event to this file"),
     ("--board-id", "board_id", str, "this board's name in a tournament"),
-    ("--mqtt-url", "mqtt.url", str, "tournament broker, mqtt[s]://[user:password@]host[:port]"),
+    (("--mqtt", "--mqtt-url"), "mqtt.url", str,
+     "tournament broker, mqtt[s]://[user:password@]host[:port]"),
 )
 
 
@@ -43,7 +44,8 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
     group = parser.add_argument_group("configuration overrides (win over the file)")
     for option, key, kind, text in _OPTIONS:
-        group.add_argument(option, dest=_dest(key), type=kind, default=None, help=text)
+        names = (option,) if isinstance(option, str) else option
+        group.add_argument(*names, dest=_dest(key), type=kind, default=None, help=text)
 
 
 def overrides_from_args(args: argparse.Namespace) -> dict[str, object]:
