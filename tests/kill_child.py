@@ -1,0 +1,44 @@
+"""The child of the SIGKILL test: a table on a match log that applies steps and acks them.
+
+Run as ``python tests/kill_child.py DB``. It opens the table as ``skitter serve`` does
+(``web.wiring.open_table``: the newest match in DB is replayed), prints one JSON line with
+the number of steps in the log and the match state, then reads steps from stdin, one JSON
+object a line, applies each through ``Table.apply_step`` (store first, then the live match)
+and prints ``ack SEQ`` once it returned: an acknowledged step is committed. The parent
+kills it with SIGKILL at a random moment.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from web.wiring import open_table
+
+
+class Clock:
+    def now(self) -> float:
+        return time.monotonic()
+
+
+class Wall:
+    def now(self) -> float:
+        return time.time()
+
+
+def main(db: str) -> int:
+    table = open_table(db, "sim", clock=Clock(), wall=Wall())
+    out = sys.stdout
+    out.write(json.dumps({"steps": len(table.log), "state": table.match.state.to_json()}) + "\n")
+    out.flush()
+    for line in sys.stdin:
+        table.apply_step(json.loads(line))
+        out.write(f"ack {table.log.entries[-1].seq}\n")
+        out.flush()
+    table.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1]))
