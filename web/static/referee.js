@@ -123,6 +123,10 @@ document.getElementById("pause").onclick = async () => {
   if (!r.ok) toast(Skitter.errorText(r));
 };
 Referee.wire(document.getElementById("login"));
-Skitter.api("/api/board").then((r) => { if (r.ok) profile = r.data.profile; });
+Skitter.api("/api/board").then((r) => {
+  if (!r.ok) return;
+  profile = r.data.profile;
+  if (Skitter.state) renderCells(Skitter.state); // the state may have come first
+});
 Referee.check();
 Skitter.start();
