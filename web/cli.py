@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cmd_sensors",
     "web.cmd_calibrate",
     "web.cmd_hub",
+    "web.cmd_log",
 )
 
 
