@@ -51,11 +51,15 @@ def candidate(rng: random.Random, match: Match) -> dict[str, Any]:
     return {"shot": {"by": by, "delta": delta}}
 
 
-def random_steps(count: int, seed: int = 6) -> Iterator[dict[str, Any]]:
-    """``count`` steps the rules accept, in order, from a fresh :data:`RULES`/:data:`SETUP`
-    match (the caller replays them with the same)."""
+def random_steps(
+    count: int, seed: int = 6, *, rules: Rules = RULES, setup: Setup = SETUP,
+    shots_only: bool = False,
+) -> Iterator[dict[str, Any]]:
+    """``count`` steps the rules accept, in order, from a fresh ``rules``/``setup`` match
+    (the caller replays them with the same). ``shots_only`` counts only shots towards
+    ``count`` (the undos, corrections and shoot-offs around them still come)."""
     rng = random.Random(seed)
-    match = Match(RULES, SETUP)
+    match = Match(rules, setup)
     made = refused = 0
     while made < count:
         step = candidate(rng, match)
@@ -66,5 +70,5 @@ def random_steps(count: int, seed: int = 6) -> Iterator[dict[str, Any]]:
             if refused > 50 * (made + 100):
                 raise RuntimeError(f"the generator is stuck at {match.state.summary()}") from None
             continue
-        made += 1
+        made += 1 if not shots_only or "shot" in step else 0
         yield step

@@ -1,0 +1,105 @@
+"""Benchmark 4: resident memory of ``skitter serve``, idle and after a 1,000-shot match.
+
+Run: ``.venv/bin/python bench/memory.py [--quick] [--shots N] [--viewers N]``
+
+``skitter serve`` runs as a child process on the simulated board, as a newcomer starts it.
+Its resident set (psutil) and high-water mark (Linux ``VmHWM``) are read once it is idle,
+then after a seeded random match of ``--shots`` shots (with the undos, corrections and
+shoot-offs such a match brings) entered through the API as the referee, while ``--viewers``
+scoreboards follow the live WebSocket stream. Target: peak under 80 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import tempfile
+import time
+from pathlib import Path
+
+import websockets
+from machine import print_header
+from matchgen import random_steps
+from serve_proc import ServeProcess
+
+from scorekeeper.options import Rules, Setup
+
+TARGET_MB = 80.0
+LONG_MATCH = {"points_to_win_round": 50, "rounds_to_win_game": 10, "first": "black",
+              "names": {"black": "Ann", "white": "Bo"}}
+"""A match long enough for 1,000 shots (the API's new-match form)."""
+
+
+async def viewer(url: str, last: dict[int, int], index: int, stop: asyncio.Event) -> None:
+    async with websockets.connect(url, max_size=2**24) as ws:
+        while not stop.is_set():
+            try:
+                message = await asyncio.wait_for(ws.recv(), 0.2)
+            except TimeoutError:
+                continue
+            last[index] = json.loads(message)["seq"]
+
+
+async def play(server: ServeProcess, shots: int, viewers: int) -> tuple[int, float, set[int]]:
+    stop = asyncio.Event()
+    last: dict[int, int] = {}
+    tasks = [asyncio.create_task(viewer(server.ws_url, last, i, stop)) for i in range(viewers)]
+    await asyncio.sleep(0.5)
+    rules = Rules(points_to_win_round=50, rounds_to_win_game=10)
+    steps = list(random_steps(shots, seed=4, rules=rules, setup=Setup(first="black"),
+                              shots_only=True))
+    started = time.perf_counter()
+    for step in steps:
+        await asyncio.to_thread(server.step, step)
+    elapsed = time.perf_counter() - started
+    final = server.get("/api/state")["seq"]
+    await asyncio.sleep(1.0)
+    stop.set()
+    await asyncio.gather(*tasks)
+    if viewers and set(last.values()) != {final}:
+        raise SystemExit(f"bench bug: viewers ended on {sorted(set(last.values()))}, "
+                         f"the server on {final}")
+    return len(steps), elapsed, set(last.values())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="200 shots")
+    parser.add_argument("--shots", type=int, help="shots in the match (default 1,000)")
+    parser.add_argument("--viewers", type=int, default=3, help="WebSocket viewers (default 3)")
+    args = parser.parse_args(argv)
+    shots = args.shots or (200 if args.quick else 1000)
+
+    print_header("Benchmark 4: memory of skitter serve")
+    with tempfile.TemporaryDirectory() as tmp, ServeProcess(Path(tmp)) as server:
+        time.sleep(2.0)
+        idle, idle_peak = server.rss_mb(), server.peak_rss_mb()
+        server.login()
+        time.sleep(0.5)
+        login, login_peak = server.rss_mb(), server.peak_rss_mb()
+        server.post("/api/match/new", {"seq": server.get("/api/state")["seq"], **LONG_MATCH})
+        steps, elapsed, _ = asyncio.run(play(server, shots, args.viewers))
+        state = server.get("/api/state")
+        after, peak = server.rss_mb(), server.peak_rss_mb()
+        log_size = sum(f.stat().st_size for f in Path(tmp).glob("skitter.db*"))
+    print(f"server: skitter serve --source sim (child process), {args.viewers} live viewers")
+    print(f"match:  {shots} shots in {steps} steps through the API in {elapsed:.1f} s "
+          f"({steps / elapsed:.0f} steps/s); log {state['log_length']} entries, "
+          f"round {state['state']['round']}, file {log_size / 1e6:.1f} MB")
+    print()
+    print(f"  idle:                 RSS {idle:6.1f} MB   peak {idle_peak:6.1f} MB")
+    print(f"  after referee login:  RSS {login:6.1f} MB   peak {login_peak:6.1f} MB")
+    print(f"  after the match:      RSS {after:6.1f} MB   peak {peak:6.1f} MB")
+    print(f"  the match itself:     {after - login:+.1f} MB for {shots} shots")
+    print()
+    print("  (a PIN check runs scrypt with n=2**14, r=8: a 16 MiB work area while it runs;")
+    print("   the first one also happens at start, when a PIN is set or generated)")
+    print()
+    verdict = "met" if peak < TARGET_MB else "NOT met"
+    print(f"Result: peak resident memory {peak:.1f} MB (target < {TARGET_MB:.0f} MB): {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
