@@ -1,0 +1,192 @@
+"""Benchmark 2: sensor-to-screen latency with 1, 50 and 200 scoreboards connected.
+
+Run: ``.venv/bin/python bench/latency.py [--quick] [--shots N] [--clients 1,50,200]``
+
+A child process runs the app as ``skitter serve`` does, on real uvicorn over loopback
+(``bench/latency_server.py``). For each shot a skitt is put on the simulated board through
+the virtual-board API; the board comes to rest ``debounce + settle`` after that change (the
+server says when the change happened, on the machine's one monotonic clock). The figure
+is the *added* latency: from that moment to the snapshot carrying the shot arriving at each
+connected ``websockets`` client. It includes the polling loop's interval (20 ms), so it
+cannot be below ~10 ms on average. Baseline: a bare ``websockets`` echo round trip on the
+same loopback, in the same run. Target: p99 under 20 ms with 200 clients.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import websockets
+from machine import ROOT, print_header
+from serve_proc import ServeProcess, free_port
+
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.events import ShotEvent, parse_event
+from scorekeeper.match import Match
+from scorekeeper.options import Rules, Setup
+from scorekeeper.rules import apply as apply_rules
+from scorekeeper.shot import Shot
+
+TARGET_P99_MS = 20.0
+FIELDS = ("white.red", "white.yellow", "white.blue", "black.red", "black.yellow", "black.blue",
+          "minus")
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
+class Screen:
+    """One connected client; notes when the snapshot with ``log_length >= want`` arrives."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.want = 1 << 30
+        self.arrived: float | None = None
+        self.task = asyncio.create_task(self._read())
+
+    async def _read(self) -> None:
+        with contextlib.suppress(websockets.ConnectionClosed):
+            while True:
+                message = await self.ws.recv(decode=False)  # bytes: no decoding on our side
+                now = time.monotonic()  # stamped before any parsing
+                if self.arrived is None:
+                    start = message.find(b'"log_length":') + 13
+                    end = message.find(b",", start)
+                    if int(message[start:end]) >= self.want:
+                        self.arrived = now
+
+    def expect(self, log_length: int) -> None:
+        self.arrived, self.want = None, log_length
+
+
+class Table:
+    """The referee's side: a shadow match to pick shots the rules accept, and the board."""
+
+    def __init__(self, server: ServeProcess) -> None:
+        self.server = server
+        self.match = Match(Rules(), Setup(first="black"))
+        self.capacity = server.get("/api/board")["profile"]["capacity"]
+
+    def wait_ready(self, timeout: float = 10.0) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            state = self.server.get("/api/state")
+            held = state["sensors"]["held"] or not state["link"]["up"]
+            if state["tracker"]["mode"] == "ready" and not held:
+                return state  # type: ignore[no-any-return]
+            if state["tracker"]["mode"] == "restore":
+                self.server.post("/api/board/lay-out", {})
+            if time.monotonic() > deadline:
+                raise SystemExit(f"bench bug: the board never got ready: {state['alerts']}")
+            time.sleep(0.02)
+
+    def next_tap(self, virtual: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        state = self.match.state
+        if state.must_place_big:
+            return "/api/board/big", {"player": state.turn, "on": True}
+        for name in FIELDS:
+            if virtual["counts"][name] >= self.capacity[name]:
+                continue
+            try:
+                apply_rules(state, ShotEvent(Shot(by=state.turn, delta={name: 1})))
+            except IllegalEventError:
+                continue
+            return "/api/board/place", {"field": name}
+        raise SystemExit(f"bench bug: no field takes a skitt: {state.summary()}")
+
+    def took(self, snapshot: dict[str, Any]) -> None:
+        self.match.apply(parse_event(snapshot["log"][-1]["step"]))
+
+
+async def echo_round_trips(url: str, count: int) -> list[float]:
+    async with websockets.connect(url) as ws:
+        samples = []
+        for i in range(count):
+            start = time.perf_counter()
+            await ws.send(f"ping {i}")
+            await ws.recv()
+            samples.append((time.perf_counter() - start) * 1000)
+        return samples
+
+
+async def measure(server: ServeProcess, table: Table, clients: int, shots: int) -> list[float]:
+    screens = [Screen(await websockets.connect(server.ws_url, max_size=2**24))
+               for _ in range(clients)]
+    await asyncio.sleep(0.5)
+    added: list[float] = []
+    for _ in range(shots):
+        state = await asyncio.to_thread(table.wait_ready)
+        want = state["log_length"] + 1
+        for screen in screens:
+            screen.expect(want)
+        path, body = table.next_tap(state["virtual"])
+        await asyncio.to_thread(server.post, path, body)
+        event = await asyncio.to_thread(server.get, "/bench/last-event")
+        rest = event["at"] + event["debounce"] + event["settle"]
+        deadline = time.monotonic() + 5
+        while any(s.arrived is None for s in screens):
+            if time.monotonic() > deadline:
+                raise SystemExit("bench bug: a screen never got the shot")
+            await asyncio.sleep(0.005)
+        added += [(s.arrived - rest) * 1000 for s in screens]  # type: ignore[operator]
+        table.took(await asyncio.to_thread(server.get, "/api/state"))
+    for screen in screens:
+        await screen.ws.close()
+        screen.task.cancel()
+    return added
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="6 shots per client count")
+    parser.add_argument("--shots", type=int, help="shots per client count (default 40)")
+    parser.add_argument("--clients", default="1,50,200", help="client counts (default 1,50,200)")
+    args = parser.parse_args(argv)
+    shots = args.shots or (6 if args.quick else 40)
+    levels = [int(n) for n in args.clients.split(",")]
+
+    print_header("Benchmark 2: sensor-to-screen latency (real uvicorn on loopback)")
+    echo_port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        command = [sys.executable, str(ROOT / "bench" / "latency_server.py")]
+        with ServeProcess(Path(tmp), "--echo-port", str(echo_port), command=command) as server:
+            server.login()
+            table = Table(server)
+            results = {n: asyncio.run(measure(server, table, n, shots)) for n in levels}
+            rtt = asyncio.run(echo_round_trips(f"ws://127.0.0.1:{echo_port}", 500))
+            settle = server.get("/bench/last-event")
+    rtt50, rtt99 = percentile(rtt, 50), percentile(rtt, 99)
+    print(f"{shots} shots per client count; the board rests {settle['debounce'] * 1000:.0f} ms "
+          f"(debounce) + {settle['settle'] * 1000:.0f} ms (settle) after the change; the app "
+          "polls every 20 ms")
+    print(f"baseline: bare WebSocket echo round trip, 500 samples: p50 {rtt50:.2f} ms, "
+          f"p99 {rtt99:.2f} ms")
+    print()
+    print(f"  {'clients':>7}  {'samples':>7}  {'p50 ms':>7}  {'p99 ms':>7}  {'max ms':>7}"
+          f"  {'p50/rtt':>8}  {'p99/rtt':>8}")
+    for n, added in results.items():
+        p50, p99 = percentile(added, 50), percentile(added, 99)
+        print(f"  {n:>7}  {len(added):>7}  {p50:7.1f}  {p99:7.1f}  {max(added):7.1f}"
+              f"  {p50 / rtt50:8.0f}  {p99 / rtt99:8.0f}")
+    print()
+    worst = percentile(results[max(levels)], 99)
+    verdict = "met" if worst < TARGET_P99_MS else "NOT met"
+    print(f"Result: p99 added latency with {max(levels)} clients {worst:.1f} ms "
+          f"(target < {TARGET_P99_MS:.0f} ms): {verdict}")
+    mean = statistics.mean(results[max(levels)])
+    print(f"        mean {mean:.1f} ms, of which ~10 ms is waiting for the next 20 ms poll")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
