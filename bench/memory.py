@@ -68,12 +68,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="200 shots")
     parser.add_argument("--shots", type=int, help="shots in the match (default 1,000)")
     parser.add_argument("--viewers", type=int, default=3, help="WebSocket viewers (default 3)")
+    parser.add_argument("--idle", type=float, default=2.0, help="seconds idle before measuring")
     args = parser.parse_args(argv)
     shots = args.shots or (200 if args.quick else 1000)
 
     print_header("Benchmark 4: memory of skitter serve")
     with tempfile.TemporaryDirectory() as tmp, ServeProcess(Path(tmp)) as server:
-        time.sleep(2.0)
+        time.sleep(args.idle)
         idle, idle_peak = server.rss_mb(), server.peak_rss_mb()
         server.login()
         time.sleep(0.5)

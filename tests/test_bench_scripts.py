@@ -1,0 +1,57 @@
+"""Each benchmark script runs and prints its figures with the machine they were taken on.
+
+Smoke tests with tiny counts: they check that the scripts work and report, never how fast
+anything is (timings on a shared CI machine mean nothing; ``bench/README.md`` has a run).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_bench(script: str, *args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / script), *args],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    for label in ("machine:", "python:", "date:", "Result:"):
+        assert label in out, f"{script} printed no {label!r}:\n{out}"
+    assert "bench bug" not in out
+    return out
+
+
+def test_pipeline_cost_prints_bus_driver_and_pipeline_figures() -> None:
+    out = run_bench("pipeline_cost.py", "--scans", "200", "--rounds", "1")
+    assert "bus transactions alone" in out and "driver reads alone" in out
+    assert "ratio to driver" in out and "pipeline / driver reads =" in out
+    assert "the pipeline's cells match the board" in out
+
+
+def test_log_replay_prints_events_per_second_and_the_decode_ratio() -> None:
+    out = run_bench("log_replay.py", "--events", "400", "--rounds", "1")
+    assert "events/s" in out and "ratio to decode" in out
+    assert "log: 400 events" in out
+
+
+@pytest.mark.timeout(120)
+def test_memory_prints_idle_and_after_match_figures() -> None:
+    out = run_bench("memory.py", "--shots", "8", "--viewers", "1", "--idle", "0.2")
+    assert "idle:" in out and "after the match:" in out
+    assert "peak resident memory" in out
+
+
+@pytest.mark.timeout(120)
+def test_latency_prints_percentiles_and_the_echo_baseline() -> None:
+    out = run_bench("latency.py", "--shots", "1", "--clients", "1,3")
+    assert "bare WebSocket echo round trip" in out
+    assert "p99 added latency with 3 clients" in out
