@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from gpiozero import Device
+from gpiozero.pins.mock import MockFactory
 from web_helpers import PIN
 
 from scorekeeper.clock import FakeClock
@@ -61,3 +63,16 @@ def referee(client: TestClient) -> TestClient:
     response = client.post("/api/referee/login", json={"pin": PIN})
     assert response.status_code == 200, response.text
     return client
+
+
+@pytest.fixture
+def mock_factory() -> Iterator[MockFactory]:
+    """gpiozero's mock pins as the default factory; the previous factory comes back after."""
+    save_factory = Device.pin_factory
+    Device.pin_factory = MockFactory()
+    try:
+        yield Device.pin_factory
+    finally:
+        if Device.pin_factory is not None:
+            Device.pin_factory.reset()
+        Device.pin_factory = save_factory

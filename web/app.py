@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -48,7 +48,11 @@ def create_app(
             table_link.start(asyncio.get_running_loop())
         task = None
         if poll_interval is not None:
-            task = asyncio.create_task(_poll(table, poll_interval), name="skitter-poll")
+            steps = [table.tick]
+            controls = getattr(app.state, "controls", None)  # the board's GPIO buttons, LEDs
+            if controls is not None:
+                steps.append(controls.poll)
+            task = asyncio.create_task(_poll(steps, poll_interval), name="skitter-poll")
         try:
             yield
         finally:
@@ -94,12 +98,13 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=409)
 
 
-async def _poll(table: Table, interval: float) -> None:
-    """The polling loop: nothing a sensor sends may stop it."""
+async def _poll(steps: list[Callable[[], None]], interval: float) -> None:
+    """The polling loop: nothing a sensor or a button sends may stop it."""
     failures = 0
     while True:
         try:
-            table.tick()
+            for step in steps:
+                step()
             failures = 0
         except Exception:  # noqa: BLE001 - logged, counted, and the loop goes on
             failures += 1

@@ -86,6 +86,9 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         app.state.table_link = TableLink(table, board_id, settings.mqtt)
         print(f"skitter: tournament broker {settings.mqtt.host}:{settings.mqtt.port}, "
               f"board id {board_id!r}")
+    controls = _hardware_controls(table)
+    if controls is not None:
+        app.state.controls = controls
     _announce(settings, table, addresses, new_pin)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     server = uvicorn.Server(uvicorn.Config(
@@ -98,9 +101,34 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     except SystemExit as exc:  # uvicorn exits when the port is taken
         return int(exc.code or 1)
     finally:
+        if controls is not None:
+            controls.close()
         table.close()
     print("skitter: stopped; every step is in the match log", settings.db_path)
     return 0 if server.started else 1
+
+
+def _hardware_controls(table: object) -> object | None:
+    """The profile's GPIO buttons and LEDs, on a real board (not with the simulator).
+
+    They are optional: when the Pi's GPIO cannot be used, the scorekeeper says so and runs on
+    without them (the tablet does everything they do).
+    """
+    from web.controls import HardwareControls
+    from web.table import Table
+
+    assert isinstance(table, Table)
+    sensing = table.sensing
+    if sensing is None or sensing.simulator is not None or table.source_name == "replay":
+        return None
+    gpio = sensing.profile.gpio
+    if gpio is None or not (gpio.buttons or gpio.leds):
+        return None
+    try:
+        return HardwareControls(table, gpio)
+    except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds off a Pi
+        print(f"skitter: GPIO buttons and LEDs unavailable ({exc}); the tablet does their work")
+        return None
 
 
 def _announce(settings: Settings, table: object, addresses: list[str], new_pin: str | None) -> None:
