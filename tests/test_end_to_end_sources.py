@@ -9,14 +9,12 @@ cross the pty.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from emulation.i2c import FakeI2C
 from emulation.mcu import EmulatedMcu
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.pipeline import Pipeline
@@ -131,15 +129,6 @@ class SerialRig(Rig):
         self.mcu.close()
 
 
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    save_factory = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save_factory
 
 
 def run_table(

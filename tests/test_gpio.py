@@ -2,26 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.gpio import Buttons, InterruptLine, Leds
 from firmware_bridge.source import SourceError
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    save_factory = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        if Device.pin_factory is not None:
-            Device.pin_factory.reset()
-        Device.pin_factory = save_factory
 
 
 def test_interrupt_line_idles_high_on_the_pull_up(mock_factory: MockFactory) -> None:

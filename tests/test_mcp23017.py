@@ -20,24 +20,11 @@ from emulation.i2c import (
     IODIRB,
     FakeI2C,
 )
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.mcp23017 import MCP23017Source
 from firmware_bridge.source import SensorEvent, Source, SourceError
 from scorekeeper.clock import FakeClock
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    save_factory = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        if Device.pin_factory is not None:
-            Device.pin_factory.reset()
-        Device.pin_factory = save_factory
 
 
 @pytest.fixture
