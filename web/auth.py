@@ -9,7 +9,14 @@ attempt is even looked at (1 s, 2 s, 4 s, ... at most 30 s); an attempt inside t
 gets 429 with ``Retry-After``. A correct PIN clears the count, and so do ``FORGET`` seconds
 without any attempt. A four-digit PIN thus takes days to guess, while the real referee who
 mistypes waits at most half a minute, and someone guessing from another address never
-delays the referee's tablet. Time comes from the injected clock.
+delays the referee's tablet.
+
+Guesses spread over many addresses (easy with IPv6 on a venue network) meet a second,
+venue-wide limit: wrong PINs draw on a bucket of ``GLOBAL_BURST`` tries that refills one try
+every ``GLOBAL_INTERVAL`` seconds. While it is empty every login waits (429) until it refills,
+so such an attack gets about one guess every 5 s; the referee is held up only while wrong
+PINs keep arriving that fast, and for at most ``GLOBAL_INTERVAL`` seconds after they stop. A
+referee already logged in keeps the session throughout. Time comes from the injected clock.
 """
 
 from __future__ import annotations
@@ -23,6 +30,8 @@ COOKIE = "skitter_session"
 BASE_DELAY = 1.0
 CAP_DELAY = 30.0
 FORGET = 15 * 60.0
+GLOBAL_BURST = 10
+GLOBAL_INTERVAL = 5.0
 SESSION_LIFETIME = 24 * 3600.0
 
 
@@ -47,9 +56,14 @@ class LoginThrottle:
     def __init__(self, clock: Clock) -> None:
         self._clock = clock
         self._failures: dict[str, _Failures] = {}
+        self._tokens = float(GLOBAL_BURST)
+        self._refilled = clock.now()
 
     def wait_for(self, client: str) -> float:
         """Seconds ``client`` must still wait before a PIN is checked (0: go ahead)."""
+        return max(self._client_wait(client), self._venue_wait())
+
+    def _client_wait(self, client: str) -> float:
         f = self._failures.get(client)
         if f is None:
             return 0.0
@@ -59,12 +73,23 @@ class LoginThrottle:
             return 0.0
         return max(0.0, f.last + delay_after(f.count) - now)
 
+    def _venue_wait(self) -> float:
+        """Time until the venue-wide bucket holds a whole try again."""
+        now = self._clock.now()
+        self._tokens = min(
+            float(GLOBAL_BURST), self._tokens + (now - self._refilled) / GLOBAL_INTERVAL
+        )
+        self._refilled = now
+        return 0.0 if self._tokens >= 1.0 else (1.0 - self._tokens) * GLOBAL_INTERVAL
+
     def failed(self, client: str) -> float:
         """Record a wrong PIN; return the delay now imposed on ``client``."""
         prev = self._failures.get(client)
         count = 1 if prev is None else prev.count + 1
         self._failures[client] = _Failures(count, self._clock.now())
-        return delay_after(count)
+        self._venue_wait()
+        self._tokens = max(0.0, self._tokens - 1.0)
+        return max(delay_after(count), self._venue_wait())
 
     def succeeded(self, client: str) -> None:
         self._failures.pop(client, None)
