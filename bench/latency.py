@@ -36,6 +36,8 @@ from scorekeeper.rules import apply as apply_rules
 from scorekeeper.shot import Shot
 
 TARGET_P99_MS = 20.0
+LONG_MATCH = {"points_to_win_round": 50, "rounds_to_win_game": 10, "first": "black"}
+"""A match that does not end within the benchmark's shots."""
 FIELDS = ("white.red", "white.yellow", "white.blue", "black.red", "black.yellow", "black.blue",
           "minus")
 
@@ -74,7 +76,9 @@ class Table:
 
     def __init__(self, server: ServeProcess) -> None:
         self.server = server
-        self.match = Match(Rules(), Setup(first="black"))
+        server.post("/api/match/new", {"seq": server.get("/api/state")["seq"], **LONG_MATCH})
+        self.match = Match(Rules(points_to_win_round=50, rounds_to_win_game=10),
+                           Setup(first="black"))
         self.capacity = server.get("/api/board")["profile"]["capacity"]
 
     def wait_ready(self, timeout: float = 10.0) -> dict[str, Any]:
@@ -89,6 +93,13 @@ class Table:
             if time.monotonic() > deadline:
                 raise SystemExit(f"bench bug: the board never got ready: {state['alerts']}")
             time.sleep(0.02)
+
+    def settle_shootoff(self) -> None:
+        """A shoot-off is entered on the tablet (the sensors do not see it)."""
+        while self.match.state.shootoff_due:
+            step = {"shootoff": {"black": 3, "white": 5}}
+            self.server.step(step)
+            self.match.apply(step)
 
     def next_tap(self, virtual: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         state = self.match.state
@@ -125,6 +136,7 @@ async def measure(server: ServeProcess, table: Table, clients: int, shots: int) 
     await asyncio.sleep(0.5)
     added: list[float] = []
     for _ in range(shots):
+        await asyncio.to_thread(table.settle_shootoff)
         state = await asyncio.to_thread(table.wait_ready)
         want = state["log_length"] + 1
         for screen in screens:
