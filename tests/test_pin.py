@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import stat
 
 import pytest
@@ -158,3 +160,20 @@ def test_set_replaces_a_configured_pin_in_this_process(tmp_path):
     store = PinStore(tmp_path, pin_hash=hash_pin("1111"))
     store.set("2222")
     assert store.verify("2222") and not store.verify("1111") and not store.from_config
+
+
+def test_a_pin_check_needs_at_most_four_mib_of_memory() -> None:
+    # The server's memory budget on a Pi is 80 MB; scrypt's work area is 128 * r * n bytes.
+    params = dict(kv.split("=") for kv in hash_pin("2468").split("$")[1].split(","))
+    assert 128 * int(params["r"]) * int(params["n"]) <= 4 * 1024 * 1024
+
+
+def test_a_pin_stored_with_older_stronger_settings_still_verifies() -> None:
+    salt = b"0123456789abcdef"
+    digest = hashlib.scrypt(b"2468", salt=salt, n=2**14, r=8, p=1, maxmem=2**26, dklen=32)
+    stored = (
+        f"scrypt$n=16384,r=8,p=1${base64.b64encode(salt).decode()}$"
+        f"{base64.b64encode(digest).decode()}"
+    )
+    assert verify_pin("2468", stored)
+    assert not verify_pin("2469", stored)
