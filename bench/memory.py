@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  after the match:      RSS {after:6.1f} MB   peak {peak:6.1f} MB")
     print(f"  the match itself:     {after - login:+.1f} MB for {shots} shots")
     print()
-    print("  (a PIN check runs scrypt with n=2**14, r=8: a 16 MiB work area while it runs;")
+    print("  (a PIN check runs scrypt with n=2**12, r=8: a 4 MiB work area while it runs;")
     print("   the first one also happens at start, when a PIN is set or generated)")
     print()
     verdict = "met" if peak < TARGET_MB else "NOT met"
