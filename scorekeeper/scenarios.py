@@ -66,39 +66,40 @@ def compact(value: Any) -> str:
 
 # -- Checking the file's shape ------------------------------------------------------------
 
-def _check_expect(obj: Any, rules: Rules, where: str) -> None:
-    exp = checks.mapping(obj, f"{where}: expect")
-    checks.only_keys(exp, EXPECT_KEYS, f"{where}: expect")
+def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
+    """An expect step's keys and names; a wrong one refuses the step (SCENARIOS.md)."""
+    exp = checks.mapping(obj, f"{where}expect")
+    checks.only_keys(exp, EXPECT_KEYS, f"{where}expect")
     for key in ("score", "round_wins"):
         if key in exp:
-            checks.per_player(exp[key], f"{where}: expect.{key}")
+            checks.per_player(exp[key], f"{where}expect.{key}")
     if "board" in exp:
-        for name in checks.counts(exp["board"], f"{where}: expect.board"):
+        for name in checks.counts(exp["board"], f"{where}expect.board"):
             if name not in rules.fields:
-                raise MalformedEventError(f"{where}: expect.board: unknown field "
+                raise MalformedEventError(f"{where}expect.board: unknown field "
                                           f"{checks.show(name)}")
     if "blocked" in exp:
-        checks.string_list(exp["blocked"], f"{where}: expect.blocked")
+        checks.string_list(exp["blocked"], f"{where}expect.blocked")
     for key in ("turn", "winner"):
         if exp.get(key) is not None:
-            checks.player(exp[key], f"{where}: expect.{key}")
+            checks.player(exp[key], f"{where}expect.{key}")
     if "phase" in exp and exp["phase"] not in ("shootoff", "playing", "game_over"):
-        raise MalformedEventError(f"{where}: expect.phase: expected \"shootoff\", \"playing\" "
+        raise MalformedEventError(f"{where}expect.phase: expected \"shootoff\", \"playing\" "
                                   f"or \"game_over\", got {checks.show(exp['phase'])}")
     for key in ("round", "pot"):
         if key in exp:
-            checks.integer(exp[key], f"{where}: expect.{key}")
+            checks.integer(exp[key], f"{where}expect.{key}")
     if "rounds" in exp:
         if not isinstance(exp["rounds"], list):
-            raise MalformedEventError(f"{where}: expect.rounds: expected a list")
+            raise MalformedEventError(f"{where}expect.rounds: expected a list")
         for i, r in enumerate(exp["rounds"]):
             if r is not None:
-                checks.player(r, f"{where}: expect.rounds[{i}]")
+                checks.player(r, f"{where}expect.rounds[{i}]")
     if "big" in exp:
-        for p, v in checks.mapping(exp["big"], f"{where}: expect.big").items():
-            checks.player(p, f"{where}: expect.big key")
+        for p, v in checks.mapping(exp["big"], f"{where}expect.big").items():
+            checks.player(p, f"{where}expect.big key")
             if v not in ("hand", "center", None):
-                raise MalformedEventError(f"{where}: expect.big.{p}: expected \"hand\", "
+                raise MalformedEventError(f"{where}expect.big.{p}: expected \"hand\", "
                                           f"\"center\" or null, got {checks.show(v)}")
 
 
@@ -109,9 +110,7 @@ def _check_step_shape(step: Any, n: int, rules: Rules) -> None:
         raise MalformedEventError(f"{where}: expected an object with exactly one of "
                                   f"{', '.join(ALL_STEP_KEYS)}, got {checks.show(got)}")
     ((key, value),) = step.items()
-    if key == "expect":
-        _check_expect(value, rules, where)
-    elif key == "expect_error":
+    if key == "expect_error":
         inner = value
         if (not isinstance(inner, Mapping) or len(inner) != 1
                 or next(iter(inner)) not in STEP_KEYS):
@@ -181,6 +180,7 @@ def run_scenario(obj: Any, path: str = "<scenario>") -> ScenarioResult:
         ((key, value),) = step.items()
         try:
             if key == "expect":
+                _check_expect(value, rules)
                 problem = _mismatch(match.state, value)
                 if problem is not None:
                     return ScenarioResult(path, name, False, f"step {n}: {problem}")

@@ -119,8 +119,6 @@ def test_rounds_count_only_rounds_finished_in_the_scenario():
     ({"format": 1, "steps": [], "author": "me"}, "unknown top-level key 'author'"),
     ({"format": 1, "steps": [{"shot": {"by": "black"}, "undo": True}]}, "step 1"),
     ({"format": 1, "steps": [{"jump": True}]}, "step 1"),
-    ({"format": 1, "steps": [{"expect": {"colour": 1}}]}, "expect: unknown key 'colour'"),
-    ({"format": 1, "steps": [{"expect": {"board": {"white.x": 1}}}]}, "expect.board"),
     ({"format": 1, "steps": [{"expect_error": {"expect": {}}}]}, "expect_error"),
     ({"format": 1, "rules": {"pot": "many"}, "steps": []}, "rules.pot"),
     ({"format": 1, "setup": {"score": {"black": 9}}, "steps": []}, "setup.score.black"),
@@ -130,6 +128,17 @@ def test_malformed_file_fails_naming_the_key(tmp_path, content, message):
     result = run_scenario_file(path)
     assert result.malformed and result.line.startswith(f"FAIL {path}: ")
     assert message in result.line
+
+
+@pytest.mark.parametrize(("expect", "message"), [
+    ({"colour": 1}, "step 1: refused: expect: unknown key 'colour'"),
+    ({"board": {"white.x": 1}}, "step 1: refused: expect.board: unknown field 'white.x'"),
+])
+def test_a_wrong_key_inside_an_expect_refuses_that_step(expect, message):
+    # SCENARIOS.md: anything wrong inside a step is a refusal of that step, not a malformed file.
+    result = run_scenario({"format": 1, "name": "x", "steps": [{"expect": expect}]})
+    assert not result.passed and not result.malformed
+    assert result.line.startswith(f"FAIL x: {message}")
 
 
 def test_refusal_inside_a_step_is_not_malformed():
