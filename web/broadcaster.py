@@ -2,9 +2,14 @@
 
 Every message is a *full* state snapshot carrying an increasing ``seq``, so a client never
 has to merge anything: it shows the newest snapshot it has. A client joining late gets the
-current snapshot first, then every later one in order (one FIFO queue per client, filled
-without awaiting, so no snapshot can overtake another). A client too slow to keep up loses
-intermediate snapshots, never the newest one: its queue is cut down to the latest state.
+current snapshot first, then every later one in order (one FIFO per client, filled without
+awaiting, so no snapshot can overtake another). A client too slow to keep up loses
+intermediate snapshots, never the newest one: its backlog is cut down to the latest state.
+
+Each snapshot is encoded to JSON text once, when it is published, and the same text goes to
+every client: with 200 screens, encoding per client cost more than everything else. Each
+client has its own sender task (the socket's handler), so a client that stops reading
+stalls only itself.
 
 Limit (as FastAPI's own ConnectionManager says of itself): this lives in one process. Run
 one ``skitter serve`` per board; several worker processes would each have their own
@@ -15,22 +20,55 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import threading
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-QUEUE_LIMIT = 64
-"""Snapshots waiting for one client before it is cut down to the newest."""
+QUEUE_LIMIT = 16
+"""Snapshots waiting for one client before its backlog is cut down to the newest."""
+
+
+def encode(snapshot: Mapping[str, Any]) -> str:
+    """The text frame for ``snapshot`` (compact, as Starlette's ``send_json`` writes it)."""
+    return json.dumps(snapshot, separators=(",", ":"), ensure_ascii=False)
+
+
+class _Outbox:
+    """One client's backlog of encoded snapshots, and the flag that wakes its sender."""
+
+    __slots__ = ("pending", "wake", "stopped")
+
+    def __init__(self) -> None:
+        self.pending: deque[str] = deque()
+        self.wake = asyncio.Event()
+        self.stopped = False
+
+    def put(self, text: str) -> None:
+        """Queue ``text``; a client this far behind skips to it (every snapshot is whole)."""
+        if len(self.pending) >= QUEUE_LIMIT:
+            self.pending.clear()
+        self.pending.append(text)
+        self.wake.set()
+
+    def stop(self, *, drop: bool) -> None:
+        """End the sender once the backlog is sent (or at once, with ``drop``)."""
+        if drop:
+            self.pending.clear()
+        self.stopped = True
+        self.wake.set()
 
 
 class Broadcaster:
     """Holds the connected sockets and sends each published snapshot to all of them."""
 
     def __init__(self) -> None:
-        self._clients: dict[WebSocket, asyncio.Queue[Mapping[str, Any] | None]] = {}
+        self._clients: dict[WebSocket, _Outbox] = {}
         self._latest: Mapping[str, Any] | None = None
+        self._latest_text: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
         self.sent = 0
@@ -50,10 +88,11 @@ class Broadcaster:
 
     def publish(self, snapshot: Mapping[str, Any]) -> None:
         """Queue ``snapshot`` for every client; callable from the loop or another thread."""
+        text = encode(snapshot)
         with self._lock:
             if self._latest is not None and snapshot.get("seq", 0) <= self._latest.get("seq", 0):
                 return  # never send an older state after a newer one
-            self._latest = snapshot
+            self._latest, self._latest_text = snapshot, text
         loop = self._loop
         if loop is None or loop.is_closed():
             return
@@ -62,28 +101,31 @@ class Broadcaster:
         except RuntimeError:
             running = None
         if running is loop:
-            self._enqueue_all(snapshot)
+            self._put_all(text)
         else:
-            loop.call_soon_threadsafe(self._enqueue_all, snapshot)
+            loop.call_soon_threadsafe(self._put_all, text)
 
-    def _enqueue_all(self, snapshot: Mapping[str, Any]) -> None:
-        for queue in list(self._clients.values()):
-            _put_latest(queue, snapshot)
+    def _put_all(self, text: str) -> None:
+        for outbox in list(self._clients.values()):
+            outbox.put(text)
 
     async def serve(self, websocket: WebSocket) -> None:
         """Accept ``websocket`` and stream snapshots to it until it goes away."""
         await websocket.accept()
-        queue: asyncio.Queue[Mapping[str, Any] | None] = asyncio.Queue(maxsize=QUEUE_LIMIT)
-        if self._latest is not None:
-            queue.put_nowait(self._latest)
-        self._clients[websocket] = queue
-        reader = asyncio.create_task(self._watch_for_close(websocket, queue))
+        outbox = _Outbox()
+        if self._latest_text is not None:
+            outbox.put(self._latest_text)
+        self._clients[websocket] = outbox
+        reader = asyncio.create_task(self._watch_for_close(websocket, outbox))
         try:
             while True:
-                snapshot = await queue.get()
-                if snapshot is None:
-                    break
-                await websocket.send_json(snapshot)
+                if not outbox.pending:
+                    if outbox.stopped:
+                        break
+                    outbox.wake.clear()
+                    await outbox.wake.wait()
+                    continue
+                await websocket.send_text(outbox.pending.popleft())
                 self.sent += 1
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # a dead socket: drop it below
@@ -96,9 +138,7 @@ class Broadcaster:
                 with contextlib.suppress(Exception):
                     await websocket.close()
 
-    async def _watch_for_close(
-        self, websocket: WebSocket, queue: asyncio.Queue[Mapping[str, Any] | None]
-    ) -> None:
+    async def _watch_for_close(self, websocket: WebSocket, outbox: _Outbox) -> None:
         """Read (and ignore) what the client sends, to notice when it disconnects."""
         try:
             while True:
@@ -107,21 +147,9 @@ class Broadcaster:
                     break
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass
-        _put_latest(queue, None)
+        outbox.stop(drop=True)
 
     async def close_all(self) -> None:
         """Tell every client's sender to stop (server shutdown)."""
-        for queue in list(self._clients.values()):
-            _put_latest(queue, None)
-
-
-def _put_latest(
-    queue: asyncio.Queue[Mapping[str, Any] | None], item: Mapping[str, Any] | None
-) -> None:
-    """Put ``item``; when the queue is full keep only ``item`` (snapshots are complete)."""
-    try:
-        queue.put_nowait(item)
-    except asyncio.QueueFull:
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(item)
+        for outbox in list(self._clients.values()):
+            outbox.stop(drop=False)
