@@ -4,14 +4,18 @@ Undo is "go back to the state before the last step" (R19). The match does not ke
 state it went through (a long log would hold hundreds of thousands): it keeps one every
 :data:`CHECKPOINT_EVERY` steps and every state since the last of those. Undoing past a kept
 state replays the block before it once (fewer than :data:`CHECKPOINT_EVERY` steps), which
-gives back states equal to the ones before. The events, undos included, are what the
-match log stores; :meth:`Match.replay` rebuilds a match from them.
+gives back states equal to the ones before; the block just before the newest kept state is
+kept aside too (one block: undos at a kept state are common in a long log). The events,
+undos included, are what the match log stores; :meth:`Match.replay` rebuilds a match from
+them, and :meth:`Match.replay_json` from the log's JSON text, parsing each distinct text
+once (events are values, and a real match repeats a few hundred of them).
 """
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Mapping
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from scorekeeper.checks import show
@@ -32,6 +36,10 @@ CHECKPOINT_EVERY = 32
 _DEFAULT_RULES = Rules()
 _DEFAULT_SETUP = Setup()
 
+StepHook = Callable[[int, Event, State, tuple[Effect, ...]], None]
+"""Called by a replay after each step: (step number from 1, the event, the state after it,
+its effects as :meth:`Match.apply` returns them)."""
+
 
 class Match:
     """One game from its setup, step by step.
@@ -44,7 +52,7 @@ class Match:
     """
 
     __slots__ = ("_rules", "_setup", "_names", "_handicaps", "_state", "_kept", "_tail",
-                 "_steps", "_events", "_events_tuple")
+                 "_aside", "_steps", "_events", "_events_tuple")
 
     def __init__(self, rules: Rules = _DEFAULT_RULES, setup: Setup = _DEFAULT_SETUP,
                  names: Mapping[Player, str] | None = None,
@@ -64,6 +72,9 @@ class Match:
         """The state after 0, K, 2K... steps of ``_steps`` (K = CHECKPOINT_EVERY)."""
         self._tail: list[State] = []
         """The states after each step since the last kept state."""
+        self._aside: list[State] | None = None
+        """The tail as it was when the newest kept state was made (the states of the block
+        before it), until that kept state is taken back."""
         self._steps: list[Event] = []
         """The steps not taken back, in order."""
         self._events: list[Event] = []
@@ -126,7 +137,8 @@ class Match:
         self._state = state
         if len(self._steps) % CHECKPOINT_EVERY == 0:
             self._kept.append(state)
-            self._tail.clear()
+            self._aside = self._tail
+            self._tail = []
         else:
             self._tail.append(state)
 
@@ -136,12 +148,16 @@ class Match:
         steps, kept, tail = self._steps, self._kept, self._tail
         if tail:
             tail.pop()
-        else:  # the current state is a kept one: rebuild the block before it
+        else:  # the current state is a kept one: the block before it, set aside or rebuilt
             kept.pop()
-            state = kept[-1]
-            for ev in steps[(len(kept) - 1) * CHECKPOINT_EVERY:-1]:
-                state = next_state(state, ev)
-                tail.append(state)
+            if self._aside is not None:
+                tail = self._tail = self._aside
+                self._aside = None
+            else:
+                state = kept[-1]
+                for ev in steps[(len(kept) - 1) * CHECKPOINT_EVERY:-1]:
+                    state = next_state(state, ev)
+                    tail.append(state)
         self._state = tail[-1] if tail else kept[-1]
         return steps.pop()
 
@@ -171,36 +187,62 @@ class Match:
     def replay(cls, rules: Rules, setup: Setup,
                events: Iterable[Event | Shot | Mapping[str, Any]],
                names: Mapping[Player, str] | None = None,
-               handicaps: Mapping[Player, Handicap] | None = None) -> Match:
-        """The match these events make, rebuilt exactly.
+               handicaps: Mapping[Player, Handicap] | None = None,
+               *, on_step: StepHook | None = None) -> Match:
+        """The match these events make, rebuilt exactly (as if each was given to
+        :meth:`apply` in turn); ``on_step`` sees every step as it is taken.
 
         Raises :class:`IllegalEventError` naming the step (counted from 1) that was refused.
         """
         match = cls(rules, setup, names, handicaps)
-        log = match._events
-        push, pop = match._push, match._pop
+        match._fold(_parsed(events), on_step)
+        return match
+
+    @classmethod
+    def replay_json(cls, rules: Rules, setup: Setup, bodies: Iterable[str | bytes],
+                    names: Mapping[Player, str] | None = None,
+                    handicaps: Mapping[Player, Handicap] | None = None,
+                    *, on_step: StepHook | None = None) -> Match:
+        """:meth:`replay` for a log read as JSON text, one step object per item (the
+        ``body`` column of the match log, :meth:`MatchStore.iter_bodies`).
+
+        Each distinct text is decoded and checked once; an equal text later gets the same
+        event (a text decides its event completely). A log file may be damaged: text that
+        is not JSON or not a step is refused like any bad step, with its step number.
+        """
+        match = cls(rules, setup, names, handicaps)
+        match._fold(_parsed_json(bodies), on_step)
+        return match
+
+    def _fold(self, events: Iterator[Event], on_step: StepHook | None) -> None:
+        """Take each step of ``events`` in turn (the loop of :meth:`replay`)."""
+        log = self._events
+        push, pop = self._push, self._pop
         # A long replay makes many small objects and no cycles: the cyclic garbage
         # collector would only walk the growing heap again and again.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            for i, item in enumerate(events, 1):
+            for i, ev in enumerate(events, 1):
                 try:
-                    ev = parse_event(item)
                     if type(ev) is Undo:
-                        if not match._steps:
+                        if not self._steps:
                             raise NothingToUndoError("undo: nothing to undo")
-                        pop()
+                        undone = pop()
+                        if on_step is not None:
+                            on_step(i, ev, self._state, (Effect(
+                                "undo", None, 0, Reason.UNDO, f"took back {undone.describe()}"),))
                     else:
-                        push(next_state(match._state, ev), ev)
+                        push(next_state(self._state, ev), ev)
+                        if on_step is not None:
+                            on_step(i, ev, self._state, self._state.last_effects)
                 except IllegalEventError as err:
                     raise type(err)(f"step {i}: {err}") from err
                 log.append(ev)
         finally:
+            self._events_tuple = None
             if collecting:
                 gc.enable()
-        match._events_tuple = None
-        return match
 
     def to_json(self) -> dict[str, Any]:
         """The state as the UI shows it, with the players' names, handicaps and
@@ -210,3 +252,30 @@ class Match:
         out["handicaps"] = {p: h.to_json() for p, h in self._handicaps.items()}
         out["can_undo"] = self.can_undo
         return out
+
+
+def _parsed(items: Iterable[Event | Shot | Mapping[str, Any]]) -> Iterator[Event]:
+    """Each item as an event; a bad one is refused naming its step."""
+    for i, item in enumerate(items, 1):
+        try:
+            yield parse_event(item)
+        except IllegalEventError as err:
+            raise type(err)(f"step {i}: {err}") from err
+
+
+def _parsed_json(bodies: Iterable[str | bytes]) -> Iterator[Event]:
+    """Each JSON text as an event, decoding and checking each distinct text once."""
+    seen: dict[str | bytes, Event] = {}
+    for i, text in enumerate(bodies, 1):
+        ev = seen.get(text)
+        if ev is None:
+            try:
+                obj = json.loads(text)
+            except (ValueError, TypeError) as err:
+                raise MalformedEventError(f"step {i}: not a JSON step object: {err}") from None
+            try:
+                ev = parse_event(obj)
+            except IllegalEventError as err:
+                raise type(err)(f"step {i}: {err}") from err
+            seen[text] = ev
+        yield ev

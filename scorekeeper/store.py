@@ -7,7 +7,9 @@ rebuilds exactly the same match. Timestamps are passed in (the store reads no cl
 
 The store keeps events as the JSON objects of the scenario step format
 (``{"shot": {...}}``, ``{"undo": true}``...); turning them into a match is the job of
-:func:`scorekeeper.match.Match.replay`.
+:func:`scorekeeper.match.Match.replay`. A restart reads the bodies as text
+(:meth:`MatchStore.iter_bodies`) and hands them to :meth:`~scorekeeper.match.Match.replay_json`,
+which decodes each distinct text once.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
@@ -39,6 +41,9 @@ CREATE TABLE IF NOT EXISTS events (
 """
 
 EXPORT_FORMAT = 1
+
+BULK_ROWS = 4096
+"""Rows fetched per round trip when a whole log is read as text."""
 
 
 class StoreError(Exception):
@@ -187,13 +192,18 @@ class MatchStore:
 
     def load(self, match_id: int) -> StoredMatch:
         """The match's header and all its events, in order."""
+        head = self.load_header(match_id)
+        return replace(head, events=tuple(self.iter_events(match_id)))
+
+    def load_header(self, match_id: int) -> StoredMatch:
+        """The match's header alone (``events`` is empty): what a replay from
+        :meth:`iter_bodies` or :meth:`iter_rows` needs besides the events."""
         head = self._db.execute(
             "SELECT id, created_at, rules, setup, names, meta FROM matches WHERE id = ?",
             (match_id,),
         ).fetchone()
         if head is None:
             raise StoreError(f"no match {match_id} in {self.path}")
-        events = tuple(self.iter_events(match_id))
         return StoredMatch(
             id=head[0],
             created_at=head[1],
@@ -201,7 +211,7 @@ class MatchStore:
             setup=json.loads(head[3]),
             names=json.loads(head[4]),
             meta=json.loads(head[5]),
-            events=events,
+            events=(),
         )
 
     def iter_events(self, match_id: int, after: int = 0) -> Iterator[StoredEvent]:
@@ -216,6 +226,28 @@ class MatchStore:
             except json.JSONDecodeError as exc:
                 raise StoreError(f"match {match_id} event {seq} is not valid JSON: {exc}") from exc
             yield StoredEvent(seq=seq, at=at, source=source, body=decoded)
+
+    def iter_bodies(self, match_id: int, after: int = 0) -> Iterator[str]:
+        """The JSON text of each event of ``match_id`` with ``seq > after``, in order, not
+        decoded (for :meth:`~scorekeeper.match.Match.replay_json`). Rows are fetched
+        :data:`BULK_ROWS` at a time: far fewer round trips than one per row, bounded memory."""
+        for rows in self._bulk("SELECT body", match_id, after):
+            for (body,) in rows:
+                yield body
+
+    def iter_rows(self, match_id: int, after: int = 0) -> Iterator[tuple[int, float, str, str]]:
+        """``(seq, at, source, body text)`` for each event of ``match_id`` with
+        ``seq > after``, in order: :meth:`iter_events` without decoding the bodies."""
+        for rows in self._bulk("SELECT seq, at, source, body", match_id, after):
+            yield from rows
+
+    def _bulk(self, select: str, match_id: int, after: int) -> Iterator[list[Any]]:
+        cur = self._db.execute(
+            f"{select} FROM events WHERE match_id = ? AND seq > ? ORDER BY seq",
+            (match_id, after),
+        )
+        while rows := cur.fetchmany(BULK_ROWS):
+            yield rows
 
     def event_count(self, match_id: int) -> int:
         row = self._db.execute(
