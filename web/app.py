@@ -25,7 +25,9 @@ from web.table import Refused, Stale, Table
 log = logging.getLogger("skitter.web")
 
 POLL_INTERVAL = 0.02
-"""Seconds between polling steps (debounce is 20 ms, settle 300 ms by default)."""
+"""Seconds between regular polling steps (debounce is 20 ms, settle 300 ms by default)."""
+WAKE_MARGIN = 0.0002
+"""Seconds added to a wake-up at the settle deadline, so float sums land on its far side."""
 
 
 def create_app(
@@ -52,7 +54,9 @@ def create_app(
             controls = getattr(app.state, "controls", None)  # the board's GPIO buttons, LEDs
             if controls is not None:
                 steps.append(controls.poll)
-            task = asyncio.create_task(_poll(steps, poll_interval), name="skitter-poll")
+            task = asyncio.create_task(
+                _poll(steps, poll_interval, table.seconds_to_rest), name="skitter-poll"
+            )
         try:
             yield
         finally:
@@ -98,19 +102,33 @@ def _install_error_handlers(app: FastAPI) -> None:
         return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=409)
 
 
-async def _poll(steps: list[Callable[[], None]], interval: float) -> None:
-    """The polling loop: nothing a sensor or a button sends may stop it."""
+async def _poll(
+    steps: list[Callable[[], None]],
+    interval: float,
+    rest_in: Callable[[], float | None] = lambda: None,
+) -> None:
+    """The polling loop: nothing a sensor or a button sends may stop it.
+
+    It runs the steps every ``interval`` (the source must be asked for new events), and
+    also the moment the board comes to rest (``rest_in``: seconds until then), because a
+    settled reading is what the screens wait for: waking only on the regular beat would add
+    up to a whole interval to every shot's latency.
+    """
     failures = 0
     while True:
+        delay = interval
         try:
             for step in steps:
                 step()
             failures = 0
+            left = rest_in()
+            if left is not None and left < interval:
+                delay = left + WAKE_MARGIN
         except Exception:  # noqa: BLE001 - logged, counted, and the loop goes on
             failures += 1
             if failures in (1, 10, 100) or failures % 1000 == 0:
                 log.exception("polling step failed (%d in a row)", failures)
-        await asyncio.sleep(interval)
+        await asyncio.sleep(delay)
 
 
 def snapshot_of(app: FastAPI) -> dict[str, Any]:

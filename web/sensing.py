@@ -33,6 +33,17 @@ class Sensing:
         self.errors = 0
         """Exceptions a source raised out of ``poll`` (it must not; counted, never fatal)."""
         self._last_error = ""
+        self._rest_at: float | None = None
+
+    def rest_deadline(self) -> float | None:
+        """When the board will have been still for the settle window after the last change
+        this table saw (clock time), or None before any change.
+
+        A reading can become due then without anything new arriving from the source, so the
+        polling loop wakes at this moment instead of waiting for its next regular step. A
+        change the debouncer later drops as a blip only makes that wake-up a spare one.
+        """
+        return self._rest_at
 
     def poll(self) -> list[BoardReading]:
         """One polling step: feed the source's new events, return the readings now due."""
@@ -42,8 +53,16 @@ class Sensing:
             self.errors += 1
             self._last_error = f"{type(exc).__name__}: {exc}"
             events = []
+        if events:
+            pipeline = self.pipeline
+            last = max(e.at for e in events)
+            self._rest_after(last + pipeline.debounce_s + pipeline.settle_s)
         self.pipeline.feed(events)
         return self.pipeline.tick()
+
+    def _rest_after(self, at: float) -> None:
+        if self._rest_at is None or at > self._rest_at:
+            self._rest_at = at
 
     def link(self) -> LinkStatus:
         """The source's link, or down with the error a source raised from ``status``."""
@@ -64,6 +83,7 @@ class Sensing:
             self.pipeline.mute(cell)
         else:
             self.pipeline.unmute(cell)
+        self._rest_after(self.pipeline.clock.now() + self.pipeline.settle_s)  # counts changed
 
     def sensors_json(self) -> dict[str, Any]:
         """Active, flagged and muted cells and the reasons play is held, for the pages."""

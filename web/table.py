@@ -287,6 +287,19 @@ class Table:
         if view != self._sensing_view:
             self._publish(match_changed=False)
 
+    def seconds_to_rest(self) -> float | None:
+        """Seconds until the board will be at rest after its last change, if that is ahead.
+
+        The polling loop sleeps no longer than this, so a settled reading is taken the moment
+        it becomes due rather than at the next regular step."""
+        if self.sensing is None:
+            return None
+        at = self.sensing.rest_deadline()
+        if at is None:
+            return None
+        left = at - self.clock.now()
+        return left if left > 0 else None
+
     def _observe(self, reading: BoardReading) -> None:
         shot = self.tracker.observe(reading, self.expectation())
         if shot is not None:
