@@ -34,6 +34,7 @@ class Sensing:
         """Exceptions a source raised out of ``poll`` (it must not; counted, never fatal)."""
         self._last_error = ""
         self._rest_at: float | None = None
+        self._events_seen = 0
 
     def rest_deadline(self) -> float | None:
         """When the board will have been still for the settle window after the last change
@@ -54,6 +55,7 @@ class Sensing:
             self._last_error = f"{type(exc).__name__}: {exc}"
             events = []
         if events:
+            self._events_seen += len(events)
             pipeline = self.pipeline
             last = max(e.at for e in events)
             self._rest_after(last + pipeline.debounce_s + pipeline.settle_s)
@@ -63,6 +65,22 @@ class Sensing:
     def _rest_after(self, at: float) -> None:
         if self._rest_at is None or at > self._rest_at:
             self._rest_at = at
+
+    def change_key(self, link: LinkStatus) -> tuple[Any, ...]:
+        """A cheap value that changes whenever what the pages are shown about the sensors
+        may have changed (``link``: the status just read), so a polling step that saw
+        nothing new can skip building and comparing the whole view.
+
+        It covers every input of :func:`web.snapshot.sensing_part` that moves by itself: the
+        link, events taken from the source (the virtual board), debounced cells, flags and
+        restore windows (they change with time), mutes and source errors. The tracker and
+        the pause switch change only through the table, which publishes then anyway.
+        """
+        health = self.pipeline.health
+        return (
+            link, self._events_seen, self.pipeline.active_cells(), tuple(health.flags()),
+            health.unrestored(), health.muted, self.errors,
+        )
 
     def link(self) -> LinkStatus:
         """The source's link, or down with the error a source raised from ``status``."""

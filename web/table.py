@@ -78,6 +78,7 @@ class Table:
         self.version = 0
         self.paused = False
         self._sensing_view: dict[str, Any] | None = None
+        self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
         self.match_id, self.match, self.log, self.names, self.meta = self._resume()
         self._after_match_change(lay_out_simulator=True)
@@ -117,8 +118,10 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         """The full published state (the WebSocket's messages and ``GET /api/state``)."""
+        return self._snapshot(self._sensing_json())
+
+    def _snapshot(self, view: dict[str, Any]) -> dict[str, Any]:
         state = self.match.state.to_json()
-        view = self._sensing_json()
         last = self.log.last_standing()
         return {
             "seq": self.seq,
@@ -281,11 +284,16 @@ class Table:
             else:
                 self.tracker.pause("link")
             self._link_up = link.up
-        for reading in self.sensing.poll():
+        readings = self.sensing.poll()
+        for reading in readings:
             self._observe(reading)
-        view = self._sensing_json()
-        if view != self._sensing_view:
-            self._publish(match_changed=False)
+        # Most steps change nothing: compare a cheap key first, the whole view only then.
+        key = self.sensing.change_key(link)
+        if readings or key != self._sensing_key:
+            self._sensing_key = key
+            view = self._sensing_json()
+            if view != self._sensing_view:
+                self._publish(match_changed=False, view=view)
 
     def seconds_to_rest(self) -> float | None:
         """Seconds until the board will be at rest after its last change, if that is ahead.
@@ -325,12 +333,12 @@ class Table:
         self.tracker.sync(expected, after_shot=after_shot)
         self._publish(match_changed=True)
 
-    def _publish(self, *, match_changed: bool) -> None:
+    def _publish(self, *, match_changed: bool, view: dict[str, Any] | None = None) -> None:
         self.seq += 1
         if match_changed:
             self.version = self.seq
-        self._sensing_view = self._sensing_json()
-        self.publish(self.snapshot())
+        self._sensing_view = self._sensing_json() if view is None else view
+        self.publish(self._snapshot(self._sensing_view))
 
     def close(self) -> None:
         """Release the sensors and the store (every event is already committed)."""
