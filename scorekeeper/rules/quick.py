@@ -22,23 +22,33 @@ from scorekeeper.shot import Shot
 from scorekeeper.state import PendingRed, Reopen, State
 
 _new = object.__new__
-_slot = {name: State.__dict__[name].__set__ for name in State.__dataclass_fields__}
-_S_RULES, _S_PHASE, _S_TURN, _S_WINNER = (_slot[k] for k in ("rules", "phase", "turn", "winner"))
-_S_ROUND, _S_ROUNDS, _S_SCORE, _S_WINS = (_slot[k] for k in ("round", "rounds", "score",
-                                                              "round_wins"))
-_S_BOARD, _S_BLOCKED, _S_POT, _S_BIG = (_slot[k] for k in ("board", "blocked", "pot", "big"))
-_S_RED, _S_UNBLOCK, _S_REOPEN = (_slot[k] for k in ("pending_red", "pending_unblock", "reopen"))
-_S_EFFECTS, _S_MUST = _slot["last_effects"], _slot["board_must_change"]
+
+
+class _Draft:
+    """A :class:`State` being filled in: the same slots, in the same order, without the
+    frozen ``__setattr__``, so a successor is written with plain attribute stores and then
+    becomes a ``State`` by ``__class__`` assignment (Python allows it between classes of the
+    same layout). Three times cheaper than ``object.__setattr__`` for each of 17 fields."""
+
+    __slots__ = State.__slots__
+
+
 _dict_set = dict.__setitem__
 _OTHER: dict[str, Player] = {"black": "white", "white": "black"}
 
 _MINUS_TEXT = "skitt on the minus field"
 _OFF_TEXT = "skitt off the board"
-_BACK = ("back",)
 _CACHE_LIMIT = 4096
-_one_skitt: dict[tuple[str, str, int, bool], tuple[Effect, ...]] = {}
-"""Effects of a single skitt that scores, by (shooter, field, count before, red kept)."""
+_one_skitt: dict[tuple[str, str, int, str], tuple[Effect, ...]] = {}
+"""Effects of a single skitt that scores, by (shooter, field, count before, how: ``plain``,
+or on red ``advance``, ``back`` or ``floor`` (back asked against a player at −1))."""
+_clears: dict[str, tuple[Effect, ...]] = {}
+"""Effects of a clearing by colour."""
+_invalid: dict[tuple[str, str], tuple[Effect, ...]] = {}
+"""Effects of an invalid shot, by (shooter, why)."""
 _minus: dict[tuple[str, bool], tuple[Effect, ...]] = {}
+_FIELD: dict[str, tuple[str, str]] = {}
+"""(side, colour) by field name."""
 """Effects of a single skitt on the minus field, by (shooter, at the −1 floor)."""
 
 
@@ -55,25 +65,26 @@ def _successor(old: State, score: FrozenMap, board: FrozenMap, pot: int,
                must_change: bool = False) -> State:
     """The state after a plain shot: the turn passes and open choices lapse. (Equal to
     ``dataclasses.replace`` with these changes, at a third of the cost.)"""
-    new = _new(State)
-    _S_RULES(new, old.rules)
-    _S_PHASE(new, "playing")
-    _S_TURN(new, _OTHER[old.turn])  # type: ignore[index]
-    _S_WINNER(new, None)
-    _S_ROUND(new, old.round)
-    _S_ROUNDS(new, old.rounds)
-    _S_SCORE(new, score)
-    _S_WINS(new, old.round_wins)
-    _S_BOARD(new, board)
-    _S_BLOCKED(new, old.blocked)
-    _S_POT(new, pot)
-    _S_BIG(new, old.big if big is None else big)
-    _S_RED(new, red)
-    _S_UNBLOCK(new, None)
-    _S_REOPEN(new, reopen)
-    _S_EFFECTS(new, effects)
-    _S_MUST(new, must_change)
-    return new
+    new = _new(_Draft)
+    new.rules = old.rules
+    new.phase = "playing"
+    new.turn = _OTHER[old.turn]  # type: ignore[index]
+    new.winner = None
+    new.round = old.round
+    new.rounds = old.rounds
+    new.score = score
+    new.round_wins = old.round_wins
+    new.board = board
+    new.blocked = old.blocked
+    new.pot = pot
+    new.big = old.big if big is None else big
+    new.pending_red = red
+    new.pending_unblock = None
+    new.reopen = reopen
+    new.last_effects = effects
+    new.board_must_change = must_change
+    new.__class__ = State  # type: ignore[assignment]
+    return new  # type: ignore[return-value]
 
 
 def _remember(cache: dict, key: tuple, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
@@ -95,17 +106,36 @@ def quick_shot(state: State, shot: Shot) -> State | None:
         return _big_shot(state, shot) if not delta and not shot.off_board else None
     if state.big[by] != "center":
         return None  # R11: the big skitt is in hand (refused)
-    if shot.invalid or shot.off_board or len(delta) != 1:
-        if not delta and not shot.off_board and not shot.invalid:
-            return _successor(state, state.score, state.board, state.pot, ())
+    if shot.invalid or shot.off_board:
         return _plain(state, shot)
-    ((name, d),) = delta.items()
+    if not delta:
+        return _successor(state, state.score, state.board, state.pot, ())
+    # At most one skitt more on one field, and skitts knocked off fields that are not the
+    # shooter's (R9: no effect): the shot of most turns.
     board = state.board
-    if d != 1 or name not in board:
-        return _plain(state, shot)
-    # One skitt more on one field: the shot of most turns.
+    new_board: FrozenMap = FrozenMap(board)
+    name = None
+    n0 = total = 0
+    home = None
+    for f, d in delta.items():
+        n = board.get(f)
+        if n is None:
+            return None  # an unknown field (refused)
+        if d == 1 and name is None:
+            name, n0 = f, n
+        elif d < 0:
+            if home is None:
+                home = state.rules.home(by)
+            if f in home or n + d < 0:
+                return _plain(state, shot)  # R8, or refused (R2)
+        elif d:
+            return _plain(state, shot)
+        total += d
+        _dict_set(new_board, f, n + d)
+    pot = state.pot - total
+    if name is None:
+        return _successor(state, state.score, new_board, pot, ())
     score = state.score
-    n0 = board[name]
     red = reopen = None
     if name == MINUS:
         at_floor = score[by] <= -1
@@ -113,40 +143,75 @@ def quick_shot(state: State, shot: Shot) -> State | None:
             other = _OTHER[by]
             if score[other] + 1 >= state.rules.points_to_win_round:
                 return None  # R6 at the floor gives the opponent the round
-            new_score = _with(score, other, score[other] + 1)
+            new_score: FrozenMap = FrozenMap(score)
+            _dict_set(new_score, other, score[other] + 1)
         else:
-            new_score = _with(score, by, score[by] - 1)
+            new_score = FrozenMap(score)
+            _dict_set(new_score, by, score[by] - 1)
         effects = _minus.get((by, at_floor)) or _remember(
             _minus, (by, at_floor), (penalty_effect(by, _MINUS_TEXT, at_floor=at_floor),))
     else:
-        side, _, color = name.partition(".")
+        side, color = _FIELD.get(name) or _split(name)
         if n0 < 2:
-            if side != by and n0 == 1 and board[f"{by}.{color}"] >= 2:
-                return _plain(state, shot)  # R5: a clearing
             new_score, effects = score, ()
+            if side != by and n0 == 1:
+                mine = f"{by}.{color}"
+                if board[mine] >= 2:  # R5: a clearing
+                    if state.rules.flipping:
+                        return None  # R16: the cleared fields are blocked
+                    pot += 2 + new_board[mine]
+                    _dict_set(new_board, name, 0)
+                    _dict_set(new_board, mine, 0)
+                    effects = _clears.get(color) or _remember(_clears, color, (Effect(
+                        "clear", None, 0, Reason.CLEARING, f"cleared {color} on both sides"),))
+                    return _successor(state, score, new_board, pot, effects, must_change=True)
         else:
-            scorer = by if side != by else _OTHER[by]
-            if score[scorer] + 1 >= state.rules.points_to_win_round:
-                return None  # the round ends
+            # R3, R7: the third skitt on and on scores for whoever collects there; on red
+            # (R4) it is the scorer's choice of advance or back.
+            scorer, choices = (by, shot.red) if side != by else (_OTHER[by], shot.opponent_red)
+            loser = _OTHER[scorer]
+            how = "plain"
             if color == RED:
-                if scorer != by or shot.red[:1] == _BACK:
-                    return _plain(state, shot)  # R4, R7: choices on red
-                if score[_OTHER[by]] > -1:  # R4: may still be changed to back
-                    red = PendingRed(by, ("advance",), (True,))
+                possible = score[loser] > -1
+                choice = choices[0] if choices else "advance"
+                how = "advance" if choice != "back" else "back" if possible else "floor"
+                if possible and how == "advance":
+                    red = PendingRed(scorer, ("advance",), (True,))
                     reopen = Reopen(state, shot)
-            new_score = _with(score, scorer, score[scorer] + 1)
-            key = (by, name, n0, color == RED)
+            new_score = FrozenMap(score)
+            if how == "back":
+                _dict_set(new_score, loser, score[loser] - 1)
+            elif score[scorer] + 1 >= state.rules.points_to_win_round:
+                return None  # the round ends
+            else:
+                _dict_set(new_score, scorer, score[scorer] + 1)
+            key = (by, name, n0, how)
             effects = _one_skitt.get(key) or _remember(_one_skitt, key, _score_effects(
-                by, scorer, name, n0, color == RED))
-    return _successor(state, new_score, _with(board, name, n0 + 1), state.pot - 1, effects,
-                      red=red, reopen=reopen)
+                by, scorer, name, n0, how))
+    return _successor(state, new_score, new_board, pot, effects, red=red, reopen=reopen)
+
+
+def _split(name: str) -> tuple[str, str]:
+    """(side, colour) of a colour field."""
+    side, _, color = name.partition(".")
+    if len(_FIELD) >= _CACHE_LIMIT:
+        _FIELD.clear()
+    _FIELD[name] = (side, color)
+    return side, color
 
 
 def _score_effects(by: Player, scorer: Player, name: str, n0: int,
-                   red: bool) -> tuple[Effect, ...]:
+                   how: str) -> tuple[Effect, ...]:
+    """What one more skitt on a field holding ``n0`` scores (scoring.score_point)."""
+    loser = _OTHER[scorer]
+    if how == "back":
+        return (Effect("back", loser, -1, Reason.HIT_ON_RED,
+                       f"{loser} \u22121 (back): Hit on Red by {scorer}"),)
     text = f"{ordinal(n0 + 1)} skitt on {where(name)}"
-    if red:
-        return (point_effect(by, Reason.SCORING, f"{text} (Hit on Red: advance)"),)
+    if how == "advance":
+        text += " (Hit on Red: advance)"
+    elif how == "floor":
+        text += f" (Hit on Red: {loser} is at \u22121, so back counts as advance)"
     if scorer != by:
         return (point_effect(scorer, Reason.OWN_GOAL, f"own goal by {by}, {text}"),)
     return (point_effect(by, Reason.SCORING, text),)
@@ -168,37 +233,41 @@ def _plain(state: State, shot: Shot) -> State | None:
         total += d
         if d < 0:
             lost -= d
-    if total > 1 or shot.off_board > lost + 1:
+    off_board = shot.off_board
+    if total > 1 or off_board > lost + 1:
         return None
     # R8: an invalid shot changes nothing but the turn.
     home = rules.home(by)
-    why = "declared invalid by the referee" if shot.invalid else next(
-        (f"it took a skitt off {by}'s own field {name}" for name, d in delta.items()
-         if d < 0 and name in home), None)
+    why = "declared invalid by the referee" if shot.invalid else None
+    if why is None and lost:
+        for name, d in delta.items():
+            if d < 0 and name in home:
+                why = f"it took a skitt off {by}'s own field {name}"
+                break
     if why is not None:
-        effect = Effect("invalid", by, 0, Reason.INVALID,
-                        f"{by}'s shot is invalid: {why}; restore the board as it was, the "
-                        "turn passes")
-        return _successor(state, state.score, board0, state.pot, (effect,), must_change=True)
+        effects = _invalid.get((by, why)) or _remember(_invalid, (by, why), (Effect(
+            "invalid", by, 0, Reason.INVALID,
+            f"{by}'s shot is invalid: {why}; restore the board as it was, the turn passes"),))
+        return _successor(state, state.score, board0, state.pot, effects, must_change=True)
 
     other = _OTHER[by]
     target = rules.points_to_win_round
-    score = dict(state.score)
     board = dict(board0)
     for name, d in delta.items():
         board[name] += d
     pot = state.pot - total
+    score = dict(state.score)
     effects: list[Effect] = []
     red_logs: dict[Player, list[tuple[str, bool]]] = {by: [], other: []}
-    must_change = False
 
     def points(scorer: Player, name: str, n0: int, n1: int, choices: tuple[str, ...],
                reason: Reason, prefix: str) -> bool:
         """R3/R4/R7 (scoring.field_points); False when the round ends."""
         loser = _OTHER[scorer]
+        is_red = name.partition(".")[2] == RED
         for n in range(max(n0, 2) + 1, n1 + 1):
             text = f"{prefix}{ordinal(n)} skitt on {where(name)}"
-            if name.partition(".")[2] == RED:
+            if is_red:
                 log = red_logs[scorer]
                 choice = choices[len(log)] if len(log) < len(choices) else "advance"
                 possible = score[loser] > -1
@@ -217,42 +286,44 @@ def _plain(state: State, shot: Shot) -> State | None:
                 return False
         return True
 
-    # 1. The shooter's points, opposite fields in colour order.
-    for name in rules.opposite(by):
+    # 1. The shooter's points, opposite fields in colour order (a field scores from its
+    # third skitt on); note the clearings they make.
+    clears: list[int] = []
+    for k, name in enumerate(rules.opposite(by)):
         d = delta.get(name, 0)
-        if d > 0 and not points(by, name, board0[name], board0[name] + d, shot.red,
-                                Reason.SCORING, ""):
-            return None
-    # 2. Clearing (R5).
-    cleared: set[str] = set()
-    for color in rules.colors:
-        mine, theirs = f"{by}.{color}", f"{other}.{color}"
-        n0 = board0[theirs]
-        if board0[mine] < 2 or not n0 < 2 <= n0 + delta.get(theirs, 0):
+        if d <= 0:
             continue
+        n0 = board0[name]
+        if n0 + d > 2 and not points(by, name, n0, n0 + d, shot.red, Reason.SCORING, ""):
+            return None
+        if n0 < 2 <= n0 + d and board0[home[k]] >= 2:
+            clears.append(k)
+    # 2. Clearing (R5), in colour order.
+    for k in clears:
         if rules.flipping:
             return None  # R16: the cleared fields are blocked
-        for name in (theirs, mine):
+        for name in (rules.opposite(by)[k], home[k]):
             pot += board[name]
             board[name] = 0
-        must_change = True
-        cleared.add(color)
-        effects.append(Effect("clear", None, 0, Reason.CLEARING,
-                              f"cleared {color} on both sides"))
+        color = rules.colors[k]
+        effects.extend(_clears.get(color) or _remember(_clears, color, (Effect(
+            "clear", None, 0, Reason.CLEARING, f"cleared {color} on both sides"),)))
     # 3. The unblock right needs a blocked field: there is none. 4. Penalties (R6).
-    for why in [_MINUS_TEXT] * max(0, delta.get(MINUS, 0)) + [_OFF_TEXT] * shot.off_board:
-        if score[by] > -1:
-            score[by] -= 1
-            effects.append(penalty_effect(by, why, at_floor=False))
-        else:
-            score[other] += 1
-            effects.append(penalty_effect(by, why, at_floor=True))
-            if score[other] >= target:
-                return None
-    # 5. Own goals (R7).
-    for name in home:
+    minus = delta.get(MINUS, 0)
+    if minus > 0 or off_board:
+        for why in [_MINUS_TEXT] * max(0, minus) + [_OFF_TEXT] * off_board:
+            if score[by] > -1:
+                score[by] -= 1
+                effects.append(penalty_effect(by, why, at_floor=False))
+            else:
+                score[other] += 1
+                effects.append(penalty_effect(by, why, at_floor=True))
+                if score[other] >= target:
+                    return None
+    # 5. Own goals (R7), except on a colour this shot cleared.
+    for k, name in enumerate(home):
         d = delta.get(name, 0)
-        if d > 0 and name.partition(".")[2] not in cleared and not points(
+        if d > 0 and board0[name] + d > 2 and k not in clears and not points(
                 other, name, board0[name], board0[name] + d, shot.opponent_red,
                 Reason.OWN_GOAL, f"own goal by {by}, "):
             return None
@@ -263,9 +334,10 @@ def _plain(state: State, shot: Shot) -> State | None:
             if any(can for _, can in log):
                 red = PendingRed(scorer, tuple(c for c, _ in log), tuple(can for _, can in log))
             break
-    return _successor(state, FrozenMap(score), FrozenMap(board), pot, tuple(effects),
-                      red=red, reopen=None if red is None else Reopen(state, shot),
-                      must_change=must_change)
+    return _successor(state, FrozenMap(score) if effects else state.score, FrozenMap(board),
+                      pot, tuple(effects), red=red,
+                      reopen=None if red is None else Reopen(state, shot),
+                      must_change=bool(clears))
 
 
 def _big_shot(state: State, shot: Shot) -> State | None:
