@@ -36,7 +36,8 @@ from web.sensing import Sensing
 from web.snapshot import alerts, sensing_part
 
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
-LOG_TAIL = 30
+LOG_TAIL = 10
+"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
 
 
 class Refused(Exception):
