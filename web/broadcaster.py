@@ -31,6 +31,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 QUEUE_LIMIT = 16
 """Snapshots waiting for one client before its backlog is cut down to the newest."""
 
+PER_MESSAGE_DEFLATE = False
+"""What the server running this broadcaster should pass as uvicorn's
+``ws_per_message_deflate``. Off: compression is per connection (each keeps its own
+window), so one shared text still costs one deflate per client, ~0.1 ms for a 5-12 kB
+snapshot; with 200 screens that doubled the sensor-to-screen latency (bench/README.md).
+A few snapshots a second of a few kB are nothing on a venue's LAN."""
+
 
 def encode(snapshot: Mapping[str, Any]) -> str:
     """The text frame for ``snapshot`` (compact, as Starlette's ``send_json`` writes it)."""
