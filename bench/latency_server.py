@@ -1,12 +1,16 @@
 """The server side of benchmark 2: ``skitter serve``'s app on real uvicorn, plus two probes.
 
 Run by ``bench/latency.py`` as a child process (``--data-dir DIR --port N --pin PIN
---echo-port M``). The app is wired exactly as ``skitter serve`` wires it (simulated board,
-monotonic clock, the 20 ms polling loop); two bench-only additions stand beside it:
+--echo-port M [--deflate off]``). The app is wired exactly as ``skitter serve`` wires it
+(simulated board, monotonic clock, the polling loop, uvicorn's defaults but
+``ws_per_message_deflate=web.broadcaster.PER_MESSAGE_DEFLATE``); bench-only additions
+stand beside it:
 
 - ``GET /bench/last-event``: the clock time of the simulated board's last cell change and
   the debounce and settle windows, so the client knows when the board came to rest
-  (``time.monotonic`` is one clock for every process on the machine);
+  (``time.monotonic`` is one clock for every process on the machine), and when the state
+  with the current log length was handed to the broadcaster (``published``), which splits
+  the figure into the server's own work and the fan-out to the screens;
 - a bare ``websockets`` echo server on ``--echo-port``: the baseline round trip.
 """
 
@@ -24,6 +28,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from firmware_bridge.sources import MonotonicClock
 from web.app import create_app
+from web.broadcaster import PER_MESSAGE_DEFLATE
 from web.deps import Auth
 from web.pin import PinStore
 from web.wiring import open_table
@@ -48,15 +53,27 @@ async def main(args: argparse.Namespace) -> None:
     app = create_app(table, Auth.create(pins, clock))
     sensing = table.sensing
     assert sensing is not None and sensing.simulator is not None
+    broadcaster = app.state.broadcaster
+    publish = broadcaster.publish
+    published: dict[tuple[int, int], float] = {}
+
+    def timed_publish(snapshot: Any) -> None:
+        """Note when the first state with each log length was handed to the broadcaster."""
+        published.setdefault((snapshot["match_id"], snapshot["log_length"]), time.monotonic())
+        publish(snapshot)
+
+    broadcaster.publish = timed_publish  # the lifespan hands this to the table
 
     @app.get("/bench/last-event", include_in_schema=False)
     async def last_event() -> dict[str, Any]:
         events = sensing.simulator.events  # type: ignore[union-attr]
         return {"at": events[-1].at if events else None,
+                "published": published.get((table.match_id, len(table.log))),
                 "debounce": sensing.pipeline.debounce_s, "settle": sensing.pipeline.settle_s}
 
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=args.port,
-                                           log_level="warning", lifespan="on"))
+                                           log_level="warning", lifespan="on",
+                                           ws_per_message_deflate=args.deflate == "on"))
     async with serve(echo, "127.0.0.1", args.echo_port):
         try:
             await server.serve()
@@ -70,5 +87,8 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--pin", required=True)
     parser.add_argument("--echo-port", type=int, required=True)
+    parser.add_argument("--deflate", choices=("on", "off"),
+                        default="on" if PER_MESSAGE_DEFLATE else "off",
+                        help="permessage-deflate (default: web.broadcaster.PER_MESSAGE_DEFLATE)")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl-C by itself
         asyncio.run(main(parser.parse_args()))
