@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
 from fastapi.testclient import TestClient
 from web_helpers import PIN, place_bigs, run_for, state, step
 
@@ -158,3 +159,70 @@ def test_restart_lays_the_simulated_board_out_as_the_match_expects(
     body = state(second)
     assert body["virtual"]["counts"]["white.red"] == 2
     assert body["tracker"]["mode"] == "ready"
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_the_polling_loop_wakes_when_the_board_comes_to_rest(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from web import app as web_app
+
+    rests = iter([0.007, None, 0.5])
+    delays: list[float] = []
+
+    async def no_sleep(delay: float) -> None:
+        delays.append(delay)
+        if len(delays) == 3:
+            raise _Stop
+
+    monkeypatch.setattr(web_app.asyncio, "sleep", no_sleep)
+    with pytest.raises(_Stop):
+        asyncio.run(web_app._poll([lambda: None], 0.02, lambda: next(rests)))
+    # the settle deadline when it comes before the next beat, else the regular beat
+    assert delays == [pytest.approx(0.007 + web_app.WAKE_MARGIN), 0.02, 0.02]
+
+
+def test_seconds_to_rest_counts_down_to_the_settle_deadline(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    table = referee.app.state.table  # type: ignore[attr-defined]
+    pipeline = table.sensing.pipeline
+    run_for(referee, fake_clock, 0.5)
+    assert table.seconds_to_rest() is None  # nothing moved since the last rest
+    referee.post("/api/board/big", json={"player": "black", "on": True})
+    window = pipeline.debounce_s + pipeline.settle_s
+    assert table.seconds_to_rest() == pytest.approx(window)
+    fake_clock.advance(0.1)
+    assert table.seconds_to_rest() == pytest.approx(window - 0.1)
+    fake_clock.advance(window - 0.1)
+    assert table.seconds_to_rest() is None
+    referee.portal.call(table.tick)  # type: ignore[union-attr]
+    assert state(referee)["state"]["turn"] == "white"  # the reading was due at that moment
+
+
+def test_a_polling_step_that_sees_nothing_new_publishes_nothing(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    run_for(referee, fake_clock, 0.5)
+    before = state(referee)["seq"]
+    run_for(referee, fake_clock, 2.0)
+    assert state(referee)["seq"] == before
+
+
+def test_a_cell_confirmed_by_the_debounce_alone_is_published(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    table = referee.app.state.table  # type: ignore[attr-defined]
+    broadcaster = referee.app.state.broadcaster  # type: ignore[attr-defined]
+    run_for(referee, fake_clock, 0.5)
+    table.sensing.simulator.place_big("black")
+    referee.portal.call(table.tick)  # type: ignore[union-attr]
+    seen = broadcaster.latest
+    assert seen["sensors"]["active"] == []  # seen, not yet confirmed
+    fake_clock.advance(table.sensing.pipeline.debounce_s)
+    referee.portal.call(table.tick)  # type: ignore[union-attr]  # no new events: time alone
+    assert broadcaster.latest["seq"] > seen["seq"]
+    assert broadcaster.latest["sensors"]["active"] != []
