@@ -14,6 +14,8 @@ effects of the commonest shots are made once and shared: they are frozen values.
 
 from __future__ import annotations
 
+from typing import Any
+
 from scorekeeper.effects import Effect, Reason, ordinal, where
 from scorekeeper.fields import MINUS, RED, Player
 from scorekeeper.frozen import FrozenMap
@@ -47,9 +49,9 @@ _clears: dict[str, tuple[Effect, ...]] = {}
 _invalid: dict[tuple[str, str], tuple[Effect, ...]] = {}
 """Effects of an invalid shot, by (shooter, why)."""
 _minus: dict[tuple[str, bool], tuple[Effect, ...]] = {}
+"""Effects of a single skitt on the minus field, by (shooter, at the −1 floor)."""
 _FIELD: dict[str, tuple[str, str]] = {}
 """(side, colour) by field name."""
-"""Effects of a single skitt on the minus field, by (shooter, at the −1 floor)."""
 
 
 def _with(mapping: FrozenMap, key: str, value: int) -> FrozenMap:
@@ -64,7 +66,7 @@ def _successor(old: State, score: FrozenMap, board: FrozenMap, pot: int,
                red: PendingRed | None = None, reopen: Reopen | None = None,
                must_change: bool = False) -> State:
     """The state after a plain shot: the turn passes and open choices lapse. (Equal to
-    ``dataclasses.replace`` with these changes, at a third of the cost.)"""
+    ``dataclasses.replace`` with these changes, at a tenth of the cost.)"""
     new = _new(_Draft)
     new.rules = old.rules
     new.phase = "playing"
@@ -87,7 +89,9 @@ def _successor(old: State, score: FrozenMap, board: FrozenMap, pot: int,
     return new  # type: ignore[return-value]
 
 
-def _remember(cache: dict, key: tuple, effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+def _remember(cache: dict[Any, tuple[Effect, ...]], key: object,
+              effects: tuple[Effect, ...]) -> tuple[Effect, ...]:
+    """Keep ``effects`` for ``key`` (a cache stays small: counts on a field are few)."""
     if len(cache) >= _CACHE_LIMIT:
         cache.clear()
     cache[key] = effects
