@@ -97,7 +97,8 @@ def _as_json(value: Any) -> Any:
 
 
 def _dump(value: Any) -> str:
-    return json.dumps(_as_json(value), separators=(",", ":"), sort_keys=True)
+    # Key order is kept as played: a shot's fields are described in the order they came.
+    return json.dumps(_as_json(value), separators=(",", ":"))
 
 
 class MatchStore:
@@ -260,9 +261,9 @@ class MatchStore:
     def export_jsonl(self, match_id: int, out: IO[str]) -> int:
         """Write the match as JSON lines (a header line, then one line per event)."""
         stored = self.load(match_id)
-        out.write(json.dumps({"match": stored.header()}, sort_keys=True) + "\n")
+        out.write(json.dumps({"match": stored.header()}) + "\n")
         for ev in stored.events:
-            out.write(json.dumps(ev.to_json(), sort_keys=True) + "\n")
+            out.write(json.dumps(ev.to_json()) + "\n")
         return len(stored.events)
 
     def import_jsonl(self, lines: Iterable[str]) -> int:

@@ -128,3 +128,16 @@ def test_export_lines_are_json(store):
     first, second = (json.loads(x) for x in buf.getvalue().splitlines())
     assert first["match"]["rules"] == RULES
     assert second == {"seq": 1, "at": 2.0, "source": "manual", "event": SHOT}
+
+
+def test_an_events_key_order_is_kept_as_played(store):
+    # The scoreboard describes a shot's fields in the order they came; a restart must too.
+    m = store.create_match(RULES, SETUP, at=1.0)
+    body = {"shot": {"by": "black", "delta": {"white.red": 1, "black.blue": -1}}}
+    store.append(m, body, at=2.0)
+    stored = store.load(m).events[0].body
+    assert list(stored["shot"]["delta"]) == ["white.red", "black.blue"]
+    buf = io.StringIO()
+    store.export_jsonl(m, buf)
+    exported = json.loads(buf.getvalue().splitlines()[1])["event"]
+    assert list(exported["shot"]["delta"]) == ["white.red", "black.blue"]
