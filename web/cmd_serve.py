@@ -64,6 +64,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     import uvicorn
 
     from web.app import create_app
+    from web.broadcaster import PER_MESSAGE_DEFLATE
     from web.deps import Auth, get_settings
     from web.wiring import open_table
 
@@ -93,6 +94,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
     server = uvicorn.Server(uvicorn.Config(
         app, host=settings.host, port=settings.port, log_level="warning", lifespan="on",
+        ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.broadcaster: latency first
     ))
     try:
         server.run()

@@ -17,6 +17,7 @@ the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 from collections.abc import Callable, Mapping
@@ -29,7 +30,7 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
-from scorekeeper.store import MatchStore
+from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
 from web.match_log import LogEntry, MatchLog, amended_shot, describe
 from web.sensing import Sensing
@@ -94,21 +95,32 @@ class Table:
                 Rules().to_json(), {"first": "black"}, DEFAULT_NAMES, at=self.wall.now(),
                 meta={"handicaps": {}},
             )
-        stored = self.store.load(match_id)
-        names = {**DEFAULT_NAMES, **dict(stored.names)}
-        self.rules, self.setup = Rules.from_json(stored.rules), Setup.from_json(stored.setup)
-        match = Match(self.rules, self.setup, names)
+        head = self.store.load_header(match_id)
+        names = {**DEFAULT_NAMES, **dict(head.names)}
+        self.rules, self.setup = Rules.from_json(head.rules), Setup.from_json(head.setup)
+        rows = list(self.store.iter_rows(match_id))
         log = MatchLog()
-        for ev in stored.events:
-            effects = match.apply(ev.body)
-            log.add(self._entry(match, ev.seq, ev.at, ev.source, ev.body, effects))
-        return match_id, match, log, names, dict(stored.meta)
+
+        def on_step(i: int, event: Any, state: Any, effects: Any) -> None:
+            seq, at, source, text = rows[i - 1]
+            log.add(self._entry(state, seq, at, source, json.loads(text), effects))
+
+        # The bulk path: each distinct step text is parsed once, every step goes through
+        # the rules, and a damaged log still names the step the rules refuse.
+        try:
+            match = Match.replay_json(
+                self.rules, self.setup, (row[3] for row in rows), names, on_step=on_step
+            )
+        except IllegalEventError as exc:
+            raise StoreError(
+                f"match {match_id} in {self.store.path} cannot be replayed: {exc}"
+            ) from exc
+        return match_id, match, log, names, dict(head.meta)
 
     def _entry(
-        self, match: Match, seq: int, at: float, source: str, step: Mapping[str, Any],
+        self, state: Any, seq: int, at: float, source: str, step: Mapping[str, Any],
         effects: Any,
     ) -> LogEntry:
-        state = match.state
         return LogEntry(
             seq=seq, at=at, source=source, step=step, text=describe(step),
             effects=[e.to_json() for e in (effects or ())],
@@ -184,7 +196,7 @@ class Table:
         except Exception:
             self.match_id, self.match, self.log, self.names, self.meta = self._resume()
             raise
-        self.log.add(self._entry(self.match, seq, at, source, body, effects))
+        self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
         self._after_match_change(after_shot=source == "sensor")
         return list(effects or ())
 
@@ -201,7 +213,7 @@ class Table:
             at = self.wall.now()
             seq = self.store.append(self.match_id, body, at=at, source=source)
             effects = self.match.apply(body)
-            self.log.add(self._entry(self.match, seq, at, source, body, effects))
+            self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
         self._after_match_change()
 
     def amend_last_shot(self, extra: Mapping[str, Any]) -> None:
