@@ -21,8 +21,13 @@ referee already logged in keeps the session throughout. Time comes from the inje
 
 from __future__ import annotations
 
+import math
 import secrets
 from dataclasses import dataclass
+from typing import Protocol
+
+from fastapi import HTTPException, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.clock import Clock
 
@@ -130,3 +135,40 @@ class Sessions:
     def close(self, token: str | None) -> None:
         if token:
             self._sessions.pop(token, None)
+
+
+class PinChecker(Protocol):
+    def verify(self, pin: object) -> bool: ...
+
+
+async def log_in(
+    pin: str, request: Request, response: Response, *,
+    pins: PinChecker, throttle: LoginThrottle, sessions: Sessions,
+) -> dict[str, bool]:
+    """Check ``pin`` behind the throttle and set the session cookie (board and hub alike).
+
+    Raises 429 while the client (or the venue) must wait, 401 for a wrong PIN.
+    """
+    client = request.client.host if request.client else "unknown"
+    wait = throttle.wait_for(client)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise HTTPException(
+            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+            detail=f"too many wrong PINs: try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+        )
+    if not await run_in_threadpool(pins.verify, pin):
+        delay = math.ceil(throttle.failed(client))
+        raise HTTPException(
+            status_code=status.HTTP_401_UNAUTHORIZED,
+            detail=f"wrong PIN: next try in {delay} s",
+            headers={"Retry-After": str(delay)},
+        )
+    throttle.succeeded(client)
+    session = sessions.open()
+    response.set_cookie(
+        COOKIE, session.token, max_age=int(SESSION_LIFETIME), httponly=True,
+        samesite="strict", path="/",
+    )
+    return {"referee": True}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -27,7 +26,7 @@ from pydantic import BaseModel, Field
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
-from web.auth import COOKIE, SESSION_LIFETIME, LoginThrottle, Session, Sessions
+from web.auth import COOKIE, LoginThrottle, Session, Sessions, log_in
 from web.broadcaster import Broadcaster
 from web.hub import view
 from web.hub.tournament import Tournament, TournamentError
@@ -243,23 +242,8 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
 
 @referee.post("/login", summary="Exchange the hub PIN for a session cookie")
 async def login(body: Login, request: Request, response: Response, hub: HubDep) -> dict[str, Any]:
-    client = request.client.host if request.client else "unknown"
-    wait = hub.throttle.wait_for(client)
-    if wait > 0:
-        seconds = math.ceil(wait)
-        raise HTTPException(status.HTTP_429_TOO_MANY_REQUESTS,
-                            detail=f"too many wrong PINs: try again in {seconds} s",
-                            headers={"Retry-After": str(seconds)})
-    if not await run_in_threadpool(hub.pins.verify, body.pin):
-        delay = math.ceil(hub.throttle.failed(client))
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED,
-                            detail=f"wrong PIN: next try in {delay} s",
-                            headers={"Retry-After": str(delay)})
-    hub.throttle.succeeded(client)
-    session = hub.sessions.open()
-    response.set_cookie(COOKIE, session.token, max_age=int(SESSION_LIFETIME), httponly=True,
-                        samesite="strict", path="/")
-    return {"referee": True}
+    return await log_in(body.pin, request, response, pins=hub.pins, throttle=hub.throttle,
+                        sessions=hub.sessions)
 
 
 @referee.post("/logout", summary="End the session")

@@ -5,13 +5,11 @@ See :mod:`web.auth` for how wrong PINs are slowed down.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request, Response, status
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Request, Response
 
-from web.auth import COOKIE, SESSION_LIFETIME
+from web.auth import COOKIE, log_in
 from web.deps import AuthDep, Referee, TableDep
 from web.schemas import Change, Login, Mute, Pause
 from web.table import Refused
@@ -19,35 +17,10 @@ from web.table import Refused
 router = APIRouter(prefix="/api/referee", tags=["referee"])
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
-
-
 @router.post("/login", summary="Exchange the PIN for a session cookie")
 async def login(body: Login, request: Request, response: Response, auth: AuthDep) -> dict[str, Any]:
-    client = _client(request)
-    wait = auth.throttle.wait_for(client)
-    if wait > 0:
-        seconds = math.ceil(wait)
-        raise HTTPException(
-            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-            detail=f"too many wrong PINs: try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-        )
-    if not await run_in_threadpool(auth.pins.verify, body.pin):
-        delay = math.ceil(auth.throttle.failed(client))
-        raise HTTPException(
-            status_code=status.HTTP_401_UNAUTHORIZED,
-            detail=f"wrong PIN: next try in {delay} s",
-            headers={"Retry-After": str(delay)},
-        )
-    auth.throttle.succeeded(client)
-    session = auth.sessions.open()
-    response.set_cookie(
-        COOKIE, session.token, max_age=int(SESSION_LIFETIME), httponly=True,
-        samesite="strict", path="/",
-    )
-    return {"referee": True}
+    return await log_in(body.pin, request, response, pins=auth.pins, throttle=auth.throttle,
+                        sessions=auth.sessions)
 
 
 @router.post("/logout", summary="End the session")
