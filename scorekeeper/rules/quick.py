@@ -334,9 +334,8 @@ def _plain(state: State, shot: Shot) -> State | None:
     red = None
     for scorer in (by, other):  # rounds.pending_red
         log = red_logs[scorer]
-        if log:
-            if any(can for _, can in log):
-                red = PendingRed(scorer, tuple(c for c, _ in log), tuple(can for _, can in log))
+        if any(can for _, can in log):
+            red = PendingRed(scorer, tuple(c for c, _ in log), tuple(can for _, can in log))
             break
     return _successor(state, FrozenMap(score) if effects else state.score, FrozenMap(board),
                       pot, tuple(effects), red=red,

@@ -29,12 +29,12 @@ _BIG_IN_HAND: FrozenMap[Player, str | None] = FrozenMap({"black": "hand", "white
 
 def pending_red(t: Tally) -> PendingRed | None:
     """R4: red points scored with ``advance`` that the scorer may still change to ``back``
-    until the next shot: the shooter's, else the opponent's (own goals, gift skitts)."""
+    until the next shot: the shooter's, else the opponent's (own goals, gift skitts). A
+    scorer whose red points are all fixed (scored against a player at −1) has nothing to
+    change, so the other scorer's points stay open."""
     for scorer in (t.shooter, t.opponent):
         log = t.red_log[scorer]
-        if log:
-            if not any(can for _, can in log):
-                return None
+        if any(can for _, can in log):
             return PendingRed(scorer, tuple(c for c, _ in log), tuple(can for _, can in log))
     return None
 
