@@ -101,6 +101,26 @@ def _dump(value: Any) -> str:
     return json.dumps(_as_json(value), separators=(",", ":"))
 
 
+def open_sqlite(path: str | Path, schema: str) -> sqlite3.Connection:
+    """An autocommit connection to a durable file (WAL, ``synchronous=FULL``) with ``schema``.
+
+    Every SQLite file of the program (match log, hub, MQTT outbox) opens this way, so each
+    committed row survives a power cut. Raises ``sqlite3.DatabaseError`` for a file that is
+    not a usable database; the caller names the file in its own error.
+    """
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.executescript(schema)
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
+
+
 class MatchStore:
     """An SQLite file holding any number of matches.
 
@@ -109,13 +129,8 @@ class MatchStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._db = open_sqlite(path, SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"cannot open match log {path}: {exc}") from exc
 

@@ -7,9 +7,10 @@ the acknowledged ``seq``; the hub counts an event once whatever it receives twic
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from pathlib import Path
+
+from scorekeeper.store import open_sqlite
 
 OUTBOX_SCHEMA = """
 CREATE TABLE IF NOT EXISTS acked (
@@ -24,10 +25,7 @@ class Outbox:
     def __init__(self, path: str | Path, board_id: str) -> None:
         self.board = board_id
         self._lock = threading.Lock()
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(OUTBOX_SCHEMA)
+        self._db = open_sqlite(path, OUTBOX_SCHEMA)
 
     def acked(self) -> dict[int, int]:
         with self._lock:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.store import open_sqlite
 from web.hub.model import GameResult, Pairing
 
 SCHEMA = """
@@ -109,14 +110,9 @@ class HubStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
         try:
-            self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.executescript(SCHEMA)
+            self._db = open_sqlite(path, SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise HubStoreError(f"cannot open the hub's file {path}: {exc}") from exc
 
