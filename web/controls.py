@@ -64,10 +64,7 @@ class HardwareControls:
         turn = self.table.match.state.turn
         if role in PLAYERS and turn != role:
             raise Refused(f"it is not {role}'s turn (due: {turn})", "turn")
-        shot = self.table.tracker.mark_no_change(self.table.expectation())
-        if shot is None:
-            raise Refused("nobody is due to shoot", "turn")
-        self.table.apply_step({"shot": shot.to_json()}, source="button")
+        self.table.no_change(source="button")
 
     def _red_back(self, role: str) -> None:
         pending = self.table.match.state.to_json()["pending"]["red"]

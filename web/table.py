@@ -227,12 +227,12 @@ class Table:
             raise Refused(str(exc), "extra") from None
         self.apply_steps([{"undo": True}, {"shot": shot}])
 
-    def no_change(self) -> None:
+    def no_change(self, *, source: str = "manual") -> None:
         """The player due shot and nothing on the board changed."""
         shot = self.tracker.mark_no_change(self.expectation())
         if shot is None:
             raise Refused("nobody is due to shoot", "turn")
-        self.apply_step({"shot": shot.to_json()})
+        self.apply_step({"shot": shot.to_json()}, source=source)
 
     def new_match(
         self, rules: Mapping[str, Any], setup: Mapping[str, Any], names: Mapping[str, str],
