@@ -22,7 +22,7 @@ proposes to the match and calls :meth:`Tracker.sync` after every change of the m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from scorekeeper.fields import PLAYERS, Player, color_of, side_of
@@ -237,14 +237,8 @@ class Tracker:
         """The referee accepts the board as sensed: the difference is the shot of the player due."""
         if self._reading is None:
             return None
-        forced = BoardReading(
-            counts=self._reading.counts,
-            at=self._reading.at,
-            big=self._reading.big,
-            bridges=self._reading.bridges,
-            launched=self._reading.launched | ({expected.turn} if expected.turn else set()),
-            muted=self._reading.muted,
-        )
+        turn = {expected.turn} if expected.turn else set()
+        forced = replace(self._reading, launched=self._reading.launched | turn)
         self._mode = "ready"
         self._note = ""
         return shot_from_reading(forced, expected)
