@@ -13,7 +13,6 @@ once (events are values, and a real match repeats a few hundred of them).
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
@@ -21,13 +20,11 @@ from typing import Any
 from scorekeeper.checks import show
 from scorekeeper.effects import Effect, Reason
 from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError
-from scorekeeper.events import Event, ShotEvent, Undo, parse_event
+from scorekeeper.events import Event, Undo, parse_event
 from scorekeeper.fields import PLAYERS, Player
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.options import Handicap, Rules, Setup
 from scorekeeper.rules import apply as apply_rules
-from scorekeeper.rules import next_state
-from scorekeeper.rules.quick import quick_shot
 from scorekeeper.shot import Shot
 from scorekeeper.state import State, initial_state
 
@@ -157,7 +154,7 @@ class Match:
             else:
                 state = kept[-1]
                 for ev in steps[(len(kept) - 1) * CHECKPOINT_EVERY:-1]:
-                    state = next_state(state, ev)
+                    state = apply_rules(state, ev).state
                     tail.append(state)
         self._state = tail[-1] if tail else kept[-1]
         return steps.pop()
@@ -216,46 +213,15 @@ class Match:
         return match
 
     def _fold(self, events: Iterator[Event], on_step: StepHook | None) -> None:
-        """Take each step of ``events`` in turn: :meth:`apply` without building the effects
-        nobody reads, and with :meth:`_push` written out (it runs once a step)."""
-        log, steps, kept = self._events, self._steps, self._kept
-        classic = not self._rules.is_trio
-        # A long replay makes many small objects and no cycles: the cyclic garbage
-        # collector would only walk the growing heap again and again.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            for i, ev in enumerate(events, 1):
-                try:
-                    if type(ev) is Undo:
-                        if not steps:
-                            raise NothingToUndoError("undo: nothing to undo")
-                        undone = self._pop()
-                        if on_step is not None:
-                            on_step(i, ev, self._state, (Effect(
-                                "undo", None, 0, Reason.UNDO, f"took back {undone.describe()}"),))
-                    else:
-                        state = self._state
-                        new = quick_shot(state, ev.shot) if classic and type(ev) is ShotEvent \
-                            else None
-                        if new is None:
-                            new = apply_rules(state, ev).state
-                        steps.append(ev)
-                        self._state = new
-                        if len(steps) % CHECKPOINT_EVERY:
-                            self._tail.append(new)
-                        else:
-                            kept.append(new)
-                            self._aside, self._tail = self._tail, []
-                        if on_step is not None:
-                            on_step(i, ev, new, new.last_effects)
-                except IllegalEventError as err:
-                    raise type(err)(f"step {i}: {err}") from err
-                log.append(ev)
-        finally:
-            self._events_tuple = None
-            if collecting:
-                gc.enable()
+        """Take each step of ``events`` in turn through :meth:`apply`, the one path every
+        step takes, live or replayed; a refusal names its step number."""
+        for i, ev in enumerate(events, 1):
+            try:
+                effects = self.apply(ev)
+            except IllegalEventError as err:
+                raise type(err)(f"step {i}: {err}") from err
+            if on_step is not None:
+                on_step(i, ev, self._state, effects)
 
     def to_json(self) -> dict[str, Any]:
         """The state as the UI shows it, with the players' names, handicaps and

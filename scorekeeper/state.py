@@ -91,8 +91,9 @@ class State:
     """Skitts in the pot (R2)."""
     big: FrozenMap[Player, BigState | None]
     """Each player's big skitt: ``"hand"`` or ``"center"`` (``None`` in Trio)."""
-    pending_red: PendingRed | None = None
-    """Hit on Red points that may still be changed to ``back`` (R4)."""
+    pending_red: tuple[PendingRed, ...] = ()
+    """Hit on Red points that may still be changed to ``back`` (R4): one entry per scorer
+    with such points, the shooter first; each player decides their own."""
     pending_unblock: PendingUnblock | None = None
     """An unblock right not yet used (R16)."""
     reopen: Reopen | None = None
@@ -155,7 +156,7 @@ class State:
             "must_place_big": self.must_place_big,
             "shootoff_due": self.shootoff_due,
             "pending": {
-                "red": None if self.pending_red is None else self.pending_red.to_json(),
+                "red": [p.to_json() for p in self.pending_red],
                 "unblock": (None if self.pending_unblock is None
                             else self.pending_unblock.to_json()),
             },
@@ -269,7 +270,7 @@ def lose_if_blocked_in(state: State) -> State:
     effect = Effect("game", winner, 0, Reason.FLIPPING,
                     f"{turn} loses the game: all three fields {turn} shoots at are blocked; "
                     f"{winner} wins")
-    return replace(state, phase="game_over", turn=None, winner=winner, pending_red=None,
+    return replace(state, phase="game_over", turn=None, winner=winner, pending_red=(),
                    pending_unblock=None, reopen=None,
                    last_effects=state.last_effects + (effect,))
 

@@ -1,7 +1,6 @@
 """Properties over random sequences of steps (hypothesis): whatever is played, the pot
 adds up, nobody goes below −1, a finished game takes no shot, undo restores the exact
-prior state, replay reproduces the match, and the everyday-shot short path agrees with the
-full resolution."""
+prior state, and replay reproduces the match."""
 
 from __future__ import annotations
 
@@ -13,13 +12,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import ShotEvent, parse_event
 from scorekeeper.fields import opponent
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from scorekeeper.rules.checks import check_shot, is_invalid
-from scorekeeper.rules.classic import resolve_classic
-from scorekeeper.rules.quick import quick_shot
 from scorekeeper.state import State
 
 SETTINGS = settings(max_examples=100, deadline=None,
@@ -71,8 +66,9 @@ def candidate(rnd: random.Random, state: State) -> dict[str, Any]:
     if kind == "decide":
         decider = opponent(by)
         red, unblock = state.pending_red, state.pending_unblock
-        if red is not None and rnd.random() < 0.8:
-            return {"decide": {"by": red.player, "red": ["back"] * len(red.choices)}}
+        if red and rnd.random() < 0.8:
+            open_red = rnd.choice(red)
+            return {"decide": {"by": open_red.player, "red": ["back"] * len(open_red.choices)}}
         if unblock is not None and rnd.random() < 0.8:
             return {"decide": {"by": unblock.player, "unblock": rnd.choice(unblock.fields)}}
         if rnd.random() < 0.5:
@@ -194,29 +190,3 @@ def test_replay_of_the_events_reproduces_the_state(game, seed):
     assert again.state == match.state
     assert again.events == match.events
 
-
-@SETTINGS
-@given(games(), SEEDS)
-def test_short_path_agrees_with_the_full_resolution(game, seed):
-    rnd = random.Random(seed)
-
-    def check(before: State, step: dict[str, Any], m: Match) -> None:
-        state = m.state
-        if state.rules.is_trio or state.phase != "playing":
-            return
-        if state.must_place_big:
-            tries = [{"by": state.turn, "big": big} for big in ("placed", "missed")]
-        else:
-            tries = [{"by": state.turn, "delta": delta, "red": rnd.choice([[], ["advance"]])}
-                     for delta in ({}, *({f: 1} for f in state.rules.fields))]
-        for obj in tries:
-            event = parse_event({"shot": obj})
-            assert isinstance(event, ShotEvent)
-            quick = quick_shot(state, event.shot)
-            if quick is None:
-                continue
-            check_shot(state, event.shot)
-            assert is_invalid(state, event.shot) is None
-            assert quick == resolve_classic(state, event.shot).state
-
-    play_randomly(seed, Match(*game), 40, check)

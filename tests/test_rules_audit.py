@@ -12,18 +12,18 @@ def test_opponent_may_push_back_late_when_the_shooters_red_point_is_fixed():
              shot("black", delta={"white.red": 1, "black.red": 1, "minus": -1}))
     assert score(m) == (1, 0)
     pending = m.state.to_json()["pending"]["red"]
-    assert pending == {"player": "white", "choices": ["advance"], "changeable": [True]}
+    assert pending == [{"player": "white", "choices": ["advance"], "changeable": [True]}]
     m.apply({"decide": {"by": "white", "red": ["back"]}})
     assert score(m) == (0, -1)
 
 
-def test_plain_shot_with_off_board_keeps_the_opponents_red_point_open():
-    """R4 on the short path (an off-board skitt sends the shot there): same as above."""
+def test_shot_with_off_board_keeps_the_opponents_red_point_open():
+    """R4 with R6 (a penalty in the same shot): same as above."""
     m = play(game(board={"white.red": 2, "black.red": 2, "minus": 2},
                   score={"black": 1, "white": -1}),
              shot("black", delta={"white.red": 1, "black.red": 1, "minus": -2}, off_board=1))
     assert score(m) == (1, 0)
-    assert m.state.pending_red is not None and m.state.pending_red.player == "white"
+    assert [p.player for p in m.state.pending_red] == ["white"]
 
 
 def test_opponent_may_push_back_late_for_a_gift_on_red_after_a_fixed_red_point():

@@ -95,7 +95,7 @@ def test_big_skitt_knocked_onto_minus_is_loose_not_minus():
     refused(game(), shot("black", delta={}, knocked_big="minus"))
 
 
-def test_big_shot_knocking_the_other_big_skitt_puts_that_one_in_hand():
+def test_big_shot_knocking_the_other_big_skitt_changes_nobodys_big_skitt():
     m = play(game(big={"black": "hand", "white": "center"}),
              shot("black", big="missed", knocked_big="loose"))
-    assert dict(m.state.big) == {"black": "hand", "white": "hand"}
+    assert dict(m.state.big) == {"black": "hand", "white": "center"}

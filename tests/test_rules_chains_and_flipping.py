@@ -101,9 +101,11 @@ def test_unblock_without_a_right_is_refused():
                                          shot("black", delta={}, unblock="white.yellow"))
 
 
-def test_increase_on_a_field_the_shot_clears_earns_no_right():
-    m = game(rules=FLIP, blocked=["white.red"], board={"white.yellow": 1, "black.yellow": 2})
-    refused(m, shot("black", delta={"white.yellow": 1}, unblock="white.red"))
+def test_increase_on_a_field_the_shot_clears_earns_the_right():
+    m = play(game(rules=FLIP, blocked=["white.red"], board={"white.yellow": 1,
+                                                           "black.yellow": 2}),
+             shot("black", delta={"white.yellow": 1}, unblock="white.red"))
+    assert m.state.blocked == {"white.yellow", "black.yellow"}
 
 
 def test_unblock_of_a_home_field_is_refused():

@@ -53,7 +53,7 @@ def test_turn_correction_during_a_shootoff_ends_it():
 def test_correction_closes_open_choices():
     m = play(game(board={"white.red": 2}), shot("black", delta={"white.red": 1}),
              {"correct": {"score": {"white": 1}}})
-    assert m.state.pending_red is None
+    assert m.state.pending_red == ()
 
 
 def test_undo_takes_back_a_shot_completely():

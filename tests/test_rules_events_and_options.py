@@ -188,7 +188,7 @@ def test_state_json_has_what_the_ui_renders():
                          "shootoff_due", "pending", "last_effects", "board_must_change"}
     assert list(data["board"]) == ["black.red", "black.yellow", "black.blue", "white.red",
                                    "white.yellow", "white.blue", "minus"]
-    assert data["pending"] == {"red": None, "unblock": None}
+    assert data["pending"] == {"red": [], "unblock": None}
 
 
 def test_state_is_frozen():

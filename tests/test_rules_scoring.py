@@ -68,7 +68,7 @@ def test_back_is_not_possible_against_a_player_at_minus_one():
 def test_red_point_stays_open_for_back_until_the_next_shot():
     m = play(game(board={"white.red": 2}), shot("black", delta={"white.red": 1}))
     pending = m.state.to_json()["pending"]["red"]
-    assert pending == {"player": "black", "choices": ["advance"], "changeable": [True]}
+    assert pending == [{"player": "black", "choices": ["advance"], "changeable": [True]}]
 
 
 def test_late_back_decision_rescores_the_point():
@@ -76,7 +76,7 @@ def test_late_back_decision_rescores_the_point():
               shot("black", delta={"white.red": 1}),
               {"decide": {"by": "black", "red": ["back"]}})
     assert score(m) == (0, 1)
-    assert m.state.pending_red is None
+    assert m.state.pending_red == ()
 
 
 def test_late_decision_by_the_other_player_is_refused():
@@ -100,7 +100,7 @@ def test_late_decision_cannot_turn_back_into_advance():
 def test_point_against_a_player_at_minus_one_is_not_changeable():
     m = play(game(board={"white.red": 2}, score={"white": -1}),
               shot("black", delta={"white.red": 1}))
-    assert m.state.pending_red is None
+    assert m.state.pending_red == ()
 
 
 def test_point_that_ended_the_round_cannot_be_changed():

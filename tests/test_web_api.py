@@ -141,7 +141,7 @@ def test_hit_on_red_point_can_be_pushed_back(referee: TestClient) -> None:
     step(referee, {"correct": {"board": {"white.red": 2}, "reason": "set up"}})
     shot = step(referee, {"shot": {"by": "black", "delta": {"white.red": 1}}}).json()
     assert shot["state"]["score"]["black"] == 1
-    assert shot["state"]["pending"]["red"]["player"] == "black"
+    assert [p["player"] for p in shot["state"]["pending"]["red"]] == ["black"]
     response = step(referee, {"decide": {"by": "black", "red": ["back"]}})
     assert response.status_code == 200, response.text
     assert response.json()["state"]["score"] == {"black": 0, "white": -1}

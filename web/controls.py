@@ -67,11 +67,11 @@ class HardwareControls:
         self.table.no_change(source="button")
 
     def _red_back(self, role: str) -> None:
-        pending = self.table.match.state.to_json()["pending"]["red"]
-        if not pending or pending["player"] != role:
+        pending = next((p for p in self.table.match.state.pending_red if p.player == role), None)
+        if pending is None:
             raise Refused(f"{role} has no Hit on Red point to push back", "red")
-        choices = list(pending["choices"])
-        for i, (choice, changeable) in enumerate(zip(choices, pending["changeable"], strict=True)):
+        choices = list(pending.choices)
+        for i, (choice, changeable) in enumerate(zip(choices, pending.changeable, strict=True)):
             if choice == "advance" and changeable:
                 choices[i] = "back"
                 break

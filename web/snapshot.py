@@ -66,12 +66,13 @@ def alerts(
     elif tracker["mode"] == "paused" and link["up"]:
         out.append({"kind": "paused", "message": tracker["message"]})
     pending = state.get("pending") or {}
-    red = pending.get("red")
-    if red and any(red.get("changeable", [])):
-        out.append({
-            "kind": "decision",
-            "message": f"{who(red['player'])} may push Hit on Red points back before the next shot",
-        })
+    for red in pending.get("red") or []:
+        if any(red.get("changeable", [])):
+            out.append({
+                "kind": "decision",
+                "message": f"{who(red['player'])} may push Hit on Red points back before the "
+                "next shot",
+            })
     unblock = pending.get("unblock")
     if unblock:
         fields = ", ".join(unblock.get("fields", []))

@@ -9,7 +9,7 @@
 - :mod:`~scorekeeper.rules.corrections`: R19; :mod:`~scorekeeper.rules.decisions`: late R4/R16.
 """
 
-from scorekeeper.rules.apply import apply, next_state
+from scorekeeper.rules.apply import apply
 from scorekeeper.rules.tally import Transition
 
-__all__ = ["Transition", "apply", "next_state"]
+__all__ = ["Transition", "apply"]

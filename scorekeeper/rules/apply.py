@@ -13,7 +13,6 @@ from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import Correction, Decision, Event, ShootOff, ShotEvent
 from scorekeeper.rules.corrections import correct
 from scorekeeper.rules.decisions import decide
-from scorekeeper.rules.quick import quick_shot
 from scorekeeper.rules.rounds import shoot_off
 from scorekeeper.rules.shots import resolve_shot
 from scorekeeper.rules.tally import Transition
@@ -42,12 +41,3 @@ def apply(state: State, event: Event) -> Transition:
         f"{type(event).__name__} is not a rules event (undo belongs to the match) "
         f"{state.summary()}")
 
-
-def next_state(state: State, event: Event) -> State:
-    """Only the state after ``event`` (what a replay needs): ``apply(state, event).state``,
-    with the everyday shot taking its short path."""
-    if type(event) is ShotEvent and not state.rules.is_trio:
-        quick = quick_shot(state, event.shot)
-        if quick is not None:
-            return quick
-    return apply(state, event).state

@@ -21,7 +21,7 @@ Gift = tuple[str, str, Reason]
 def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
     """Where the big skitts end up after the shot; returns the gift skitts it earns the
     opponent (R11, R12)."""
-    s, o = t.shooter, t.opponent
+    s = t.shooter
     gifts: list[Gift] = []
     if shot.big == "placed":
         t.big[s] = "center"
@@ -36,12 +36,18 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
         gifts.append((home, f"{s}'s big skitt landed on {where(shot.big)}", Reason.OPENING))
     knocked = shot.knocked_big
     if knocked is not None:
-        # R12: the shooter re-places a big skitt, whichever one it was. When the shooter's
-        # own big skitt is still in hand, the one knocked loose must be the opponent's.
-        who = s if t.big[s] == "center" else o
-        t.big[who] = "hand"
-        t.note("big", who, Reason.DISLODGED_BIG,
-               f"a big skitt was knocked loose: {who} must re-place a big skitt next turn")
+        # R12: the shooter re-places a big skitt, whichever one it was. Someone else's shot
+        # never puts your big skitt in hand: when the shooter's own is already in hand, the
+        # loose one goes back in the centre by hand and nobody's state changes.
+        if t.big[s] == "center":
+            t.big[s] = "hand"
+            t.note("big", s, Reason.DISLODGED_BIG,
+                   f"a big skitt was knocked loose: {s} must re-place a big skitt next turn")
+        else:
+            t.board_must_change = True
+            t.note("restore", s, Reason.DISLODGED_BIG,
+                   f"a big skitt was knocked loose while {s}'s is in hand: put it back in "
+                   "the centre by hand")
         if knocked != "loose":
             home = field(s, color_of(knocked) or "")
             gifts.append((home, f"a big skitt knocked onto {where(knocked)}",

@@ -63,14 +63,15 @@ def chain_points(t: Tally, fields: list[str], red: tuple[str, ...]) -> None:
 
 
 def clearing(t: Tally, delta: Mapping[str, int], unblocked: frozenset[str],
-             chain_clears: set[str]) -> set[str]:
+             chain_clears: set[str]) -> tuple[set[str], set[str]]:
     """R5 (R10 step 2): an opposite field taken from fewer than 2 to 2 or more, facing a home
     field of its colour that already held 2 or more, clears both fields; so does a chain
     field at exactly 1 (R15). With flipping both fields are then blocked (R16). Returns the
-    colours cleared."""
+    colours cleared and the fields their clearing blocked."""
     s, o = t.shooter, t.opponent
     before = t.state.board
     cleared: set[str] = set()
+    blocked: set[str] = set()
     for color in t.rules.colors:
         mine, theirs = field(s, color), field(o, color)
         if before[mine] < 2:
@@ -84,9 +85,8 @@ def clearing(t: Tally, delta: Mapping[str, int], unblocked: frozenset[str],
         cleared.add(color)
         t.note("clear", None, Reason.CLEARING, f"cleared {color} on both sides")
         if t.rules.flipping:
-            t.block(theirs)
-            t.block(mine)
-    return cleared
+            blocked.update(name for name in (theirs, mine) if t.block(name))
+    return cleared, blocked
 
 
 def penalties(t: Tally, shot: Shot, hit_blocked: list[str]) -> None:
@@ -122,15 +122,16 @@ def resolve_classic(state: State, shot: Shot) -> Transition:
         return close_shot(t, shot)
 
     # 2. Clearing.
-    cleared = clearing(t, delta, unblocked, chain_clears)
+    cleared, newly_blocked = clearing(t, delta, unblocked, chain_clears)
     if loose_blockade is not None:
         flipping.land_blockade(t, loose_blockade)
 
-    # 3. The unblock right.
+    # 3. The unblock right: a net increase on an unblocked opposite field (one this shot
+    # clears too: a hit is a hit) or a chain point; never for this shot's own blockades.
     earned = bool(chain_scoring) or any(
-        delta.get(n, 0) > 0 and n in unblocked and color_of(n) not in cleared
-        for n in state.rules.opposite(t.shooter))
-    right = flipping.use_unblock_right(t, shot, earned) if state.rules.flipping else None
+        delta.get(n, 0) > 0 and n in unblocked for n in state.rules.opposite(t.shooter))
+    right = (flipping.use_unblock_right(t, shot, earned, newly_blocked)
+             if state.rules.flipping else None)
 
     # 4. Penalties.
     penalties(t, shot, hit_blocked)

@@ -62,7 +62,7 @@ def correct(state: State, c: Correction) -> Transition:
         blocked=frozenset(blocked),
         round_wins=FrozenMap(wins),
         pot=rules.pot - skitts_out_of_pot(rules, board, blocked, wins),
-        pending_red=None,
+        pending_red=(),
         pending_unblock=None,
         reopen=None,
         last_effects=(Effect("correction", c.turn, 0, Reason.CORRECTION, _describe(c)),),

@@ -25,11 +25,14 @@ from scorekeeper.state import State
 
 
 def _red_choices(state: State, d: Decision) -> tuple[str, ...]:
-    pending = state.pending_red
-    if pending is None:
+    """The decider's red points with the change made; each player decides only their own
+    (R4: both players' points may be open after one shot)."""
+    if not state.pending_red:
         raise refuse(state, "decide.red: no Hit on Red point is open to change (R4)")
-    if d.by != pending.player:
-        raise refuse(state, f"decide.by: the open Hit on Red points are {pending.player}'s, "
+    pending = next((p for p in state.pending_red if p.player == d.by), None)
+    if pending is None:
+        holders = " and ".join(f"{p.player}'s" for p in state.pending_red)
+        raise refuse(state, f"decide.by: the open Hit on Red points are {holders}, "
                      f"not {d.by}'s (R4)")
     new = list(pending.choices)
     for i, choice in enumerate((d.red or ())[: len(new)]):  # R20: extra choices are ignored
@@ -55,8 +58,7 @@ def decide(state: State, d: Decision) -> Transition:
     texts: list[str] = []
     if d.red is not None:
         choices = _red_choices(state, d)
-        assert state.pending_red is not None
-        if state.pending_red.player == shot.by:
+        if d.by == shot.by:
             shot = replace(shot, red=choices)  # type: ignore[arg-type]
         else:
             shot = replace(shot, opponent_red=choices)  # type: ignore[arg-type]

@@ -30,13 +30,15 @@ def knock_blockade_loose(t: Tally, shot: Shot) -> str | None:
 
 def land_blockade(t: Tally, dst: str) -> None:
     """Where the loose blockade ends (no penalty either way): an empty unblocked colour
-    field becomes blocked; on a field with skitts, one of them and the blockade go to the
-    pot; anywhere else the blockade goes to the pot."""
-    if dst in t.rules.color_fields and t.board[dst] == 0 and dst not in t.blocked:
+    field becomes blocked; on a colour field with skitts, one of them and the blockade go
+    to the pot; anywhere else, the minus field included, only the blockade goes to the pot
+    ("it is removed without further scoring")."""
+    colour_field = dst in t.rules.color_fields
+    if colour_field and t.board[dst] == 0 and dst not in t.blocked:
         t.pot -= 1
         t.blocked.add(dst)
         t.note("block", None, Reason.FLIPPING, f"the loose blockade now blocks {where(dst)}")
-    elif dst in t.board and t.board[dst] > 0:
+    elif colour_field and t.board[dst] > 0:
         t.to_pot(dst, 1)
         t.note("restore", None, Reason.FLIPPING,
                f"the loose blockade and one skitt of {where(dst)} go to the pot")
@@ -69,17 +71,22 @@ def remove_landed_on_blocked(t: Tally, delta: Mapping[str, int],
     return hits
 
 
-def use_unblock_right(t: Tally, shot: Shot, earned: bool) -> PendingUnblock | None:
+def use_unblock_right(t: Tally, shot: Shot, earned: bool,
+                      placed_now: set[str]) -> PendingUnblock | None:
     """R10 step 3: a shot that earned the right may lift one blockade from the shooter's
-    opposite fields that are still blocked. Used in the shot, or left pending until the next
-    shot (a later decision)."""
+    opposite fields that are still blocked, except one this same shot's clearing has just
+    placed (``placed_now``: "you may not play on a color just cleared"). Used in the shot,
+    or left pending until the next shot (a later decision)."""
     s = t.shooter
-    fields = tuple(f for f in t.rules.opposite(s) if f in t.blocked)
+    fields = tuple(f for f in t.rules.opposite(s) if f in t.blocked and f not in placed_now)
     if shot.unblock is not None:
         if not earned:
             raise refuse(t.state, f"shot.unblock: {s} has no unblock right: the shot made no "
-                         "net increase on an unblocked field it did not clear and no chain "
-                         "point (R16)")
+                         "net increase on an unblocked field it shoots at and no chain point "
+                         "(R16)")
+        if shot.unblock in placed_now:
+            raise refuse(t.state, f"shot.unblock: the blockade on {shot.unblock} was placed by "
+                         "this shot's own clearing; the right cannot lift it (R16)")
         if shot.unblock not in fields:
             raise refuse(t.state, f"shot.unblock: {shot.unblock} is not blocked after the "
                          "shot (R16)")

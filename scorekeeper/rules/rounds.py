@@ -27,16 +27,15 @@ _ZERO_SCORE: FrozenMap[Player, int] = FrozenMap({"black": 0, "white": 0})
 _BIG_IN_HAND: FrozenMap[Player, str | None] = FrozenMap({"black": "hand", "white": "hand"})
 
 
-def pending_red(t: Tally) -> PendingRed | None:
-    """R4: red points scored with ``advance`` that the scorer may still change to ``back``
-    until the next shot: the shooter's, else the opponent's (own goals, gift skitts). A
-    scorer whose red points are all fixed (scored against a player at −1) has nothing to
-    change, so the other scorer's points stay open."""
-    for scorer in (t.shooter, t.opponent):
-        log = t.red_log[scorer]
-        if any(can for _, can in log):
-            return PendingRed(scorer, tuple(c for c, _ in log), tuple(can for _, can in log))
-    return None
+def pending_red(t: Tally) -> tuple[PendingRed, ...]:
+    """R4: red points scored with ``advance`` that their scorer may still change to ``back``
+    until the next shot. When one shot gives red points to both players (the shooter's and
+    an own goal or gift on red), both stay open, each for its own scorer, shooter first. A
+    scorer whose red points are all fixed (scored against a player at −1) has none open."""
+    logs = ((scorer, t.red_log[scorer]) for scorer in (t.shooter, t.opponent))
+    return tuple(
+        PendingRed(scorer, tuple(c for c, _ in log), tuple(can for _, can in log))
+        for scorer, log in logs if any(can for _, can in log))
 
 
 def close_shot(t: Tally, shot: Shot, unblock: PendingUnblock | None = None) -> Transition:
@@ -56,7 +55,7 @@ def close_shot(t: Tally, shot: Shot, unblock: PendingUnblock | None = None) -> T
         big=FrozenMap(t.big),
         pending_red=red,
         pending_unblock=unblock,
-        reopen=None if red is None and unblock is None else Reopen(t.state, shot),
+        reopen=None if not red and unblock is None else Reopen(t.state, shot),
         last_effects=tuple(t.effects),
         board_must_change=t.board_must_change,
     )
@@ -97,7 +96,7 @@ def end_round(t: Tally, winner: Player | None) -> Transition:
         board=FrozenMap(dict.fromkeys(rules.fields, 0)),
         blocked=frozenset(),
         pot=rules.pot - sum(wins.values()),
-        pending_red=None,
+        pending_red=(),
         pending_unblock=None,
         reopen=None,
         board_must_change=True,

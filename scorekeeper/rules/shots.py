@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from scorekeeper.effects import Reason
-from scorekeeper.rules.checks import check_shot, is_invalid
+from scorekeeper.rules.checks import check_shot, is_invalid, refuse
 from scorekeeper.rules.classic import resolve_classic
-from scorekeeper.rules.quick import quick_shot
 from scorekeeper.rules.rounds import close_shot
 from scorekeeper.rules.tally import Tally, Transition
 from scorekeeper.rules.trio import close_trio, resolve_trio
@@ -24,14 +23,15 @@ def invalid_shot(state: State, shot: Shot, why: str) -> Transition:
 
 
 def resolve_shot(state: State, shot: Shot) -> Transition:
-    """Check a shot completely (raising IllegalEventError), then resolve it."""
-    if not state.rules.is_trio:
-        quick = quick_shot(state, shot)
-        if quick is not None:
-            return Transition(quick, quick.last_effects)
+    """Check a shot completely (raising IllegalEventError), then resolve it: every shot,
+    live or replayed, takes this one path."""
     check_shot(state, shot)
     why = is_invalid(state, shot)
     if why is not None:
+        if shot.unblock is not None:
+            # R8 with R16: an invalid shot has no effect, so it earns no unblock right.
+            raise refuse(state, f"shot.unblock: an invalid shot earns no unblock right ({why}) "
+                         "(R8, R16)")
         return invalid_shot(state, shot, why)
     if state.rules.is_trio:
         return resolve_trio(state, shot)

@@ -71,7 +71,7 @@ def close_trio(t: Tally) -> Transition:
         pot=t.pot,
         last_effects=tuple(t.effects),
         board_must_change=t.board_must_change,
-        pending_red=None,
+        pending_red=(),
         pending_unblock=None,
         reopen=None,
     )

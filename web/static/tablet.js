@@ -86,12 +86,12 @@ function renderStatus(s) {
 
 function renderDecisions(s) {
   const st = s.state;
-  const red = st.pending.red;
+  const reds = st.pending.red;  // one entry per player with open points (R4)
   const unblock = st.pending.unblock;
-  $("sec-decisions").classList.toggle("hidden", !red && !unblock);
+  $("sec-decisions").classList.toggle("hidden", !reds.length && !unblock);
   const box = $("red-choices");
   box.replaceChildren();
-  if (red) {
+  for (const red of reds) {
     const h = document.createElement("p");
     h.textContent = `Hit on Red: ${Skitter.nameOf(s, red.player)} chooses, point by point (R4)`;
     box.appendChild(h);
