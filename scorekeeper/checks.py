@@ -2,21 +2,89 @@
 
 Each check names the key it looked at, so a refusal says exactly what was wrong
 (SCENARIOS.md: "anything wrong inside a step ... is a refusal of that step").
+
+Whatever arrives, however deep, big or strange, gets a refusal and never another exception:
+:func:`decode_json` turns text into a value (no recursion error, no NaN, no number too long
+to print), :func:`within_depth` bounds nesting without recursing, integers stay within
+JSON's safe range, and :func:`show` renders any value in bounded time and space.
 """
 
 from __future__ import annotations
 
+import json
+import reprlib
 from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.errors import MalformedEventError
 from scorekeeper.fields import PLAYERS, Player
 
+MAX_DEPTH = 16
+"""The deepest nesting of objects and lists accepted anywhere (a scenario file needs 6, a
+step 3): deeper input is refused before anything walks it recursively."""
+MAX_INT = 2**53 - 1
+"""Integers beyond JSON's safe range are refused (no count, score or value comes near)."""
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = _REPR.maxother = 60
+_REPR.maxlist = _REPR.maxtuple = _REPR.maxdict = _REPR.maxset = 8
+
 
 def show(value: Any) -> str:
-    """A short, JSON-like rendering of a bad value for an error message."""
-    text = repr(value)
+    """A short, JSON-like rendering of a bad value for an error message (bounded whatever
+    the value: deep, long, or a number too long to print)."""
+    if isinstance(value, int) and value.bit_length() > 190:  # more digits than a line holds
+        return f"an integer of {int(value.bit_length() * 0.30103) + 1} digits"
+    try:
+        text = _REPR.repr(value)
+    except Exception:  # a value whose repr fails is named by its type  # noqa: BLE001
+        text = f"<{type(value).__name__}>"
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def within_depth(value: Any, key: str, limit: int = MAX_DEPTH) -> Any:
+    """``value`` if its objects and lists nest at most ``limit`` deep (checked without
+    recursion, so a value nested thousands deep, or one that contains itself, is refused)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list | tuple):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            raise MalformedEventError(f"{key}: nested more than {limit} levels deep")
+        stack.extend((child, depth + 1) for child in children)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def decode_json(text: str | bytes, key: str) -> Any:
+    """The value of a JSON text, or a refusal naming ``key``: not UTF-8, not JSON (NaN and
+    Infinity are not JSON), a number too long, or nested deeper than :data:`MAX_DEPTH`."""
+    if isinstance(text, bytes | bytearray):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise MalformedEventError(f"{key}: not JSON: not UTF-8 text ({err.reason})") \
+                from None
+    if not isinstance(text, str):
+        raise MalformedEventError(f"{key}: not JSON text: {type(text).__name__}")
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise MalformedEventError(f"{key}: nested more than {MAX_DEPTH} levels deep") \
+            from None
+    except ValueError as err:  # JSONDecodeError, NaN, a number too long to convert
+        why = "a number too long to read" if "integer string" in str(err) else str(err)
+        raise MalformedEventError(f"{key}: not JSON: {why}") from None
+    return within_depth(value, key)
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:
@@ -39,6 +107,8 @@ def integer(value: Any, key: str, low: int | None = None, high: int | None = Non
     """``value`` if it is an integer (not a boolean) within ``low``..``high``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise MalformedEventError(f"{key}: expected an integer, got {show(value)}")
+    if not -MAX_INT <= value <= MAX_INT:
+        raise MalformedEventError(f"{key}: {show(value)} is out of range")
     if low is not None and value < low:
         raise MalformedEventError(f"{key}: {value} is below {low}")
     if high is not None and value > high:
@@ -54,15 +124,20 @@ def boolean(value: Any, key: str) -> bool:
 
 
 def string(value: Any, key: str) -> str:
-    """``value`` if it is a string."""
+    """``value`` if it is a string of text (a lone surrogate from a ``\\ud800`` escape is not
+    text: it could not be stored or shown)."""
     if not isinstance(value, str):
         raise MalformedEventError(f"{key}: expected a string, got {show(value)}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedEventError(f"{key}: not valid text (a lone surrogate)") from None
     return value
 
 
 def player(value: Any, key: str) -> Player:
     """``value`` if it is ``"black"`` or ``"white"``."""
-    if value not in PLAYERS or not isinstance(value, str):
+    if not isinstance(value, str) or value not in PLAYERS:
         raise MalformedEventError(f"{key}: expected \"black\" or \"white\", got {show(value)}")
     return value  # type: ignore[return-value]
 

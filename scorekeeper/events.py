@@ -258,7 +258,7 @@ def _parse_correction(obj: Any) -> Correction:
         blocked=blocked,
         round_wins=None if "round_wins" not in obj else FrozenMap(
             checks.per_player(obj["round_wins"], "correct.round_wins")),
-        turn=None if obj.get("turn") is None else checks.player(obj["turn"], "correct.turn"),
+        turn=None if "turn" not in obj else checks.player(obj["turn"], "correct.turn"),
         reason=None if "reason" not in obj else checks.string(obj["reason"], "correct.reason"),
     )
 
@@ -269,12 +269,17 @@ def _parse_decision(obj: Any) -> Decision:
     if "by" not in obj:
         raise MalformedEventError("decide.by: missing (who decides?)")
     by = checks.player(obj["by"], "decide.by")
-    red = None if obj.get("red") is None else _red_list(obj["red"], "decide.red")
-    unblock = None if obj.get("unblock") is None else checks.string(obj["unblock"],
-                                                                     "decide.unblock")
+    red = None if "red" not in obj else _red_list(obj["red"], "decide.red")
+    unblock = None if "unblock" not in obj else checks.string(obj["unblock"], "decide.unblock")
     if red is None and unblock is None:
         raise MalformedEventError("decide: give \"red\" (R4) or \"unblock\" (R16)")
     return Decision(by=by, red=red, unblock=unblock)
+
+
+def parse_event_json(text: str | bytes) -> Event:
+    """The event for a step given as JSON text (a match log body, an imported line): the
+    same checks as :func:`parse_event`, after :func:`~scorekeeper.checks.decode_json`."""
+    return parse_event(checks.decode_json(text, "step"))
 
 
 def parse_event(obj: Mapping[str, Any] | Event | Shot) -> Event:
@@ -291,6 +296,7 @@ def parse_event(obj: Mapping[str, Any] | Event | Shot) -> Event:
         return ShotEvent(obj)
     if not isinstance(obj, Mapping):
         raise MalformedEventError(f"step: expected an object, got {checks.show(obj)}")
+    checks.within_depth(obj, "step")
     if len(obj) != 1:
         raise MalformedEventError(
             f"step: expected exactly one of {', '.join(STEP_KEYS)}, got {checks.show(list(obj))}")

@@ -13,14 +13,13 @@ once (events are values, and a real match repeats a few hundred of them).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from scorekeeper.checks import show
 from scorekeeper.effects import Effect, Reason
 from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError
-from scorekeeper.events import Event, Undo, parse_event
+from scorekeeper.events import Event, Undo, parse_event, parse_event_json
 from scorekeeper.fields import PLAYERS, Player
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.options import Handicap, Rules, Setup
@@ -249,11 +248,7 @@ def _parsed_json(bodies: Iterable[str | bytes]) -> Iterator[Event]:
         ev = seen.get(text)
         if ev is None:
             try:
-                obj = json.loads(text)
-            except (ValueError, TypeError) as err:
-                raise MalformedEventError(f"step {i}: not a JSON step object: {err}") from None
-            try:
-                ev = parse_event(obj)
+                ev = parse_event_json(text)
             except IllegalEventError as err:
                 raise type(err)(f"step {i}: {err}") from err
             seen[text] = ev

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from scorekeeper import checks
+from scorekeeper.checks import show
 from scorekeeper.errors import IllegalEventError, MalformedEventError
 from scorekeeper.events import STEP_KEYS
 from scorekeeper.match import Match
@@ -31,6 +32,8 @@ from scorekeeper.options import Rules, Setup
 from scorekeeper.state import State
 
 TOP_KEYS = ("format", "name", "rules", "setup", "steps")
+MAX_FILE_BYTES = 16 * 2**20
+"""A scenario file larger than this is refused unread (the largest real one is a few kB)."""
 EXPECT_KEYS = ("score", "round_wins", "turn", "phase", "winner", "round", "rounds", "board",
                "blocked", "pot", "big")
 ALL_STEP_KEYS = STEP_KEYS + ("expect", "expect_error")
@@ -124,6 +127,7 @@ def load_scenario(obj: Any) -> tuple[str, Rules, Setup, list[Any]]:
     """Check a scenario object's shape; raises MalformedEventError naming the key."""
     if not isinstance(obj, Mapping):
         raise MalformedEventError("top level: expected an object")
+    checks.within_depth(obj, "top level")
     for key in obj:
         if key not in TOP_KEYS:
             raise MalformedEventError(f"unknown top-level key {checks.show(key)} (known: "
@@ -206,21 +210,37 @@ def run_scenario(obj: Any, path: str = "<scenario>") -> ScenarioResult:
 
 
 def run_scenario_file(path: str | Path) -> ScenarioResult:
-    """Read and play one scenario file."""
+    """Read and play one scenario file (at most :data:`MAX_FILE_BYTES` of it)."""
     shown = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
     except OSError as err:
         return ScenarioResult(shown, shown, False, f"cannot read: {err.strerror or err}",
                               malformed=True)
-    except UnicodeDecodeError as err:
-        return ScenarioResult(shown, shown, False, f"not JSON: not UTF-8 text ({err.reason})",
-                              malformed=True)
+    if len(data) > MAX_FILE_BYTES:
+        return ScenarioResult(shown, shown, False, f"too big for a scenario file (more than "
+                              f"{MAX_FILE_BYTES // 2**20} MB)", malformed=True)
     try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as err:
-        return ScenarioResult(shown, shown, False, f"not JSON: {err}", malformed=True)
+        obj = checks.decode_json(data, "file")
+    except MalformedEventError as err:
+        return ScenarioResult(shown, shown, False, str(err).removeprefix("file: "),
+                              malformed=True)
     return run_scenario(obj, shown)
+
+
+def run_guarded(path: str | Path,
+                run: Callable[[str | Path], ScenarioResult] = run_scenario_file
+                ) -> ScenarioResult:
+    """``run(path)``, with any error a file could still provoke reported as that file's
+    failure, so one strange file never stops the others or the closing line."""
+    try:
+        return run(path)
+    except Exception as err:  # a bug here must cost one line, not the run  # noqa: BLE001
+        shown = str(path)
+        return ScenarioResult(shown, shown, False,
+                              f"internal error: {type(err).__name__}: {show(err)}",
+                              malformed=True)
 
 
 def find_scenario_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
@@ -249,7 +269,7 @@ def run_paths(paths: Sequence[str], out: TextIO,
         print(f"FAIL {p}: no such file or folder", file=out)
         failed += 1
     for f in files:
-        result = run(f)
+        result = run_guarded(f, run)
         print(result.line, file=out)
         if result.passed:
             passed += 1

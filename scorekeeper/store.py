@@ -21,6 +21,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
 
+from scorekeeper.checks import decode_json
+from scorekeeper.errors import MalformedEventError
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -291,10 +294,10 @@ class MatchStore:
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise StoreError(f"line {number}: not JSON: {exc.msg}") from exc
+            try:  # the parser every step takes: bounded depth, no NaN, no RecursionError
+                obj = decode_json(line, f"line {number}")
+            except MalformedEventError as exc:
+                raise StoreError(str(exc)) from exc
             if header is None:
                 if not isinstance(obj, dict) or not isinstance(obj.get("match"), dict):
                     raise StoreError(f"line {number}: expected the header {{\"match\": ...}}")

@@ -95,7 +95,7 @@ def test_a_repeated_text_is_still_judged_by_the_rules_at_its_step():
 
 def test_text_that_is_not_json_is_refused_naming_its_step():
     good = [text(shot("black", delta={})), text(shot("white", delta={}))]
-    with pytest.raises(MalformedEventError, match="step 3: not a JSON step object"):
+    with pytest.raises(MalformedEventError, match="step 3: step: not JSON"):
         Match.replay_json(Rules(), PLAIN, [*good, '{"shot": {"by": "bl'])
 
 

@@ -11,10 +11,11 @@ from fastapi import APIRouter, Request, Response
 
 from web.auth import COOKIE, log_in
 from web.deps import AuthDep, Referee, TableDep
+from web.routers.json_body import CheckedJSONRoute
 from web.schemas import Change, Login, Mute, Pause
 from web.table import Refused
 
-router = APIRouter(prefix="/api/referee", tags=["referee"])
+router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
 
 
 @router.post("/login", summary="Exchange the PIN for a session cookie")

@@ -14,10 +14,11 @@ from fastapi import APIRouter
 
 from firmware_bridge.simulator import SimulatedBoard
 from web.deps import Referee, TableDep
+from web.routers.json_body import CheckedJSONRoute
 from web.schemas import BigSpot, BridgeTap, FieldTap, Launch
 from web.table import Refused, Table
 
-router = APIRouter(prefix="/api/board", tags=["virtual board"])
+router = APIRouter(prefix="/api/board", tags=["virtual board"], route_class=CheckedJSONRoute)
 
 
 def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:

@@ -11,9 +11,10 @@ from typing import Any
 from fastapi import APIRouter
 
 from web.deps import Referee, TableDep
+from web.routers.json_body import CheckedJSONRoute
 from web.schemas import Amend, Change, NewMatch, StepRequest
 
-router = APIRouter(prefix="/api", tags=["match"])
+router = APIRouter(prefix="/api", tags=["match"], route_class=CheckedJSONRoute)
 
 
 @router.get("/state", summary="The current published state (same as the WebSocket's)")
