@@ -1,6 +1,6 @@
 """``skitter serve`` in a child process on a free loopback port, for benchmarks and tests.
 
-The server is started exactly as a user starts it (``python -m web.cli serve``), with its
+The server is started exactly as a user starts it (``python -m web.cli.main serve``), with its
 own data directory and a known PIN, so what is measured is what runs at a venue.
 """
 
@@ -43,7 +43,7 @@ class ServeProcess:
         """The ``seq`` of the last state this client saw (a change is made against it)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
         env["HOME"] = str(data_dir)
-        argv = command or [sys.executable, "-m", "web.cli", "serve"]
+        argv = command or [sys.executable, "-m", "web.cli.main", "serve"]
         self.proc = subprocess.Popen(
             [*argv, "--data-dir", str(data_dir), "--port", str(self.port), "--pin", PIN, *extra],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

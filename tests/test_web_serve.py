@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.clock import FakeClock
-from web.cmd_serve import page_addresses
-from web.wiring import open_table
+from web.cli.serve import page_addresses
+from web.table.wiring import open_table
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,7 +31,8 @@ def start(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
     env["HOME"] = str(data)
     return subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "serve", "--data-dir", str(data), "--port", str(port),
+        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(data),
+         "--port", str(port),
          *extra],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
