@@ -76,7 +76,10 @@ def post(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict,
 class ServeProcess:
     """One ``skitter serve`` child; ``cookie`` is the referee's once :meth:`login` ran."""
 
-    def __init__(self, data_dir: Path, *extra: str, command: list[str] | None = None) -> None:
+    def __init__(self, data_dir: Path, *extra: str, command: list[str] | None = None,
+                 pin: str | None = PIN) -> None:
+        """``pin`` None: no ``--pin`` (the PIN stored in ``data_dir`` is used, as at a
+        restart; no PIN hashing at start)."""
         self.data_dir = data_dir
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -87,15 +90,19 @@ class ServeProcess:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
         env["HOME"] = str(data_dir)
         argv = command or [sys.executable, "-m", "web.cli.main", "serve"]
+        pin_args = [] if pin is None else ["--pin", pin]
+        self.started = time.perf_counter()
+        """When the child was started (``time.perf_counter``)."""
         self.proc = subprocess.Popen(
-            [*argv, "--data-dir", str(data_dir), "--port", str(self.port), "--pin", PIN, *extra],
+            [*argv, "--data-dir", str(data_dir), "--port", str(self.port), *pin_args, *extra],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         self.process = psutil.Process(self.proc.pid)
 
     # -- life ------------------------------------------------------------------------------
 
-    def wait_ready(self, timeout: float = 30.0) -> dict[str, Any]:
+    def wait_ready(self, timeout: float = 30.0, interval: float = 0.05) -> dict[str, Any]:
+        """The first state the server publishes, asked for every ``interval`` seconds."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -104,7 +111,7 @@ class ServeProcess:
             try:
                 return self.get("/api/state")
             except OSError:
-                time.sleep(0.05)
+                time.sleep(interval)
         raise RuntimeError(f"skitter serve did not answer within {timeout} s")
 
     def stop(self) -> str:

@@ -37,10 +37,12 @@ def test_pipeline_cost_prints_bus_driver_and_pipeline_figures() -> None:
     assert "the pipeline's cells match the board" in out
 
 
-def test_log_replay_prints_events_per_second_and_the_decode_ratio() -> None:
-    out = run_bench("log_replay.py", "--events", "400", "--rounds", "1")
+@pytest.mark.timeout(120)
+def test_log_replay_prints_events_per_second_the_decode_ratio_and_the_resume() -> None:
+    out = run_bench("log_replay.py", "--events", "400", "--rounds", "1", "--resume-steps", "50")
     assert "events/s" in out and "ratio to decode" in out
     assert "log: 400 events" in out
+    assert "start to first state, 50 steps" in out and "Result: resume of a 50-step" in out
 
 
 @pytest.mark.timeout(120)

@@ -100,10 +100,15 @@ class Table:
         self.rules, self.setup = Rules.from_json(head.rules), Setup.from_json(head.setup)
         rows = list(self.store.iter_rows(match_id))
         log = MatchLog()
+        known: dict[Any, tuple[Any, str]] = {}
+        """Per distinct step text: its step object and words (a log repeats its steps)."""
 
         def on_step(i: int, event: Any, state: Any, effects: Any) -> None:
             seq, at, source, text = rows[i - 1]
-            log.add(self._entry(state, seq, at, source, json.loads(text), effects))
+            seen = known.get(text)
+            if seen is None:
+                seen = known[text] = (json.loads(text), event.describe())
+            log.add(self._entry(state, seq, at, source, seen[0], effects, seen[1]))
 
         # The bulk path: each distinct step text is parsed once, every step goes through
         # the rules, and a damaged log still names the step the rules refuse.
@@ -119,10 +124,11 @@ class Table:
 
     def _entry(
         self, state: Any, seq: int, at: float, source: str, step: Mapping[str, Any],
-        effects: Any,
+        effects: Any, words: str | None = None,
     ) -> LogEntry:
         return LogEntry(
-            seq=seq, at=at, source=source, step=step, text=describe(step),
+            seq=seq, at=at, source=source, step=step,
+            text=describe(step) if words is None else words,
             effects=[e.to_json() for e in (effects or ())],
             score=dict(state.score), round=state.round,
         )
