@@ -108,7 +108,7 @@ def resolve_classic(state: State, shot: Shot) -> Transition:
     # The shot's physical outcome: big skitts, a loose blockade, the sensed changes.
     gifts = big.settle_big_skitts(t, shot)
     loose_blockade = flipping.knock_blockade_loose(t, shot)
-    unblocked = frozenset(n for n in state.rules.color_fields if n not in t.blocked)
+    unblocked = state.rules.color_fields - t.blocked if t.blocked else state.rules.color_fields
     for name, d in delta.items():
         t.board[name] += d
         t.pot -= d
@@ -128,10 +128,11 @@ def resolve_classic(state: State, shot: Shot) -> Transition:
 
     # 3. The unblock right: a net increase on an unblocked opposite field (one this shot
     # clears too: a hit is a hit) or a chain point; never for this shot's own blockades.
-    earned = bool(chain_scoring) or any(
-        delta.get(n, 0) > 0 and n in unblocked for n in state.rules.opposite(t.shooter))
-    right = (flipping.use_unblock_right(t, shot, earned, newly_blocked)
-             if state.rules.flipping else None)
+    right = None
+    if state.rules.flipping:
+        earned = bool(chain_scoring) or any(
+            delta.get(n, 0) > 0 and n in unblocked for n in state.rules.opposite(t.shooter))
+        right = flipping.use_unblock_right(t, shot, earned, newly_blocked)
 
     # 4. Penalties.
     penalties(t, shot, hit_blocked)
