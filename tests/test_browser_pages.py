@@ -109,6 +109,45 @@ def test_a_short_match_on_the_virtual_board_and_the_scoreboard_follows(
     shot(scoreboard, "scoreboard")
 
 
+VIEWPORTS = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
+             "tablet-portrait": (768, 1024), "phone": (390, 844)}
+
+
+def test_both_players_decide_their_own_red_points_on_the_tablet(
+        context: Any, server: LiveServer) -> None:
+    """R4 (2026-11-30): one shot gives both players red points; each has their own choices."""
+    from playwright.sync_api import expect
+
+    tablet = context.new_page()
+    tablet.goto(server.url + "/tablet")
+    log_in(tablet, server.pin)
+    for by in ("black", "white"):
+        api_step(context, server, {"shot": {"by": by, "big": "placed"}})
+    api_step(context, server, {"correct": {"board": {"white.red": 2, "black.red": 2, "minus": 1},
+                                           "reason": "example"}})
+    api_step(context, server, {"shot": {"by": "black", "delta": {
+        "white.red": 1, "black.red": 1, "minus": -1}}})
+    scoreboard = context.new_page()
+    scoreboard.goto(server.url + "/")
+    expect(scoreboard.locator("#p-black .score")).to_have_text("1")
+    expect(scoreboard.locator("#p-white .score")).to_have_text("1")
+    for player in ("black", "white"):
+        expect(tablet.locator(f"#red-choices button[data-player={player}][data-choice=back]")
+               ).to_be_enabled()
+    for name, (width, height) in VIEWPORTS.items():
+        tablet.set_viewport_size({"width": width, "height": height})
+        expect(tablet.locator("#red-choices")).to_contain_text("Hit on Red: White chooses")
+        expect(tablet.locator("#red-choices")).to_contain_text("Hit on Red: Black chooses")
+        shot(tablet, f"tablet-red-both-{name}")
+
+    tablet.locator("#red-choices button[data-player=white][data-choice=back]").click()
+    expect(scoreboard.locator("#p-black .score")).to_have_text("0")
+    expect(scoreboard.locator("#p-white .score")).to_have_text("0")
+    expect(tablet.locator("#red-choices button[data-player=white]")).to_have_count(0)
+    tablet.locator("#red-choices button[data-player=black][data-choice=back]").click()
+    expect(scoreboard.locator("#p-white .score")).to_have_text("\u22121")
+    expect(scoreboard.locator("#p-black .score")).to_have_text("\u22121")
+
 def test_hit_on_red_choice_and_undo_on_the_tablet(context: Any, server: LiveServer) -> None:
     from playwright.sync_api import expect
 

@@ -104,6 +104,7 @@ function renderDecisions(s) {
         b.type = "button";
         b.className = `choice ${choice === option ? "on" : ""}`;
         b.dataset.point = String(i);
+        b.dataset.player = red.player;
         b.dataset.choice = option;
         b.textContent = option === "advance" ? `${Skitter.nameOf(s, red.player)} +1`
           : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
