@@ -12,7 +12,10 @@ whose ``to_json()`` gives back the step object it was parsed from (SCENARIOS.md,
 
 :func:`parse_event` checks the shape of a step (keys, types, names of players); whether the
 step fits the game (field names, whose turn, R2) is for :func:`scorekeeper.rules.apply`.
-Both raise :class:`~scorekeeper.errors.IllegalEventError` naming what was wrong.
+Both raise :class:`~scorekeeper.errors.IllegalEventError` naming what was wrong, and
+nothing else, whatever they are given (:mod:`scorekeeper.checks` bounds depth, numbers and
+messages). :func:`parse_event_json` is the same for JSON text: the match log, an imported
+log and the API's request bodies all go through it or its decoder.
 """
 
 from __future__ import annotations

@@ -8,7 +8,9 @@ gives back states equal to the ones before; the block just before the newest kep
 kept aside too (one block: undos at a kept state are common in a long log). The events,
 undos included, are what the match log stores; :meth:`Match.replay` rebuilds a match from
 them, and :meth:`Match.replay_json` from the log's JSON text, parsing each distinct text
-once (events are values, and a real match repeats a few hundred of them).
+once (events are values, and a real match repeats a few hundred of them). A replay takes
+every step through :meth:`Match.apply`, the one path a live step takes: there is no second,
+faster copy of the rules to keep in step with the first.
 """
 
 from __future__ import annotations

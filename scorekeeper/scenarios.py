@@ -11,8 +11,10 @@ and prints one line:
 - ``FAIL <file path>: <message>`` for a malformed file (the message names the key)
 
 then ``N passed, M failed``. Exit status 0 when all passed, 1 when any failed, 2 when no
-file was found. This module and the store are the only parts of ``scorekeeper`` that do
-I/O; everything below :func:`run_scenario_file` works on plain values.
+file was found. Any file, however deep, big or strange, is one ``FAIL`` line with its reason
+(:func:`run_guarded`), and the run always reaches its closing line. This module and the
+store are the only parts of ``scorekeeper`` that do I/O; everything below
+:func:`run_scenario_file` works on plain values.
 """
 
 from __future__ import annotations
