@@ -2,7 +2,12 @@
 again. Each test is named after its ruling and has a scenario of the same name in
 ``tests/scenarios/``."""
 
+from pathlib import Path
+
+import pytest
 from rules_support import game, play, refused, score, shot
+
+from scorekeeper.scenarios import run_scenario_file
 
 FLIP = {"flipping": True}
 
@@ -138,3 +143,20 @@ def test_r12_r16_a_big_skitt_knocked_onto_a_field_gives_no_gift_on_a_blocked_one
     m = play(game(rules=FLIP, blocked=["black.blue"], board={"white.red": 0}),
              shot("black", delta={"white.red": 1}, knocked_big="white.blue"))
     assert m.state.board["black.blue"] == 0 and score(m) == (0, 0)
+
+
+# -- Each change has its scenario, and it passes --------------------------------------------
+
+
+CHANGED = ("r12-someone-elses-shot-never-puts-your-big-skitt-in-hand",
+           "r16-blockade-on-minus-only-goes-to-the-pot",
+           "r16-clearing-hit-earns-the-unblock-right",
+           "r08-r16-invalid-shot-earns-no-unblock-right",
+           "r04-both-players-red-points-stay-open",
+           "r11-r12-r16-no-gift-skitt-on-a-blocked-field")
+
+
+@pytest.mark.parametrize("name", CHANGED)
+def test_each_changed_ruling_has_a_passing_scenario_named_after_it(name):
+    result = run_scenario_file(Path(__file__).parent / "scenarios" / f"{name}.json")
+    assert result.passed, result.line
