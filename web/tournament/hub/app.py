@@ -28,6 +28,7 @@ from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
 from web.api.auth import COOKIE, LoginThrottle, Session, Sessions, log_in
 from web.api.broadcaster import Broadcaster
+from web.api.routers.json_body import CheckedJSONRoute
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.tournament import Tournament, TournamentError
@@ -123,8 +124,8 @@ def require_referee(request: Request, hub: HubDep) -> Session:
 Referee = Annotated[Session, Depends(require_referee)]
 
 pages = APIRouter(tags=["pages"])
-api = APIRouter(prefix="/api", tags=["tournament"])
-referee = APIRouter(prefix="/api/referee", tags=["referee"])
+api = APIRouter(prefix="/api", tags=["tournament"], route_class=CheckedJSONRoute)
+referee = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
 
 
 @pages.get("/", include_in_schema=False)
