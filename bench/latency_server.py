@@ -3,7 +3,7 @@
 Run by ``bench/latency.py`` as a child process (``--data-dir DIR --port N --pin PIN
 --echo-port M [--deflate off]``). The app is wired exactly as ``skitter serve`` wires it
 (simulated board, monotonic clock, the polling loop, uvicorn's defaults but
-``ws_per_message_deflate=web.broadcaster.PER_MESSAGE_DEFLATE``); bench-only additions
+``ws_per_message_deflate=web.api.broadcaster.PER_MESSAGE_DEFLATE``); bench-only additions
 stand beside it:
 
 - ``GET /bench/last-event``: the clock time of the simulated board's last cell change and
@@ -26,17 +26,12 @@ from typing import Any
 import uvicorn
 from websockets.asyncio.server import ServerConnection, serve
 
-from firmware_bridge.sources import MonotonicClock
-from web.app import create_app
-from web.broadcaster import PER_MESSAGE_DEFLATE
-from web.deps import Auth
-from web.pin import PinStore
-from web.wiring import open_table
-
-
-class WallClock:
-    def now(self) -> float:
-        return time.time()
+from firmware_bridge.clocks import MonotonicClock, WallClock
+from web.api.app import create_app
+from web.api.broadcaster import PER_MESSAGE_DEFLATE
+from web.api.deps import Auth
+from web.config.pin import PinStore
+from web.table.wiring import open_table
 
 
 async def echo(connection: ServerConnection) -> None:
@@ -89,6 +84,6 @@ if __name__ == "__main__":
     parser.add_argument("--echo-port", type=int, required=True)
     parser.add_argument("--deflate", choices=("on", "off"),
                         default="on" if PER_MESSAGE_DEFLATE else "off",
-                        help="permessage-deflate (default: web.broadcaster.PER_MESSAGE_DEFLATE)")
+                        help="permessage-deflate (default: broadcaster.PER_MESSAGE_DEFLATE)")
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn stops on Ctrl-C by itself
         asyncio.run(main(parser.parse_args()))

@@ -27,10 +27,10 @@ def fake_clock() -> FakeClock:
 @pytest.fixture
 def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[..., TestClient]]:
     """Build clients on ``tmp_path/skitter.db`` (call again after closing one to "restart")."""
-    from web.app import create_app
-    from web.deps import Auth
-    from web.pin import PinStore
-    from web.wiring import open_table
+    from web.api.app import create_app
+    from web.api.deps import Auth
+    from web.config.pin import PinStore
+    from web.table.wiring import open_table
 
     pins = PinStore(tmp_path / "data")
     pins.set(PIN)

@@ -115,7 +115,7 @@ class ScoringRig:
         self.lay_out()
         self._after_change(after_shot=False)
 
-    # -- the polling loop, as web.table.Table.tick ---------------------------------------------
+    # -- the polling loop, as web.table.table.Table.tick -----------------------------------
 
     def step(self) -> None:
         status = self.source.status()

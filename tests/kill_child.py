@@ -1,7 +1,7 @@
 """The child of the SIGKILL test: a table on a match log that applies steps and acks them.
 
 Run as ``python tests/kill_child.py DB``. It opens the table as ``skitter serve`` does
-(``web.wiring.open_table``: the newest match in DB is replayed), prints one JSON line with
+(``web.table.wiring.open_table``: the newest match in DB is replayed), prints one JSON line with
 the number of steps in the log and the match state, then reads steps from stdin, one JSON
 object a line, applies each through ``Table.apply_step`` (store first, then the live match)
 and prints ``ack SEQ`` once it returned: an acknowledged step is committed. The parent
@@ -12,23 +12,13 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
-from web.wiring import open_table
-
-
-class Clock:
-    def now(self) -> float:
-        return time.monotonic()
-
-
-class Wall:
-    def now(self) -> float:
-        return time.time()
+from firmware_bridge.clocks import MonotonicClock, WallClock
+from web.table.wiring import open_table
 
 
 def main(db: str) -> int:
-    table = open_table(db, "sim", clock=Clock(), wall=Wall())
+    table = open_table(db, "sim", clock=MonotonicClock(), wall=WallClock())
     out = sys.stdout
     out.write(json.dumps({"steps": len(table.log), "state": table.match.state.to_json()}) + "\n")
     out.flush()

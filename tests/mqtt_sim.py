@@ -21,8 +21,8 @@ from scorekeeper.fields import opponent
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore
-from web.config import MqttSettings
-from web.mqtt_board import BoardLink
+from web.config.settings import MqttSettings
+from web.tournament.mqtt_board import BoardLink
 
 RULES = Rules(rounds_to_win_game=3)
 FAST_RECONNECT = (0.1, 0.5)

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketState
 
-import web.broadcaster
-from web.broadcaster import QUEUE_LIMIT, Broadcaster
+import web.api.broadcaster
+from web.api.broadcaster import QUEUE_LIMIT, Broadcaster
 
 
 class FakeScreen:
@@ -62,13 +62,13 @@ def test_each_snapshot_is_encoded_once_and_every_screen_gets_the_same_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     encoded: list[int] = []
-    original = web.broadcaster.encode
+    original = web.api.broadcaster.encode
 
     def counting(snap: Any) -> str:
         encoded.append(snap["seq"])
         return original(snap)
 
-    monkeypatch.setattr(web.broadcaster, "encode", counting)
+    monkeypatch.setattr(web.api.broadcaster, "encode", counting)
 
     async def scenario() -> list[FakeScreen]:
         broadcaster = Broadcaster()

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from web.config import ConfigError, Settings, SourceSpec, load_settings, parse_source
-from web.pin import hash_pin
+from web.config.pin import hash_pin
+from web.config.settings import ConfigError, Settings, SourceSpec, load_settings, parse_source
 
 NO_DEFAULT_FILE = Path("/nonexistent/skitter.toml")
 

@@ -8,7 +8,8 @@ import tomllib
 
 import pytest
 
-from web import cli, cmd_config
+from web.cli import config_cmd as cmd_config
+from web.cli import main as cli
 
 
 def main(argv: list[str]) -> int:
@@ -20,7 +21,7 @@ def main(argv: list[str]) -> int:
 
 
 def test_config_command_is_registered():
-    assert "web.cmd_config" in cli.COMMAND_MODULES
+    assert "web.cli.config_cmd" in cli.COMMAND_MODULES
     assert cmd_config.NAME == "config"
 
 

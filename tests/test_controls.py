@@ -10,9 +10,9 @@ from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.profile import load_profile
 from scorekeeper.clock import FakeClock
-from web.controls import HardwareControls
-from web.table import Table
-from web.wiring import open_table
+from web.table.controls import HardwareControls
+from web.table.table import Table
+from web.table.wiring import open_table
 
 GPIO = load_profile().gpio  # the shipped board: black 5/6/13, white 19/26/16, referee 20
 BLACK_END_TURN, BLACK_RED_BACK, WHITE_END_TURN, REFEREE_UNDO = 5, 13, 19, 20

@@ -2,7 +2,7 @@
 the emulated microcontroller on a serial pty, and the simulator end with the same score.
 
 Each run goes through the production wiring (source → pipeline → tracker → match → store,
-``web.table.Table``) on a FakeClock; only the serial link needs real moments for bytes to
+``web.table.table.Table``) on a FakeClock; only the serial link needs real moments for bytes to
 cross the pty.
 """
 
@@ -24,8 +24,8 @@ from firmware_bridge.source import Source
 from firmware_bridge.sources import open_source
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
-from web.sensing import Sensing
-from web.table import Table
+from web.table.sensing import Sensing
+from web.table.table import Table
 
 PROFILE = load_profile()
 ADDRESSES = (0x20, 0x21, 0x22)

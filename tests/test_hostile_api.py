@@ -26,11 +26,11 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
 from scorekeeper.clock import FakeClock
-from web.app import create_app
-from web.auth import COOKIE
-from web.deps import Auth
-from web.pin import PinStore
-from web.wiring import open_table
+from web.api.app import create_app
+from web.api.auth import COOKIE
+from web.api.deps import Auth
+from web.config.pin import PinStore
+from web.table.wiring import open_table
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 PIN = "5173"

@@ -10,10 +10,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from scorekeeper.clock import FakeClock
-from web.hub.app import STATIC, Hub, create_hub_app
-from web.hub.store import HubStore, ReceivedEvent
-from web.hub.tournament import Tournament
-from web.pin import PinStore
+from web.config.pin import PinStore
+from web.tournament.hub.app import STATIC, Hub, create_hub_app
+from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.tournament import Tournament
 
 PIN = "4321"
 

@@ -13,10 +13,10 @@ import pytest
 from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
 from scorekeeper.clock import FakeClock
-from web.hub.app import Hub, create_hub_app
-from web.hub.store import HubStore, ReceivedEvent
-from web.hub.tournament import Tournament
-from web.pin import PinStore
+from web.config.pin import PinStore
+from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.tournament import Tournament
 
 pytestmark = pytest.mark.browser
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from web.cli import main
+from web.cli.main import main
 
 
 def test_hub_refuses_a_broker_url_that_is_not_mqtt(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from web.hub.model import GameResult
-from web.hub.standings import standings
+from web.tournament.hub.model import GameResult
+from web.tournament.hub.standings import standings
 
 
 def game(black: str, white: str, winner: str, rounds: tuple[int, int], points: tuple[int, int]):

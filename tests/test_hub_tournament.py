@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from scorekeeper.clock import FakeClock
-from web.hub.store import HubStore, ReceivedEvent
-from web.hub.tournament import Tournament, TournamentError, points_of
+from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.tournament import Tournament, TournamentError, points_of
 
 
 def state(

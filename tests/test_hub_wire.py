@@ -10,10 +10,12 @@ import pytest
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
-from web.hub.link import HubLink, parse_event
-from web.hub.store import HubStore
-from web.hub.tournament import Tournament
-from web.hub.wire import (
+from web.tournament.hub.link import HubLink, parse_event
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+from web.tournament.mqtt_board import BoardLink, replay_states
+from web.tournament.mqtt_outbox import Outbox
+from web.tournament.wire import (
     WireError,
     check_board_id,
     encode,
@@ -21,8 +23,6 @@ from web.hub.wire import (
     settings_from_url,
     split_topic,
 )
-from web.mqtt_board import BoardLink, replay_states
-from web.mqtt_outbox import Outbox
 
 
 def test_topics_name_their_board_and_kind() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from web.config import load_settings
+from web.config.settings import load_settings
 
 PI = Path(__file__).resolve().parent.parent / "hardware" / "pi"
 INSTALL = PI / "install.sh"

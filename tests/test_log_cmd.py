@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.store import MatchStore
-from web.cli import main
+from web.cli.main import main
 
 SETUP = {"first": "black", "big": {"black": "center", "white": "center"}}
 

@@ -12,12 +12,12 @@ from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import FAST_RECONNECT, SimBoard, wait_until
 
 from scorekeeper.clock import FakeClock
-from web.hub.app import Hub, create_hub_app
-from web.hub.link import HubLink
-from web.hub.store import HubStore
-from web.hub.tournament import Tournament
-from web.hub.wire import settings_from_url
-from web.pin import PinStore
+from web.config.pin import PinStore
+from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.link import HubLink
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

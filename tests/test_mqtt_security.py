@@ -17,10 +17,10 @@ from mqtt_broker import MOSQUITTO_PASSWD, Broker, broker_fixture, make_tls_files
 from mqtt_sim import FAST_RECONNECT, SimBoard, wait_until
 
 from scorekeeper.clock import FakeClock
-from web.hub.link import HubLink
-from web.hub.store import HubStore
-from web.hub.tournament import Tournament
-from web.hub.wire import make_client, settings_from_url
+from web.tournament.hub.link import HubLink
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+from web.tournament.wire import make_client, settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

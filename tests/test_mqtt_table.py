@@ -15,12 +15,12 @@ from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import FAST_RECONNECT, wait_until
 
 from scorekeeper.clock import FakeClock
-from web.hub.link import HubLink
-from web.hub.store import HubStore
-from web.hub.tournament import Tournament
-from web.hub.wire import settings_from_url
-from web.mqtt_table import TableLink
-from web.wiring import open_table
+from web.table.wiring import open_table
+from web.tournament.hub.link import HubLink
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+from web.tournament.mqtt_table import TableLink
+from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 T = TypeVar("T")

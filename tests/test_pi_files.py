@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from firmware_bridge.serial_source import DEFAULT_USB_IDS
-from web.config import load_settings
+from web.config.settings import load_settings
 
 PI = Path(__file__).resolve().parent.parent / "hardware" / "pi"
 

@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from web.pin import (
+from web.config.pin import (
     PIN_FILE_NAME,
     PinError,
     PinStore,

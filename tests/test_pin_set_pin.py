@@ -8,8 +8,9 @@ import tomllib
 
 import pytest
 
-from web import cli, cmd_set_pin
-from web.pin import PIN_FILE_NAME, PinStore, hash_pin, verify_pin
+from web.cli import main as cli
+from web.cli import set_pin as cmd_set_pin
+from web.config.pin import PIN_FILE_NAME, PinStore, hash_pin, verify_pin
 
 VENUE = """\
 # Skitter at the club: edit and restart the service.
@@ -26,7 +27,7 @@ def no_default_config(monkeypatch, tmp_path):
     monkeypatch.setenv("SKITTER_CONFIG", "")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.delenv("SKITTER_DATA", raising=False)
-    monkeypatch.setattr("web.config.DEFAULT_CONFIG_PATH", tmp_path / "no-default.toml")
+    monkeypatch.setattr("web.config.settings.DEFAULT_CONFIG_PATH", tmp_path / "no-default.toml")
 
 
 def set_pin(argv: list[str], answers: list[str] | None = None) -> int:
@@ -37,7 +38,7 @@ def set_pin(argv: list[str], answers: list[str] | None = None) -> int:
 
 
 def test_set_pin_command_is_registered():
-    assert "web.cmd_set_pin" in cli.COMMAND_MODULES and cmd_set_pin.NAME == "set-pin"
+    assert "web.cli.set_pin" in cli.COMMAND_MODULES and cmd_set_pin.NAME == "set-pin"
 
 
 def test_pin_is_asked_twice_and_stored_as_a_hash(tmp_path, capsys):

@@ -8,8 +8,8 @@ import pytest
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore, StoreError
-from web.table import Table
-from web.wiring import open_table
+from web.table.table import Table
+from web.table.wiring import open_table
 
 CENTER = {"black": "center", "white": "center"}
 STEPS = [

@@ -168,7 +168,7 @@ class _Stop(Exception):
 def test_the_polling_loop_wakes_when_the_board_comes_to_rest(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from web import app as web_app
+    from web.api import app as web_app
 
     rests = iter([0.007, None, 0.5])
     delays: list[float] = []

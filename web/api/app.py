@@ -1,0 +1,136 @@
+"""The FastAPI application: routers assembled, errors mapped, the polling loop started.
+
+:func:`create_app` takes a ready :class:`~web.table.table.Table` (``skitter serve`` builds it from
+the settings; tests build it from fakes), so the app itself reads no settings and no clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from firmware_bridge.simulator import SimulatorError
+from web.api.broadcaster import Broadcaster
+from web.api.deps import Auth
+from web.api.routers import admin, board, health, match_api, scoreboard
+from web.table.table import Refused, Stale, Table
+
+log = logging.getLogger("skitter.web")
+
+POLL_INTERVAL = 0.02
+"""Seconds between regular polling steps (debounce is 20 ms, settle 300 ms by default)."""
+WAKE_MARGIN = 0.0002
+"""Seconds added to a wake-up at the settle deadline, so float sums land on its far side."""
+
+
+def create_app(
+    table: Table,
+    auth: Auth,
+    *,
+    poll_interval: float | None = POLL_INTERVAL,
+    public_url: str | None = None,
+) -> FastAPI:
+    """The app for ``table``; ``poll_interval`` None: no polling task (tests tick by hand)."""
+    broadcaster = Broadcaster()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        broadcaster.bind(asyncio.get_running_loop())
+        table.publish = broadcaster.publish
+        broadcaster.publish(table.snapshot())
+        table_link = getattr(app.state, "table_link", None)  # a tournament broker (MQTT)
+        if table_link is not None:
+            table_link.start(asyncio.get_running_loop())
+        task = None
+        if poll_interval is not None:
+            steps = [table.tick]
+            controls = getattr(app.state, "controls", None)  # the board's GPIO buttons, LEDs
+            if controls is not None:
+                steps.append(controls.poll)
+            task = asyncio.create_task(
+                _poll(steps, poll_interval, table.seconds_to_rest), name="skitter-poll"
+            )
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            if table_link is not None:
+                table_link.stop()
+            await broadcaster.close_all()
+
+    app = FastAPI(
+        title="skitter scorekeeper",
+        summary="Live scoreboard, referee display and tablet for skitter.",
+        description="Reading is open to all; every change needs the referee's session "
+        "(POST /api/referee/login) and carries the `seq` it was made against.",
+        lifespan=lifespan,
+    )
+    app.state.table = table
+    app.state.auth = auth
+    app.state.broadcaster = broadcaster
+    app.state.public_url = public_url
+    for router in (scoreboard.router, match_api.router, admin.router, board.router,
+                   health.router):
+        app.include_router(router)
+    app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
+    _install_error_handlers(app)
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(Refused)
+    async def refused(request: Request, exc: Refused) -> JSONResponse:
+        return JSONResponse({"detail": str(exc), "field": exc.field}, status_code=422)
+
+    @app.exception_handler(SimulatorError)
+    async def simulator(request: Request, exc: SimulatorError) -> JSONResponse:
+        return JSONResponse({"detail": str(exc), "field": "board"}, status_code=422)
+
+    @app.exception_handler(Stale)
+    async def stale(request: Request, exc: Stale) -> JSONResponse:
+        table: Table = request.app.state.table
+        return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=409)
+
+
+async def _poll(
+    steps: list[Callable[[], None]],
+    interval: float,
+    rest_in: Callable[[], float | None] = lambda: None,
+) -> None:
+    """The polling loop: nothing a sensor or a button sends may stop it.
+
+    It runs the steps every ``interval`` (the source must be asked for new events), and
+    also the moment the board comes to rest (``rest_in``: seconds until then), because a
+    settled reading is what the screens wait for: waking only on the regular beat would add
+    up to a whole interval to every shot's latency.
+    """
+    failures = 0
+    while True:
+        delay = interval
+        try:
+            for step in steps:
+                step()
+            failures = 0
+            left = rest_in()
+            if left is not None and left < interval:
+                delay = left + WAKE_MARGIN
+        except Exception:  # noqa: BLE001 - logged, counted, and the loop goes on
+            failures += 1
+            if failures in (1, 10, 100) or failures % 1000 == 0:
+                log.exception("polling step failed (%d in a row)", failures)
+        await asyncio.sleep(delay)
+
+
+def snapshot_of(app: FastAPI) -> dict[str, Any]:
+    """The current published state of ``app`` (for the command line and tests)."""
+    return app.state.table.snapshot()  # type: ignore[no-any-return]

@@ -1,0 +1,174 @@
+"""The referee's session: a PIN buys an HttpOnly, SameSite=Strict cookie.
+
+Reading is open to everyone; every change needs the session (DESIGN.md, "Who may change a
+match"). The PIN itself is checked by ``web.config.pin.PinStore`` (only its hash is kept).
+
+Wrong PINs are slowed down per client address, without sleeping: after the n-th wrong PIN
+in a row that client must wait ``min(CAP, BASE * 2 ** (n - 1))`` seconds before its next
+attempt is even looked at (1 s, 2 s, 4 s, ... at most 30 s); an attempt inside the wait
+gets 429 with ``Retry-After``. A correct PIN clears the count, and so do ``FORGET`` seconds
+without any attempt. A four-digit PIN thus takes days to guess, while the real referee who
+mistypes waits at most half a minute, and someone guessing from another address never
+delays the referee's tablet.
+
+Guesses spread over many addresses (easy with IPv6 on a venue network) meet a second,
+venue-wide limit: wrong PINs draw on a bucket of ``GLOBAL_BURST`` tries that refills one try
+every ``GLOBAL_INTERVAL`` seconds. While it is empty every login waits (429) until it refills,
+so such an attack gets about one guess every 5 s; the referee is held up only while wrong
+PINs keep arriving that fast, and for at most ``GLOBAL_INTERVAL`` seconds after they stop. A
+referee already logged in keeps the session throughout. Time comes from the injected clock.
+"""
+
+from __future__ import annotations
+
+import math
+import secrets
+from dataclasses import dataclass
+from typing import Protocol
+
+from fastapi import HTTPException, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
+
+from scorekeeper.clock import Clock
+
+COOKIE = "skitter_session"
+BASE_DELAY = 1.0
+CAP_DELAY = 30.0
+FORGET = 15 * 60.0
+GLOBAL_BURST = 10
+GLOBAL_INTERVAL = 5.0
+SESSION_LIFETIME = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Session:
+    """A referee's login."""
+
+    token: str
+    started: float
+    expires: float
+
+
+@dataclass(frozen=True)
+class _Failures:
+    count: int
+    last: float
+
+
+class LoginThrottle:
+    """Counts wrong PINs per client and says how long that client must wait."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._failures: dict[str, _Failures] = {}
+        self._tokens = float(GLOBAL_BURST)
+        self._refilled = clock.now()
+
+    def wait_for(self, client: str) -> float:
+        """Seconds ``client`` must still wait before a PIN is checked (0: go ahead)."""
+        return max(self._client_wait(client), self._venue_wait())
+
+    def _client_wait(self, client: str) -> float:
+        f = self._failures.get(client)
+        if f is None:
+            return 0.0
+        now = self._clock.now()
+        if now - f.last >= FORGET:
+            del self._failures[client]
+            return 0.0
+        return max(0.0, f.last + delay_after(f.count) - now)
+
+    def _venue_wait(self) -> float:
+        """Time until the venue-wide bucket holds a whole try again."""
+        now = self._clock.now()
+        self._tokens = min(
+            float(GLOBAL_BURST), self._tokens + (now - self._refilled) / GLOBAL_INTERVAL
+        )
+        self._refilled = now
+        return 0.0 if self._tokens >= 1.0 else (1.0 - self._tokens) * GLOBAL_INTERVAL
+
+    def failed(self, client: str) -> float:
+        """Record a wrong PIN; return the delay now imposed on ``client``."""
+        prev = self._failures.get(client)
+        count = 1 if prev is None else prev.count + 1
+        self._failures[client] = _Failures(count, self._clock.now())
+        self._venue_wait()
+        self._tokens = max(0.0, self._tokens - 1.0)
+        return max(delay_after(count), self._venue_wait())
+
+    def succeeded(self, client: str) -> None:
+        self._failures.pop(client, None)
+
+
+def delay_after(failures: int) -> float:
+    """The wait imposed after ``failures`` wrong PINs in a row (capped)."""
+    if failures <= 0:
+        return 0.0
+    return min(CAP_DELAY, BASE_DELAY * 2 ** min(failures - 1, 16))
+
+
+class Sessions:
+    """Referee sessions held in memory (a restart asks for the PIN again)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self._clock = clock
+        self._sessions: dict[str, Session] = {}
+
+    def open(self) -> Session:
+        now = self._clock.now()
+        session = Session(secrets.token_urlsafe(32), now, now + SESSION_LIFETIME)
+        self._sessions[session.token] = session
+        return session
+
+    def get(self, token: str | None) -> Session | None:
+        """The live session for ``token``, or None (unknown or expired)."""
+        if not token:
+            return None
+        session = self._sessions.get(token)
+        if session is None:
+            return None
+        if self._clock.now() >= session.expires:
+            del self._sessions[token]
+            return None
+        return session
+
+    def close(self, token: str | None) -> None:
+        if token:
+            self._sessions.pop(token, None)
+
+
+class PinChecker(Protocol):
+    def verify(self, pin: object) -> bool: ...
+
+
+async def log_in(
+    pin: str, request: Request, response: Response, *,
+    pins: PinChecker, throttle: LoginThrottle, sessions: Sessions,
+) -> dict[str, bool]:
+    """Check ``pin`` behind the throttle and set the session cookie (board and hub alike).
+
+    Raises 429 while the client (or the venue) must wait, 401 for a wrong PIN.
+    """
+    client = request.client.host if request.client else "unknown"
+    wait = throttle.wait_for(client)
+    if wait > 0:
+        seconds = math.ceil(wait)
+        raise HTTPException(
+            status_code=status.HTTP_429_TOO_MANY_REQUESTS,
+            detail=f"too many wrong PINs: try again in {seconds} s",
+            headers={"Retry-After": str(seconds)},
+        )
+    if not await run_in_threadpool(pins.verify, pin):
+        delay = math.ceil(throttle.failed(client))
+        raise HTTPException(
+            status_code=status.HTTP_401_UNAUTHORIZED,
+            detail=f"wrong PIN: next try in {delay} s",
+            headers={"Retry-After": str(delay)},
+        )
+    throttle.succeeded(client)
+    session = sessions.open()
+    response.set_cookie(
+        COOKIE, session.token, max_age=int(SESSION_LIFETIME), httponly=True,
+        samesite="strict", path="/",
+    )
+    return {"referee": True}

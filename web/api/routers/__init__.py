@@ -1,0 +1,1 @@
+"""One router per page or API area; :mod:`web.api.app` assembles them."""

@@ -1,0 +1,70 @@
+"""The virtual board: taps on the drawing become magnets on the simulated board.
+
+The simulator then feeds the real pipeline (debounce, settle, tracker), so a tap here is
+scored exactly as a skitt landing on a real board would be. Simulator only; each tap needs
+the referee's session like any change, but no ``seq``: it is a physical act, not a decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter
+
+from firmware_bridge.simulator import SimulatedBoard
+from web.api.deps import Referee, TableDep
+from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch
+from web.table.table import Refused, Table
+
+router = APIRouter(prefix="/api/board", tags=["virtual board"])
+
+
+def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:
+    if table.sensing is None:
+        raise Refused("no sensor source", "source")
+    action(table.sensing.require_simulator())
+    table.tick()
+    return table.snapshot()
+
+
+@router.get("", summary="The board profile and the simulated board")
+async def board(table: TableDep) -> dict[str, Any]:
+    if table.sensing is None:
+        return {"profile": None, "virtual": None}
+    return {"profile": table.sensing.profile_json(), "virtual": table.sensing.simulated_json()}
+
+
+@router.post("/place", summary="A skitt lands on a field")
+async def place(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
+    return _act(table, lambda sim: sim.place_skitt(body.field))
+
+
+@router.post("/remove", summary="A skitt is taken off a field")
+async def remove(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
+    return _act(table, lambda sim: sim.remove_skitt(body.field))
+
+
+@router.post("/big", summary="A big skitt lands on (or leaves) its centre spot")
+async def big(body: BigSpot, table: TableDep, _: Referee) -> dict[str, Any]:
+    if body.on:
+        return _act(table, lambda sim: sim.place_big(body.player))
+    return _act(table, lambda sim: sim.remove_big(body.player))
+
+
+@router.post("/bridge", summary="A skitt lies on (or leaves) the bridge between two fields")
+async def bridge(body: BridgeTap, table: TableDep, _: Referee) -> dict[str, Any]:
+    a, b = body.fields
+    if body.on:
+        return _act(table, lambda sim: sim.bridge(a, b))
+    return _act(table, lambda sim: sim.remove_bridge(a, b))
+
+
+@router.post("/launch", summary="A skitt is flicked off a player's launch spot")
+async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
+    return _act(table, lambda sim: sim.press_launch(body.player))
+
+
+@router.post("/lay-out", summary="Put the simulated board where the match expects it")
+async def lay_out(table: TableDep, _: Referee) -> dict[str, Any]:
+    return _act(table, lambda sim: table.lay_out_simulator())

@@ -1,0 +1,41 @@
+"""``/healthz`` for monitoring: 200 when the sensor link and the store are well, else 503."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+
+from web.api.deps import TableDep
+
+router = APIRouter(tags=["health"])
+
+
+@router.get("/healthz", summary="Sensor link, store and uptime")
+async def healthz(table: TableDep) -> JSONResponse:
+    """Names each problem in ``problems``; ``uptime`` is in seconds."""
+    problems: list[str] = []
+    link: dict[str, object] = {"up": False, "message": "no sensor source"}
+    if table.sensing is not None:
+        status = table.sensing.link()
+        link = {"up": status.up, "message": status.message, "degraded": status.degraded,
+                "errors": status.errors}
+        if not status.up:
+            problems.append(f"sensor link down: {status.message or table.source_name}")
+    else:
+        problems.append("no sensor source")
+    store_ok = True
+    try:
+        table.store.event_count(table.match_id)
+    except Exception as exc:  # noqa: BLE001 - whatever broke, health says so
+        store_ok = False
+        problems.append(f"match store unusable: {exc}")
+    body = {
+        "ok": not problems,
+        "problems": problems,
+        "link": link,
+        "store": {"ok": store_ok, "path": str(table.store.path)},
+        "source": table.source_name,
+        "uptime": round(table.uptime(), 3),
+        "seq": table.seq,
+    }
+    return JSONResponse(body, status_code=200 if not problems else 503)

@@ -1,0 +1,102 @@
+"""``skitter hub``: the tournament hub, hearing every board through an MQTT broker.
+
+It keeps the tournament in its own SQLite file (``--db``, default ``hub.db`` in the data
+directory) and serves the tournament page. Its referee PIN is the hub's own, kept hashed in
+``<db folder>/hub/referee-pin``: ``--pin`` sets it, otherwise one is generated on first start
+and printed once. The broker password may come in the URL, or from ``$SKITTER_MQTT_PASSWORD``
+so it does not show in the process list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from firmware_bridge.clocks import WallClock
+from web.config.pin import PinError, PinStore
+from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.link import HubLink
+from web.tournament.hub.store import HubStore, HubStoreError
+from web.tournament.hub.tournament import Tournament
+from web.tournament.wire import WireError, settings_from_url
+
+NAME = "hub"
+HELP = "Run the tournament hub: every board live, standings, pairings (needs an MQTT broker)."
+DEFAULT_PORT = 8100
+
+
+
+def default_db(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path:
+    base = environ.get("SKITTER_DATA")
+    root = Path(base).expanduser() if base else Path.home() / ".local" / "share" / "skitter"
+    return root / "hub.db"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--mqtt", required=True, metavar="URL",
+                        help="broker: mqtt[s]://[user:password@]host[:port]")
+    parser.add_argument("--mqtt-user", help="broker user name (instead of in the URL)")
+    parser.add_argument("--tls-ca", help="CA certificate that signed the broker's certificate")
+    parser.add_argument("--tls-cert", help="client certificate (with --tls-key)")
+    parser.add_argument("--tls-key", help="private key of --tls-cert")
+    parser.add_argument("--tls-insecure", action="store_true",
+                        help="do not check the broker's host name (test brokers only)")
+    parser.add_argument("--topic-prefix", default="skitter", help="first topic level")
+    parser.add_argument("--db", type=Path, help=f"the hub's SQLite file (default {default_db()})")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (0.0.0.0: the venue's network)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port of the page")
+    parser.add_argument("--pin", help="set the hub referee's PIN (4-12 digits)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    db = args.db or default_db()
+    try:
+        settings = settings_from_url(
+            args.mqtt,
+            username=args.mqtt_user,
+            password=os.environ.get("SKITTER_MQTT_PASSWORD") if args.mqtt_user else None,
+            tls_ca=args.tls_ca,
+            tls_cert=args.tls_cert,
+            tls_key=args.tls_key,
+            tls_insecure=args.tls_insecure,
+            topic_prefix=args.topic_prefix,
+        )
+        if not 1 <= args.port <= 65535:
+            raise WireError(f"--port must be between 1 and 65535, got {args.port}")
+        pins = PinStore(db.parent / "hub")
+        if args.pin is not None:
+            pins.set(args.pin)
+            print(f"hub referee PIN saved in {pins.path}")
+        else:
+            generated = pins.ensure()
+            if generated:
+                print(f"hub referee PIN (shown once, stored hashed in {pins.path}): {generated}")
+        store = HubStore(db)
+    except (WireError, PinError, HubStoreError) as exc:
+        print(f"skitter hub: {exc}", file=sys.stderr)
+        return 2
+    clock = WallClock()
+    tournament = Tournament(store, clock)
+    link: HubLink | None = None
+    try:
+        link = HubLink(settings, tournament)
+        hub = Hub(tournament, link, pins, clock)
+        link.on_change = hub.changed
+        link.start()
+        where = "only this computer" if args.host == "127.0.0.1" else "the network"
+        print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "
+              f"broker {settings.url}; data in {db}")
+        uvicorn.run(create_hub_app(hub), host=args.host, port=args.port, log_level="warning")
+    except WireError as exc:
+        print(f"skitter hub: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if link is not None:
+            link.stop()
+        store.close()
+    return 0

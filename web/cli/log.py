@@ -1,0 +1,105 @@
+"""``skitter log``: list the stored matches, export one as JSON lines, import one back.
+
+An export is a header line (rules, setup, names, timestamps) and one line per event with its
+time and source. An import is checked twice before anything is written: the file's shape by
+the store, and the events by replaying them through the rules, so a damaged or edited file
+that the rules would refuse adds nothing to the log.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.match import Match
+from scorekeeper.options import Rules, Setup
+from scorekeeper.store import MatchStore, StoreError
+from web.config.args import add_config_argument
+from web.config.settings import ConfigError, load_settings
+
+NAME = "log"
+HELP = "List stored matches, export one as JSON lines, or import an export."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_config_argument(parser)
+    parser.add_argument("--db", type=Path, help="match log file (default: DATA_DIR/skitter.db)")
+    what = parser.add_mutually_exclusive_group()
+    what.add_argument("--export", metavar="MATCH", help="match id to export, or 'latest'")
+    what.add_argument("--import", dest="import_file", metavar="FILE", type=Path,
+                      help="a JSON lines export to add as a new match")
+    parser.add_argument("-o", "--output", type=Path, help="write the export here (default: stdout)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = load_settings(args.config, {"db": args.db})
+    except ConfigError as exc:
+        return _fail(f"configuration: {exc}")
+    try:
+        with MatchStore(settings.db_path) as store:
+            if args.export is not None:
+                return _export(store, args.export, args.output)
+            if args.import_file is not None:
+                return _import(store, args.import_file)
+            return _list(store)
+    except StoreError as exc:
+        return _fail(str(exc))
+
+
+def _list(store: MatchStore) -> int:
+    matches = store.list_matches()
+    if not matches:
+        print("no matches stored")
+    for m in matches:
+        when = datetime.fromtimestamp(m["created_at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
+        names = " vs ".join(str(m["names"].get(p, p)) for p in ("black", "white"))
+        variant = m["rules"].get("variant", "classic")
+        print(f"{m['id']:>4}  {when}  {names}  ({variant}, {m['events']} events)")
+    return 0
+
+
+def _export(store: MatchStore, which: str, output: Path | None) -> int:
+    if which == "latest":
+        match_id = store.latest_match_id()
+        if match_id is None:
+            return _fail("no matches stored")
+    elif which.isdigit():
+        match_id = int(which)
+    else:
+        return _fail(f"--export takes a match id or 'latest', not {which!r}")
+    if output is None:
+        store.export_jsonl(match_id, sys.stdout)
+        return 0
+    with output.open("w", encoding="utf-8") as out:
+        count = store.export_jsonl(match_id, out)
+    print(f"exported match {match_id} ({count} events) to {output}")
+    return 0
+
+
+def _import(store: MatchStore, path: Path) -> int:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        return _fail(f"cannot read {path}: {exc}")
+    staging = MatchStore(":memory:")
+    try:
+        staged = staging.load(staging.import_jsonl(lines))
+    finally:
+        staging.close()
+    try:
+        rules, setup = Rules.from_json(dict(staged.rules)), Setup.from_json(dict(staged.setup))
+        Match.replay(rules, setup, [e.body for e in staged.events])
+    except IllegalEventError as exc:
+        return _fail(f"{path}: the rules refuse this log: {exc}")
+    match_id = store.import_jsonl(lines)
+    print(f"imported {path} as match {match_id} ({len(staged.events)} events)")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"skitter log: {message}", file=sys.stderr)
+    return 1

@@ -1,0 +1,189 @@
+"""``skitter serve``: the scorekeeper with its pages, on the simulated board unless told otherwise.
+
+It binds 127.0.0.1 unless told otherwise (and says so), prints every page's address and a
+newly generated PIN, resumes the newest match in the log, and stops cleanly on Ctrl-C:
+every step was committed to the log when it was made, so nothing is lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import socket
+import sys
+
+from firmware_bridge.clocks import MonotonicClock, WallClock
+from firmware_bridge.profile import ProfileError
+from firmware_bridge.source import SourceError
+from firmware_bridge.sources import SPECS_HELP
+from scorekeeper.store import StoreError
+from web.config.args import add_settings_arguments, settings_from_args
+from web.config.pin import PinError, PinStore, check_pin_format
+from web.config.settings import ConfigError, Settings
+
+NAME = "serve"
+HELP = "Run the scorekeeper: live scoreboard, referee display, tablet and virtual board."
+
+PAGES = (("scoreboard", ""), ("referee", "referee"), ("tablet", "tablet"),
+         ("virtual board", "board"))
+ANY_ADDRESS = ("0.0.0.0", "::", "")
+
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = f"Sensor sources: {SPECS_HELP} (default: sim, the simulated board)."
+    parser.add_argument("--pin", help="referee PIN to use and keep (4-12 digits)")
+    add_settings_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        settings = settings_from_args(args)
+    except ConfigError as exc:
+        return _fail(f"configuration: {exc}", 2)
+    try:
+        pins = PinStore(settings.data_dir, settings.pin_hash)
+        if args.pin is not None:
+            pins.set(check_pin_format(args.pin))
+            new_pin = None
+        else:
+            new_pin = pins.ensure()
+    except (PinError, OSError) as exc:
+        return _fail(f"referee PIN: {exc}", 2)
+    return serve(settings, pins, new_pin)
+
+
+def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
+    """Open the table, print where to find it, and run until Ctrl-C."""
+    import uvicorn
+
+    from web.api.app import create_app
+    from web.api.broadcaster import PER_MESSAGE_DEFLATE
+    from web.api.deps import Auth, get_settings
+    from web.table.wiring import open_table
+
+    clock = MonotonicClock()
+    try:
+        table = open_table(
+            settings.db_path, settings.source, clock=clock, wall=WallClock(),
+            profile_path=settings.profile, record=settings.record,
+            settle_ms=settings.settle_ms, debounce_ms=settings.debounce_ms,
+        )
+    except (SourceError, ProfileError, StoreError) as exc:
+        return _fail(str(exc), 1)
+    addresses = page_addresses(settings.host, settings.port)
+    app = create_app(table, Auth.create(pins, clock), public_url=addresses[0])
+    app.dependency_overrides[get_settings] = lambda: settings
+    if settings.mqtt.enabled:
+        from web.tournament.mqtt_table import TableLink
+
+        board_id = settings.board_id or socket.gethostname()
+        app.state.table_link = TableLink(table, board_id, settings.mqtt)
+        print(f"skitter: tournament broker {settings.mqtt.host}:{settings.mqtt.port}, "
+              f"board id {board_id!r}")
+    controls = _hardware_controls(table)
+    if controls is not None:
+        app.state.controls = controls
+    _announce(settings, table, addresses, new_pin)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
+    server = uvicorn.Server(uvicorn.Config(
+        app, host=settings.host, port=settings.port, log_level="warning", lifespan="on",
+        ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.api.broadcaster: latency first
+    ))
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass  # uvicorn re-raises the Ctrl-C it already handled by shutting down cleanly
+    except SystemExit as exc:  # uvicorn exits when the port is taken
+        return int(exc.code or 1)
+    finally:
+        if controls is not None:
+            controls.close()
+        table.close()
+    print("skitter: stopped; every step is in the match log", settings.db_path)
+    return 0 if server.started else 1
+
+
+def _hardware_controls(table: object) -> object | None:
+    """The profile's GPIO buttons and LEDs, on a real board (not with the simulator).
+
+    They are optional: when the Pi's GPIO cannot be used, the scorekeeper says so and runs on
+    without them (the tablet does everything they do).
+    """
+    from web.table.controls import HardwareControls
+    from web.table.table import Table
+
+    assert isinstance(table, Table)
+    sensing = table.sensing
+    if sensing is None or sensing.simulator is not None or table.source_name == "replay":
+        return None
+    gpio = sensing.profile.gpio
+    if gpio is None or not (gpio.buttons or gpio.leds):
+        return None
+    try:
+        return HardwareControls(table, gpio)
+    except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds off a Pi
+        print(f"skitter: GPIO buttons and LEDs unavailable ({exc}); the tablet does their work")
+        return None
+
+
+def _announce(settings: Settings, table: object, addresses: list[str], new_pin: str | None) -> None:
+    from web.table.table import Table
+
+    assert isinstance(table, Table)
+    steps = len(table.log)
+    print(f"skitter: match {table.match_id} ({steps} steps in the log) from {settings.db_path}")
+    print(f"skitter: sensors: {table.source_name}"
+          + (" (simulated board: use the virtual board page)" if table.source_name == "sim"
+             else ""))
+    if settings.host in ANY_ADDRESS:
+        print(f"skitter: listening on every network interface, port {settings.port}")
+    elif settings.host in ("127.0.0.1", "localhost", "::1"):
+        print(f"skitter: listening on {settings.host}:{settings.port} only (this computer); "
+              "use --host 0.0.0.0 to serve the venue's network")
+    else:
+        print(f"skitter: listening on {settings.host}:{settings.port}")
+    for label, path in PAGES:
+        print(f"  {label:<14} " + "   ".join(a + path for a in addresses))
+    print(f"  {'API docs':<14} {addresses[0]}docs")
+    if new_pin is not None:
+        print(f"skitter: referee PIN (new, shown once; 'skitter set-pin' changes it): {new_pin}")
+    else:
+        print("skitter: referee PIN: as set before ('skitter set-pin' changes it)")
+    print("skitter: Ctrl-C stops")
+    sys.stdout.flush()
+
+
+def page_addresses(host: str, port: int) -> list[str]:
+    """Base URLs to print: for 0.0.0.0 the LAN address first, then ``<hostname>.local``."""
+    if host not in ANY_ADDRESS:
+        shown = f"[{host}]" if ":" in host else host
+        return [f"http://{shown}:{port}/"]
+    out = [f"http://{ip}:{port}/" for ip in lan_addresses()]
+    out.append(f"http://{socket.gethostname()}.local:{port}/")
+    out.append(f"http://127.0.0.1:{port}/")
+    return list(dict.fromkeys(out))
+
+
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback (no packet is sent)."""
+    found: list[str] = []
+    try:
+        for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
+            found.append(str(info[4][0]))
+    except OSError:
+        pass
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP connect picks a route, sends nothing
+        found.insert(0, probe.getsockname()[0])
+    except OSError:
+        pass
+    finally:
+        probe.close()
+    return [ip for ip in dict.fromkeys(found) if not ip.startswith("127.")]
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"skitter serve: {message}", file=sys.stderr)
+    return code

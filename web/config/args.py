@@ -1,0 +1,62 @@
+"""Command-line options that override the configuration file, shared by every command.
+
+``skitter serve`` and ``skitter config --show`` take the same options so that ``--show``
+prints exactly what ``serve`` would use with the same arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from web.config.settings import Settings, load_settings
+
+# (option names, settings key, type, help)
+_OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str], ...] = (
+    ("--source", "source", str, "sim, mcp23017, serial, serial:PORT or replay:FILE"),
+    ("--profile", "profile", str, "board profile file (default: the shipped profile)"),
+    ("--data-dir", "data_dir", str, "folder for the match log and the referee PIN"),
+    ("--db", "db", str, "match log database (default: DATA_DIR/skitter.db)"),
+    ("--host", "host", str, "address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)"),
+    ("--port", "port", int, "TCP port (default 8000)"),
+    ("--settle-ms", "settle_ms", int, "settle window in ms (default: the profile's)"),
+    ("--debounce-ms", "debounce_ms", int, "debounce in ms (default: the profile's)"),
+    ("--record", "record", str, "record every sensor event to this file"),
+    ("--board-id", "board_id", str, "this board's name in a tournament"),
+    (("--mqtt", "--mqtt-url"), "mqtt.url", str,
+     "tournament broker, mqtt[s]://[user:password@]host[:port]"),
+)
+
+
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    """Add ``--config FILE`` alone."""
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        type=Path,
+        help="configuration file (default: $SKITTER_CONFIG, else /etc/skitter/skitter.toml "
+        "when present)",
+    )
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add ``--config`` and one option per overridable key (each defaults to "not given")."""
+    add_config_argument(parser)
+    group = parser.add_argument_group("configuration overrides (win over the file)")
+    for option, key, kind, text in _OPTIONS:
+        names = (option,) if isinstance(option, str) else option
+        group.add_argument(*names, dest=_dest(key), type=kind, default=None, help=text)
+
+
+def overrides_from_args(args: argparse.Namespace) -> dict[str, object]:
+    """The override mapping for :func:`web.config.settings.load_settings` (None: not given)."""
+    return {key: getattr(args, _dest(key), None) for _, key, _, _ in _OPTIONS}
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    """Load the settings named and overridden by parsed arguments (raises ConfigError)."""
+    return load_settings(getattr(args, "config", None), overrides_from_args(args))
+
+
+def _dest(key: str) -> str:
+    return "opt_" + key.replace(".", "_")

@@ -1,1 +1,0 @@
-"""One router per page or API area; :mod:`web.app` assembles them."""

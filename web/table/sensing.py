@@ -1,0 +1,172 @@
+"""The sensing half of a table: a source polled through the pipeline, with its health.
+
+One :meth:`Sensing.poll` is one step of the polling loop: take what the source saw, let the
+pipeline debounce and settle it, and return the readings that became due. Everything the
+pages show about the sensors (link, active cells, flagged and muted cells, why play is held,
+the simulated board) is read here, so the table never reaches into the bridge itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from firmware_bridge.counts import big_spots, bridges, field_counts
+from firmware_bridge.pipeline import Pipeline
+from firmware_bridge.profile import BoardProfile
+from firmware_bridge.simulator import SimulatedBoard, SimulatorError
+from firmware_bridge.source import LinkStatus, Source
+from scorekeeper.reading import BoardReading
+
+
+class Sensing:
+    """A started source, its pipeline, and the virtual board when the source is simulated."""
+
+    def __init__(self, source: Source, pipeline: Pipeline, profile: BoardProfile) -> None:
+        self.source = source
+        self.pipeline = pipeline
+        self.profile = profile
+        inner = getattr(source, "inner", source)  # a RecordingSource wraps the real one
+        self.simulator: SimulatedBoard | None = (
+            inner if isinstance(inner, SimulatedBoard) else None
+        )
+        self.errors = 0
+        """Exceptions a source raised out of ``poll`` (it must not; counted, never fatal)."""
+        self._last_error = ""
+        self._rest_at: float | None = None
+        self._events_seen = 0
+
+    def rest_deadline(self) -> float | None:
+        """When the board will have been still for the settle window after the last change
+        this table saw (clock time), or None before any change.
+
+        A reading can become due then without anything new arriving from the source, so the
+        polling loop wakes at this moment instead of waiting for its next regular step. A
+        change the debouncer later drops as a blip only makes that wake-up a spare one.
+        """
+        return self._rest_at
+
+    def poll(self) -> list[BoardReading]:
+        """One polling step: feed the source's new events, return the readings now due."""
+        try:
+            events = self.source.poll()
+        except Exception as exc:  # noqa: BLE001 - a misbehaving source must not stop the table
+            self.errors += 1
+            self._last_error = f"{type(exc).__name__}: {exc}"
+            events = []
+        if events:
+            self._events_seen += len(events)
+            pipeline = self.pipeline
+            last = max(e.at for e in events)
+            self._rest_after(last + pipeline.debounce_s + pipeline.settle_s)
+        self.pipeline.feed(events)
+        return self.pipeline.tick()
+
+    def _rest_after(self, at: float) -> None:
+        if self._rest_at is None or at > self._rest_at:
+            self._rest_at = at
+
+    def change_key(self, link: LinkStatus) -> tuple[Any, ...]:
+        """A cheap value that changes whenever what the pages are shown about the sensors
+        may have changed (``link``: the status just read), so a polling step that saw
+        nothing new can skip building and comparing the whole view.
+
+        It covers every input of :func:`web.table.snapshot.sensing_part` that moves by itself: the
+        link, events taken from the source (the virtual board), debounced cells, flags and
+        restore windows (they change with time), mutes and source errors. The tracker and
+        the pause switch change only through the table, which publishes then anyway.
+        """
+        health = self.pipeline.health
+        return (
+            link, self._events_seen, self.pipeline.active_cells(), tuple(health.flags()),
+            health.unrestored(), health.muted, self.errors,
+        )
+
+    def link(self) -> LinkStatus:
+        """The source's link, or down with the error a source raised from ``status``."""
+        try:
+            return self.source.status()
+        except Exception as exc:  # noqa: BLE001
+            return LinkStatus(up=False, message=f"sensor link down: {exc}")
+
+    def set_expected(self, counts: Mapping[str, int]) -> None:
+        """Tell the health monitor what the match expects (stuck cells are judged by it)."""
+        self.pipeline.set_expected(
+            {k: int(v) for k, v in counts.items() if k in self.profile.fields}
+        )
+
+    def mute(self, cell: int, muted: bool = True) -> None:
+        """The referee mutes (or unmutes) a cell; ``ValueError`` for a cell the profile lacks."""
+        if muted:
+            self.pipeline.mute(cell)
+        else:
+            self.pipeline.unmute(cell)
+        self._rest_after(self.pipeline.clock.now() + self.pipeline.settle_s)  # counts changed
+
+    def sensors_json(self) -> dict[str, Any]:
+        """Active, flagged and muted cells and the reasons play is held, for the pages."""
+        return {
+            "active": sorted(self.pipeline.active_cells()),
+            "muted": sorted(self.pipeline.health.muted),
+            "flags": [
+                {"cell": f.cell, "field": f.field, "kind": str(f.kind), "muted": f.muted,
+                 "message": f.message()}
+                for f in self.pipeline.flags()
+            ],
+            "held": self.pipeline.hold_reasons(),
+            "errors": self.errors,
+            "last_error": self._last_error,
+        }
+
+    def profile_json(self) -> dict[str, Any]:
+        """What each cell senses, for the referee's health map (static for a run)."""
+        return {
+            "name": self.profile.name,
+            "cells": self.profile.cells,
+            "roles": {str(c): role for c, role in sorted(self.profile.cell_roles().items())},
+            "fields": {n: list(fc.cells) for n, fc in self.profile.fields.items()},
+            "capacity": {n: fc.capacity for n, fc in self.profile.fields.items()},
+            "bridges": [list(b.fields) for b in self.profile.bridges],
+            "colors": list(self.profile.colors),
+        }
+
+    # -- the virtual board --------------------------------------------------------------------
+
+    def simulated_json(self) -> dict[str, Any] | None:
+        """The simulated board as it physically lies (None without a simulator)."""
+        sim = self.simulator
+        if sim is None:
+            return None
+        active = sim.snapshot()
+        return {
+            "counts": field_counts(self.profile, active),
+            "big": dict(big_spots(self.profile, active)),
+            "bridges": sorted(list(b) for b in bridges(self.profile, active)),
+        }
+
+    def require_simulator(self) -> SimulatedBoard:
+        if self.simulator is None:
+            raise SimulatorError(
+                f"the virtual board needs the simulated source; this table runs on "
+                f"{self.source.name!r}"
+            )
+        return self.simulator
+
+    def lay_out(self, counts: Mapping[str, int], big: Mapping[str, str | None]) -> None:
+        """Put the simulated board into the given position (start, or the referee's restore)."""
+        sim = self.require_simulator()
+        for name, fc in self.profile.fields.items():
+            sim.set_count(name, min(int(counts.get(name, 0)), fc.capacity))
+        active = sim.snapshot()
+        for b in bridges(self.profile, active):
+            sim.remove_bridge(*b)
+        spots = big_spots(self.profile, active)
+        for player, on_spot in spots.items():
+            want = big.get(player) == "center"
+            if want and not on_spot:
+                sim.place_big(player)
+            elif on_spot and not want:
+                sim.remove_big(player)
+
+    def close(self) -> None:
+        self.source.close()

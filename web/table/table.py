@@ -1,0 +1,376 @@
+"""One board at the table: sensors → pipeline → tracker → match → store → broadcaster.
+
+The :class:`Table` is the only object that changes the match. Every change, whether a
+sensed shot or a tablet's step, goes the same way: check it (a rule refusal changes nothing),
+append it to the store (committed before anything is shown), apply it to the live match,
+tell the tracker, and publish a new full snapshot with the next sequence number.
+
+Sequence numbers: ``seq`` goes up with every published change (match, tracker, link,
+sensors). ``version`` is the ``seq`` at which the *match* last changed. A change from a page
+carries the ``seq`` it was made against; it is stale (HTTP 409) when the match changed after
+it. Sensor noise that changes only the tracker's message never makes a tablet's step stale.
+
+All methods are synchronous and meant to be called from the event loop's thread, so two
+requests never interleave inside one change (the loop runs one at a time). Time comes from
+the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for the log).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from scorekeeper.clock import Clock
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.events import parse_event
+from scorekeeper.match import Match
+from scorekeeper.options import Rules, Setup
+from scorekeeper.reading import BoardReading
+from scorekeeper.shot import Shot
+from scorekeeper.store import MatchStore, StoreError
+from scorekeeper.tracker import Expectation, Tracker
+from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
+from web.table.sensing import Sensing
+from web.table.snapshot import alerts, sensing_part
+
+DEFAULT_NAMES = {"black": "Black", "white": "White"}
+LOG_TAIL = 10
+"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
+
+
+class Refused(Exception):
+    """A change the table will not make (HTTP 422); ``field`` names the input at fault."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class Stale(Exception):
+    """A change made against an old state (HTTP 409)."""
+
+
+class Table:
+    """The live match of one board and everything that feeds it."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        *,
+        clock: Clock,
+        wall: Clock,
+        sensing: Sensing | None = None,
+        publish: Callable[[Mapping[str, Any]], None] | None = None,
+        source_name: str = "none",
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.wall = wall
+        self.sensing = sensing
+        self.tracker = Tracker()
+        self.publish = publish or (lambda snapshot: None)
+        self.source_name = sensing.source.name if sensing else source_name
+        self.started = clock.now()
+        self.boot = secrets.token_hex(4)
+        """Differs on every start, so a page can tell a restarted server's ``seq`` apart."""
+        self.seq = 0
+        self.version = 0
+        self.paused = False
+        self._sensing_view: dict[str, Any] | None = None
+        self._sensing_key: tuple[Any, ...] | None = None
+        self._link_up: bool | None = None
+        self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+        self._after_match_change(lay_out_simulator=True)
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def _resume(self) -> tuple[int, Match, MatchLog, dict[str, str], dict[str, Any]]:
+        """Replay the newest stored match, or start a default one on an empty store."""
+        match_id = self.store.latest_match_id()
+        if match_id is None:
+            match_id = self.store.create_match(
+                Rules().to_json(), {"first": "black"}, DEFAULT_NAMES, at=self.wall.now(),
+                meta={"handicaps": {}},
+            )
+        head = self.store.load_header(match_id)
+        names = {**DEFAULT_NAMES, **dict(head.names)}
+        self.rules, self.setup = Rules.from_json(head.rules), Setup.from_json(head.setup)
+        rows = list(self.store.iter_rows(match_id))
+        log = MatchLog()
+
+        def on_step(i: int, event: Any, state: Any, effects: Any) -> None:
+            seq, at, source, text = rows[i - 1]
+            log.add(self._entry(state, seq, at, source, json.loads(text), effects))
+
+        # The bulk path: each distinct step text is parsed once, every step goes through
+        # the rules, and a damaged log still names the step the rules refuse.
+        try:
+            match = Match.replay_json(
+                self.rules, self.setup, (row[3] for row in rows), names, on_step=on_step
+            )
+        except IllegalEventError as exc:
+            raise StoreError(
+                f"match {match_id} in {self.store.path} cannot be replayed: {exc}"
+            ) from exc
+        return match_id, match, log, names, dict(head.meta)
+
+    def _entry(
+        self, state: Any, seq: int, at: float, source: str, step: Mapping[str, Any],
+        effects: Any,
+    ) -> LogEntry:
+        return LogEntry(
+            seq=seq, at=at, source=source, step=step, text=describe(step),
+            effects=[e.to_json() for e in (effects or ())],
+            score=dict(state.score), round=state.round,
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full published state (the WebSocket's messages and ``GET /api/state``)."""
+        return self._snapshot(self._sensing_json())
+
+    def _snapshot(self, view: dict[str, Any]) -> dict[str, Any]:
+        state = self.match.state.to_json()
+        last = self.log.last_standing()
+        return {
+            "seq": self.seq,
+            "boot": self.boot,
+            "version": self.version,
+            "match_id": self.match_id,
+            "names": dict(self.names),
+            "handicaps": self.meta.get("handicaps", {}),
+            "state": state,
+            "can_undo": bool(self.match.can_undo),
+            "log": self.log.tail(LOG_TAIL),
+            "last_step": None if last is None else last.to_json(),
+            "log_length": len(self.log),
+            **view,
+            "alerts": alerts(state, view, self.names),
+        }
+
+    def full_log(self) -> list[dict[str, Any]]:
+        return [e.to_json() for e in self.log.entries]
+
+    def uptime(self) -> float:
+        return self.clock.now() - self.started
+
+    def expectation(self) -> Expectation:
+        return Expectation.from_state(self.match.state)
+
+    def _sensing_json(self) -> dict[str, Any]:
+        return sensing_part(self.sensing, self.tracker, self.paused, self.source_name)
+
+    # -- checks -------------------------------------------------------------------------------
+
+    def check_seq(self, seq: int) -> None:
+        """Raise :class:`Stale` when the match changed since ``seq`` (or ``seq`` is unknown)."""
+        if seq < self.version or seq > self.seq:
+            raise Stale(
+                f"the match changed since state {seq} (now state {self.seq}, last match "
+                f"change at {self.version}); look again and retry"
+            )
+
+    # -- changes to the match -----------------------------------------------------------------
+
+    def apply_step(self, step: Mapping[str, Any], *, source: str = "manual") -> list[Any]:
+        """Check, store, apply and publish one scenario-format step; :class:`Refused` if not.
+
+        The live match refuses a step without changing (``Match.apply``), so it is applied
+        first and stored right after; should the store fail, the match is rebuilt from it.
+        """
+        try:
+            body = parse_event(step).to_json()
+            if source == "manual" and "correct" in body and not _reason(body["correct"]):
+                raise Refused("correct.reason: say why (a correction needs a reason)",
+                              "correct.reason")
+            effects = self.match.apply(body)
+        except IllegalEventError as exc:
+            raise Refused(str(exc), field=_field_named(str(exc), step)) from None
+        at = self.wall.now()
+        try:
+            seq = self.store.append(self.match_id, body, at=at, source=source)
+        except Exception:
+            self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+            raise
+        self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
+        self._after_match_change(after_shot=source == "sensor")
+        return list(effects or ())
+
+    def apply_steps(self, steps: list[Mapping[str, Any]], *, source: str = "manual") -> None:
+        """Apply several steps as one change: all are checked on a copy before any is stored."""
+        try:
+            bodies = [parse_event(s).to_json() for s in steps]
+            copy = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
+            for body in bodies:
+                copy.apply(body)
+        except IllegalEventError as exc:
+            raise Refused(str(exc)) from None
+        for body in bodies:
+            at = self.wall.now()
+            seq = self.store.append(self.match_id, body, at=at, source=source)
+            effects = self.match.apply(body)
+            self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
+        self._after_match_change()
+
+    def amend_last_shot(self, extra: Mapping[str, Any]) -> None:
+        """Add what the sensors cannot see to the last shot: undo it and shoot it again."""
+        last = self.log.last_standing()
+        if last is None or "shot" not in last.step:
+            raise Refused("there is no shot to amend: the last step is not a shot", "extra")
+        try:
+            shot = amended_shot(last.step["shot"], extra)
+        except ValueError as exc:
+            raise Refused(str(exc), "extra") from None
+        self.apply_steps([{"undo": True}, {"shot": shot}])
+
+    def no_change(self, *, source: str = "manual") -> None:
+        """The player due shot and nothing on the board changed."""
+        shot = self.tracker.mark_no_change(self.expectation())
+        if shot is None:
+            raise Refused("nobody is due to shoot", "turn")
+        self.apply_step({"shot": shot.to_json()}, source=source)
+
+    def new_match(
+        self, rules: Mapping[str, Any], setup: Mapping[str, Any], names: Mapping[str, str],
+        meta: Mapping[str, Any],
+    ) -> None:
+        """Start a new match (the old one stays in the store)."""
+        try:
+            r = Rules.from_json(dict(rules))
+            s = Setup.from_json(dict(setup))
+            match = Match(r, s, dict(names))
+        except IllegalEventError as exc:
+            raise Refused(str(exc), "rules") from None
+        self.match_id = self.store.create_match(
+            r.to_json(), s.to_json(), dict(names), at=self.wall.now(), meta=dict(meta)
+        )
+        self.match, self.log, self.rules, self.setup = match, MatchLog(), r, s
+        self.names, self.meta = dict(names), dict(meta)
+        self._after_match_change(lay_out_simulator=True)
+
+    # -- the board and sensing ----------------------------------------------------------------
+
+    def accept_board(self) -> None:
+        """The referee takes the board as sensed to be the shot of the player due."""
+        shot = self.tracker.accept_board(self.expectation())
+        if shot is None:
+            self.tracker.sync(self.expectation())
+            self._publish(match_changed=False)
+            raise Refused("the sensed board shows no shot of the player due", "board")
+        self._apply_sensed(shot, source="manual")
+
+    def restore_board(self) -> None:
+        """The referee will have the board put back to what the match expects."""
+        self.tracker.restore_board()
+        if self.sensing is not None:
+            self.sensing.set_expected(self.match.state.board)
+        self._publish(match_changed=False)
+
+    def lay_out_simulator(self) -> None:
+        """Put the simulated board where the match expects it (virtual board only)."""
+        if self.sensing is None:
+            raise Refused("no sensor source", "source")
+        state = self.match.state
+        self.sensing.lay_out(state.board, dict(state.big))
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause or resume sensing; a board changed meanwhile goes to the referee."""
+        self.paused = paused
+        if paused:
+            self.tracker.pause("referee")
+        else:
+            self.tracker.resume("referee")
+        self._publish(match_changed=False)
+
+    def tick(self) -> None:
+        """One step of the polling loop: link, readings, shots; publish what changed."""
+        if self.sensing is None:
+            return
+        link = self.sensing.link()
+        if link.up != self._link_up:
+            if link.up:
+                self.tracker.resume("link")
+            else:
+                self.tracker.pause("link")
+            self._link_up = link.up
+        readings = self.sensing.poll()
+        for reading in readings:
+            self._observe(reading)
+        # Most steps change nothing: compare a cheap key first, the whole view only then.
+        key = self.sensing.change_key(link)
+        if readings or key != self._sensing_key:
+            self._sensing_key = key
+            view = self._sensing_json()
+            if view != self._sensing_view:
+                self._publish(match_changed=False, view=view)
+
+    def seconds_to_rest(self) -> float | None:
+        """Seconds until the board will be at rest after its last change, if that is ahead.
+
+        The polling loop sleeps no longer than this, so a settled reading is taken the moment
+        it becomes due rather than at the next regular step."""
+        if self.sensing is None:
+            return None
+        at = self.sensing.rest_deadline()
+        if at is None:
+            return None
+        left = at - self.clock.now()
+        return left if left > 0 else None
+
+    def _observe(self, reading: BoardReading) -> None:
+        shot = self.tracker.observe(reading, self.expectation())
+        if shot is not None:
+            self._apply_sensed(shot, source="sensor")
+
+    def _apply_sensed(self, shot: Shot, *, source: str) -> None:
+        try:
+            self.apply_step({"shot": shot.to_json()}, source=source)
+        except Refused as exc:
+            self.tracker.refused(str(exc))
+            self._publish(match_changed=False)
+
+    # -- after every change -------------------------------------------------------------------
+
+    def _after_match_change(
+        self, *, after_shot: bool = False, lay_out_simulator: bool = False
+    ) -> None:
+        expected = self.expectation()
+        if self.sensing is not None:
+            if lay_out_simulator and self.sensing.simulator is not None:
+                self.lay_out_simulator()
+            self.sensing.set_expected(self.match.state.board)
+        self.tracker.sync(expected, after_shot=after_shot)
+        self._publish(match_changed=True)
+
+    def _publish(self, *, match_changed: bool, view: dict[str, Any] | None = None) -> None:
+        self.seq += 1
+        if match_changed:
+            self.version = self.seq
+        self._sensing_view = self._sensing_json() if view is None else view
+        self.publish(self._snapshot(self._sensing_view))
+
+    def close(self) -> None:
+        """Release the sensors and the store (every event is already committed)."""
+        if self.sensing is not None:
+            self.sensing.close()
+        self.store.close()
+
+
+def _reason(correction: Mapping[str, Any]) -> str:
+    """A correction's reason, blank when missing or only spaces."""
+    return str(correction.get("reason") or "").strip()
+
+
+_KEY_PATH = re.compile(r"^(?:step \d+: )?([a-z_]+(?:[.\[][\w.\]\[]*)?):")
+
+
+def _field_named(message: str, step: Mapping[str, Any]) -> str | None:
+    """The key an engine message starts with (``shot.delta: ...``), else the step's kind."""
+    m = _KEY_PATH.match(message)
+    if m:
+        return m.group(1)
+    return next(iter(step), None) if isinstance(step, Mapping) else None

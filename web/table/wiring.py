@@ -1,0 +1,77 @@
+"""Building a table from names: a source spec, a profile file, a match log file.
+
+``skitter serve`` and the tests build tables the same way, so what the tests run is what
+the venue runs. A source that cannot work (no I2C bus, a bad replay file) raises
+:class:`~firmware_bridge.source.SourceError` here and the program stops; nothing falls back
+to the simulator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from firmware_bridge.pipeline import Pipeline
+from firmware_bridge.profile import load_profile
+from firmware_bridge.replay import RecordingSource
+from firmware_bridge.sources import open_source
+from scorekeeper.clock import Clock
+from scorekeeper.store import MatchStore
+from web.table.sensing import Sensing
+from web.table.table import Table
+
+
+def open_sensing(
+    spec: str,
+    clock: Clock,
+    *,
+    profile_path: str | Path | None = None,
+    record: str | Path | None = None,
+    settle_ms: int | None = None,
+    debounce_ms: int | None = None,
+) -> Sensing:
+    """Open and start the source ``spec`` names and put a pipeline behind it."""
+    profile = load_profile(profile_path)
+    source = open_source(spec, profile, clock)
+    if record is not None:
+        source = RecordingSource(source, record, clock=clock, profile=profile.name)
+    source.start()
+    try:
+        pipeline = Pipeline(
+            profile, clock,
+            debounce_s=None if debounce_ms is None else debounce_ms / 1000,
+            settle_s=None if settle_ms is None else settle_ms / 1000,
+            initial=source.snapshot(),
+        )
+    except Exception:
+        source.close()
+        raise
+    return Sensing(source, pipeline, profile)
+
+
+def open_table(
+    db: str | Path,
+    spec: str,
+    *,
+    clock: Clock,
+    wall: Clock,
+    profile_path: str | Path | None = None,
+    record: str | Path | None = None,
+    settle_ms: int | None = None,
+    debounce_ms: int | None = None,
+) -> Table:
+    """A table on the match log ``db`` (resuming its newest match) fed by source ``spec``."""
+    store = MatchStore(db)
+    try:
+        sensing = open_sensing(
+            spec, clock, profile_path=profile_path, record=record, settle_ms=settle_ms,
+            debounce_ms=debounce_ms,
+        )
+    except Exception:
+        store.close()
+        raise
+    try:
+        return Table(store, clock=clock, wall=wall, sensing=sensing)
+    except Exception:
+        sensing.close()
+        store.close()
+        raise

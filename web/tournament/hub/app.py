@@ -1,0 +1,282 @@
+"""The hub's web app: the tournament page, its live snapshot, and the referee's API.
+
+Reading is open to everyone; every change (players, pairing a round, a board for a game, a
+command to a board) needs the tournament referee's session: the hub's own PIN buys an
+HttpOnly, SameSite=Strict cookie (``web.api.auth``, ``web.config.pin``, as on a board).
+
+Snapshots are rebuilt at most every ``REFRESH`` seconds while something changed, so a burst
+of events from eight boards costs a handful of SQLite reads, not one page build each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any, Literal, Protocol
+
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, Response, WebSocket, status
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, Field
+
+from scorekeeper.clock import Clock
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.events import parse_event
+from web.api.auth import COOKIE, LoginThrottle, Session, Sessions, log_in
+from web.api.broadcaster import Broadcaster
+from web.config.pin import PinStore
+from web.tournament.hub import view
+from web.tournament.hub.tournament import Tournament, TournamentError
+from web.tournament.wire import WireError, check_board_id
+
+STATIC = Path(__file__).parent / "static"
+REFRESH = 0.25
+"""Seconds between two snapshots at most, while changes keep coming."""
+
+
+class CommandSender(Protocol):
+    """What the app needs of the MQTT side (``web.tournament.hub.link.HubLink``)."""
+
+    connected: bool
+
+    def send_command(self, board: str, kind: str, *, match_id: int | None = None,
+                     correct: dict[str, Any] | None = None, after: int | None = None,
+                     seq: int | None = None) -> str: ...
+
+
+class Login(BaseModel):
+    pin: str = Field(max_length=64)
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(max_length=200)
+
+
+class BoardChoice(BaseModel):
+    board: str | None = Field(default=None, max_length=64)
+
+
+class SwissRounds(BaseModel):
+    count: int
+
+
+class Command(BaseModel):
+    kind: Literal["undo", "correct"]
+    correct: dict[str, Any] | None = None
+    match_id: int | None = None
+    """The match the referee looked at; the board refuses if it moved on."""
+    seq: int | None = None
+    """The last event the referee saw; the board refuses if the match changed since."""
+
+
+class Hub:
+    """Everything the routes share; one per app."""
+
+    def __init__(self, tournament: Tournament, sender: CommandSender, pins: PinStore,
+                 clock: Clock) -> None:
+        self.tournament = tournament
+        self.sender = sender
+        self.pins = pins
+        self.sessions = Sessions(clock)
+        self.throttle = LoginThrottle(clock)
+        self.broadcaster = Broadcaster()
+        self.seq = 0
+        self._dirty = threading.Event()
+        self._dirty.set()
+
+    def changed(self) -> None:
+        """Something changed (any thread): the next refresh publishes a snapshot."""
+        self._dirty.set()
+
+    def snapshot(self) -> dict[str, Any]:
+        self.seq += 1
+        return view.snapshot(self.tournament, seq=self.seq,
+                             broker_connected=bool(self.sender.connected))
+
+    async def refresher(self) -> None:
+        while True:
+            if self._dirty.is_set():
+                self._dirty.clear()
+                self.broadcaster.publish(await run_in_threadpool(self.snapshot))
+            await asyncio.sleep(REFRESH)
+
+
+def get_hub(request: Request) -> Hub:
+    return request.app.state.hub  # type: ignore[no-any-return]
+
+
+HubDep = Annotated[Hub, Depends(get_hub)]
+
+
+def require_referee(request: Request, hub: HubDep) -> Session:
+    session = hub.sessions.get(request.cookies.get(COOKIE))
+    if session is None:
+        raise HTTPException(status.HTTP_401_UNAUTHORIZED,
+                            detail="tournament referee session required: log in with the hub PIN")
+    return session
+
+
+Referee = Annotated[Session, Depends(require_referee)]
+
+pages = APIRouter(tags=["pages"])
+api = APIRouter(prefix="/api", tags=["tournament"])
+referee = APIRouter(prefix="/api/referee", tags=["referee"])
+
+
+@pages.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    return FileResponse(STATIC / "index.html")
+
+
+@pages.websocket("/ws")
+async def live(websocket: WebSocket) -> None:
+    hub: Hub = websocket.app.state.hub
+    await hub.broadcaster.serve(websocket)
+
+
+@pages.get("/healthz", summary="200 while connected to the broker, 503 otherwise")
+async def healthz(hub: HubDep) -> JSONResponse:
+    ok = bool(hub.sender.connected)
+    body = {"ok": ok, "broker": "connected" if ok else "not connected"}
+    return JSONResponse(body, status_code=200 if ok else 503)
+
+
+@api.get("/hub", summary="The whole tournament as the page shows it")
+async def hub_state(hub: HubDep) -> dict[str, Any]:
+    return await run_in_threadpool(hub.snapshot)
+
+
+@api.get("/matches/{board}/{match_id}", summary="One match's log as received")
+async def match_log(board: str, match_id: int, hub: HubDep) -> dict[str, Any]:
+    log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
+    if not log["events"]:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no match {match_id} of {board}")
+    return log
+
+
+def _refused(exc: Exception) -> HTTPException:
+    return HTTPException(422, detail=str(exc))
+
+
+@api.post("/players", summary="Register a player")
+async def add_player(body: NewPlayer, hub: HubDep, _: Referee) -> dict[str, Any]:
+    try:
+        name = hub.tournament.add_player(body.name)
+    except TournamentError as exc:
+        raise _refused(exc) from None
+    hub.changed()
+    return {"player": name}
+
+
+@api.delete("/players/{name}", summary="Withdraw a player before the first round")
+async def remove_player(name: str, hub: HubDep, _: Referee) -> dict[str, Any]:
+    try:
+        hub.tournament.remove_player(name)
+    except TournamentError as exc:
+        raise _refused(exc) from None
+    hub.changed()
+    return {"removed": name}
+
+
+@api.post("/swiss-rounds", summary="Set how many Swiss rounds are played")
+async def swiss_rounds(body: SwissRounds, hub: HubDep, _: Referee) -> dict[str, Any]:
+    try:
+        hub.tournament.set_swiss_rounds(body.count)
+    except TournamentError as exc:
+        raise _refused(exc) from None
+    hub.changed()
+    return {"planned_rounds": hub.tournament.planned_rounds()}
+
+
+@api.post("/rounds", summary="Pair the next round (games go to the online boards in order)")
+async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
+    boards = [b["board"] for b in hub.tournament.store.boards() if b["online"]]
+    try:
+        pairings = hub.tournament.pair_next_round(boards)
+    except TournamentError as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+    hub.changed()
+    return {"round": pairings[0].round, "pairings": len(pairings)}
+
+
+@api.post("/rounds/{number}/tables/{table}/board", summary="Put a game on a board")
+async def assign_board(number: int, table: int, body: BoardChoice, hub: HubDep,
+                       _: Referee) -> dict[str, Any]:
+    try:
+        board = None if body.board in (None, "") else check_board_id(body.board)
+        hub.tournament.assign_board(number, table, board)
+    except (TournamentError, WireError) as exc:
+        raise _refused(exc) from None
+    hub.changed()
+    return {"round": number, "table": table, "board": board}
+
+
+@api.post("/boards/{board}/command", status_code=status.HTTP_202_ACCEPTED,
+          summary="Send a correction or an undo to one board; its answer shows on the page")
+async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[str, Any]:
+    known = {b["board"]: b for b in hub.tournament.store.boards()}
+    if board not in known:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no board {board!r}")
+    if not known[board]["online"]:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"board {board} is offline")
+    if not hub.sender.connected:
+        raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE,
+                            detail="the hub is not connected to the broker")
+    correct = None
+    if body.kind == "correct":
+        try:
+            correct = parse_event({"correct": body.correct or {}}).to_json()["correct"]
+        except IllegalEventError as exc:
+            raise _refused(exc) from None
+        if not correct or set(correct) == {"reason"}:
+            raise _refused(ValueError("a correction must set something (score, board, ...)"))
+    command_id = hub.sender.send_command(board, body.kind, match_id=body.match_id,
+                                         correct=correct, seq=body.seq)
+    hub.changed()
+    return {"id": command_id, "board": board, "kind": body.kind}
+
+
+@referee.post("/login", summary="Exchange the hub PIN for a session cookie")
+async def login(body: Login, request: Request, response: Response, hub: HubDep) -> dict[str, Any]:
+    return await log_in(body.pin, request, response, pins=hub.pins, throttle=hub.throttle,
+                        sessions=hub.sessions)
+
+
+@referee.post("/logout", summary="End the session")
+async def logout(request: Request, response: Response, hub: HubDep) -> dict[str, Any]:
+    hub.sessions.close(request.cookies.get(COOKIE))
+    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+    return {"referee": False}
+
+
+@referee.get("/session", summary="Is this browser logged in as the tournament referee?")
+async def session(request: Request, hub: HubDep) -> dict[str, Any]:
+    return {"referee": hub.sessions.get(request.cookies.get(COOKIE)) is not None}
+
+
+def create_hub_app(hub: Hub) -> FastAPI:
+    """The app; ``hub.changed`` is what the MQTT side calls after each message."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        hub.broadcaster.bind(asyncio.get_running_loop())
+        task = asyncio.create_task(hub.refresher())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            await hub.broadcaster.close_all()
+
+    app = FastAPI(title="skitter tournament hub", lifespan=lifespan)
+    app.state.hub = hub
+    app.include_router(pages)
+    app.include_router(api)
+    app.include_router(referee)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

@@ -1,0 +1,252 @@
+"""The hub's MQTT client: hears every board, keeps what it hears, sends the referee's commands.
+
+It subscribes to ``<prefix>/+/state``, ``/events``, ``/status`` and ``/command/result`` with a
+persistent session (``clean_session=False``), so a broker that keeps sessions holds the
+boards' events for the hub while it restarts. Whatever still goes missing shows up as a gap
+in a match's ``seq`` numbers (or a board state ahead of the events received); after a short
+grace the hub asks that board to ``resend`` from the gap, and again every few seconds until
+the gap is filled. Every received event is stored under its id, so repeats change nothing.
+
+Nothing a board sends can stop the hub: a payload that does not follow :mod:`web.tournament.wire`
+is logged, counted (``rejected``) and dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from web.config.settings import MqttSettings
+from web.tournament import wire
+from web.tournament.hub.store import ReceivedEvent
+from web.tournament.hub.tournament import Tournament
+
+log = logging.getLogger(__name__)
+
+GAP_GRACE = 1.0
+"""Seconds a gap may last before the hub asks for a resend (events may be on their way)."""
+RESEND_EVERY = 5.0
+"""Seconds between two resend requests for the same gap."""
+
+
+class HubLink:
+    """The hub's connection to the broker. ``on_change()`` is called after every change."""
+
+    def __init__(
+        self,
+        settings: MqttSettings,
+        tournament: Tournament,
+        *,
+        on_change: Callable[[], None] = lambda: None,
+        client_id: str = "skitter-hub",
+        reconnect_delay: tuple[float, float] = (0.2, 5.0),
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.settings = settings
+        self.tournament = tournament
+        self.store = tournament.store
+        self.on_change = on_change
+        self.prefix = settings.topic_prefix
+        self._monotonic = monotonic
+        self._any = wire.Topics(self.prefix, "+")
+        self.connected = False
+        self._gaps: dict[tuple[str, int], tuple[int, float, float]] = {}
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._janitor: threading.Thread | None = None
+        self.client = wire.make_client(
+            settings, client_id, clean_session=False, reconnect_delay=reconnect_delay
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    def start(self) -> None:
+        wire.connect(self.client, self.settings)
+        self._janitor = threading.Thread(target=self._watch_gaps, name="hub-gaps", daemon=True)
+        self._janitor.start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._janitor is not None:
+            self._janitor.join(3.0)
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    # Sending ----------------------------------------------------------------------------
+
+    def send_command(
+        self,
+        board: str,
+        kind: str,
+        *,
+        match_id: int | None = None,
+        correct: Mapping[str, Any] | None = None,
+        after: int | None = None,
+        seq: int | None = None,
+    ) -> str:
+        """Publish a command to ``board``; return its id (its answer comes back later).
+
+        ``seq``: the last event of ``match_id`` the referee saw; the board refuses the
+        command when its match has changed since (like a tablet's stale change).
+        """
+        wire.check_board_id(board)
+        if kind not in wire.COMMAND_KINDS:
+            raise wire.WireError(f"unknown command {kind!r}")
+        command: dict[str, Any] = {
+            "v": wire.WIRE_VERSION,
+            "id": uuid.uuid4().hex,
+            "kind": kind,
+            "match_id": match_id,
+        }
+        if correct is not None:
+            command["correct"] = dict(correct)
+        if after is not None:
+            command["after"] = after
+        if seq is not None:
+            command["seq"] = seq
+        if kind != "resend":
+            self.store.add_command(command["id"], board, command, at=self.tournament.clock.now())
+        self.client.publish(wire.Topics(self.prefix, board).command, wire.encode(command), qos=1)
+        return str(command["id"])
+
+    # paho callbacks -----------------------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("broker refused the hub: %s", reason)
+            return
+        self.connected = True
+        client.subscribe(
+            [
+                (self._any.state, 1),
+                (self._any.events, 1),
+                (self._any.status, 1),
+                (self._any.command_result, 1),
+            ]
+        )
+        self.on_change()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        self.connected = False
+        self.on_change()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        try:
+            self.handle(message.topic, message.payload)
+        except wire.WireError as exc:
+            self.store_rejected(message.topic, str(exc))
+        except Exception:  # never let one message stop the hub
+            log.exception("hub: cannot handle a message on %s", message.topic)
+            self.store_rejected(message.topic, "internal error")
+            return
+        self.on_change()
+
+    def store_rejected(self, topic: str, why: str) -> None:
+        log.warning("hub: dropped a message on %s: %s", topic, why)
+        self.store.bump("rejected")
+
+    # Handling (public so tests can feed payloads without a broker) --------------------------
+
+    def handle(self, topic: str, payload: bytes) -> None:
+        board, kind = wire.split_topic(self.prefix, topic)
+        if kind == "command":
+            return  # our own commands, if the ACL lets us read them
+        now = self.tournament.clock.now()
+        if kind == "status" and not payload:
+            return  # a cleared retained message
+        data = wire.decode(payload)
+        if data.get("board_id", board) != board:
+            raise wire.WireError(f"payload names board {data.get('board_id')!r} on {topic}")
+        if kind == "status":
+            self.store.set_board_status(board, bool(wire.want(data, "online", bool)), at=now)
+        elif kind == "state":
+            self.store.set_board_state(board, data, at=now)
+            match_id, seq = data.get("match_id"), data.get("seq")
+            if isinstance(match_id, int) and isinstance(seq, int):
+                self._check_gap(board, match_id, seq)
+        elif kind == "events":
+            ev = parse_event(board, data)
+            self.tournament.receive(ev)
+            self._check_gap(board, ev.match_id, ev.seq)
+        elif kind == "command/result":
+            command_id = data.get("id")
+            if isinstance(command_id, str):
+                self.store.set_command_result(command_id, data, at=now)
+
+    def _check_gap(self, board: str, match_id: int, seen_seq: int) -> None:
+        have = self.store.contiguous_seq(board, match_id)
+        key = (board, match_id)
+        with self._lock:
+            if have >= seen_seq:
+                gap = self._gaps.get(key)
+                if gap is not None and have >= gap[0]:
+                    del self._gaps[key]
+                return
+            wanted = max(seen_seq, self._gaps.get(key, (0, 0.0, 0.0))[0])
+            first = self._gaps.get(key, (0, self._monotonic(), 0.0))
+            self._gaps[key] = (wanted, first[1], first[2])
+
+    def _watch_gaps(self) -> None:
+        while not self._stopping.wait(0.25):
+            try:
+                self.request_missing()
+            except Exception:
+                log.exception("hub: gap check")
+
+    def request_missing(self) -> int:
+        """Ask boards to resend where a gap outlived its grace; return how many were asked."""
+        now = self._monotonic()
+        asked = 0
+        with self._lock:
+            gaps = dict(self._gaps)
+        for (board, match_id), (wanted, first_seen, last_asked) in gaps.items():
+            have = self.store.contiguous_seq(board, match_id)
+            if have >= wanted:
+                with self._lock:
+                    self._gaps.pop((board, match_id), None)
+                continue
+            if now - first_seen < GAP_GRACE or now - last_asked < RESEND_EVERY:
+                continue
+            if not self.connected:
+                continue
+            self.send_command(board, "resend", match_id=match_id, after=have)
+            asked += 1
+            with self._lock:
+                if (board, match_id) in self._gaps:
+                    self._gaps[(board, match_id)] = (wanted, first_seen, now)
+        return asked
+
+
+def parse_event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
+    """A board's event payload as a :class:`ReceivedEvent`; :class:`WireError` if malformed."""
+    match_id = wire.want(data, "match_id", int)
+    seq = wire.want(data, "seq", int)
+    if match_id < 1 or seq < 1:
+        raise wire.WireError(f"match_id and seq must be positive, got {match_id}, {seq}")
+    ev_id = wire.want(data, "id", str)
+    if ev_id != wire.event_id(board, match_id, seq):
+        raise wire.WireError(f"event id {ev_id!r} does not match board, match and seq")
+    names = data.get("names") or {}
+    state = data.get("state") or {}
+    if not isinstance(names, dict) or not isinstance(state, dict):
+        raise wire.WireError("event names and state must be objects")
+    return ReceivedEvent(
+        id=ev_id,
+        board=board,
+        match_id=match_id,
+        seq=seq,
+        at=float(wire.want(data, "at", (int, float))),
+        source=str(data.get("source", "")),
+        event=wire.want(data, "event", dict),
+        state=state,
+        names={k: str(v) for k, v in names.items() if k in ("black", "white")},
+    )

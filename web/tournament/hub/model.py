@@ -1,0 +1,92 @@
+"""The tournament's values: pairings, game results, standings rows.
+
+Players are named by their name as typed at the boards (the names a board's match carries),
+so a result from a board finds its pairing without any extra id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+ROUND_ROBIN = "round_robin"
+SWISS = "swiss"
+ROUND_ROBIN_MAX_PLAYERS = 8
+"""Up to this many players everybody meets everybody; more are paired Swiss."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One game of a tournament round (or a bye)."""
+
+    round: int
+    """Tournament round number, from 1."""
+    table: int
+    """Position in the round's list, from 1 (byes come last)."""
+    black: str
+    """The player who plays black (for a bye: the player who sits out)."""
+    white: str | None
+    """The player who plays white; None for a bye."""
+    board: str | None = None
+    """The board the game is played on, once known."""
+
+    @property
+    def is_bye(self) -> bool:
+        return self.white is None
+
+    def players(self) -> frozenset[str]:
+        return frozenset(p for p in (self.black, self.white) if p is not None)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """A finished game between two players, as the board's final state says."""
+
+    black: str
+    white: str
+    winner: str | None
+    """The winner's name; None when the game ended without one."""
+    black_rounds: int
+    """Rounds won by black."""
+    white_rounds: int
+    black_points: int
+    """Points black scored over the whole game (see ``web.tournament.hub.tournament.points_of``)."""
+    white_points: int
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings table."""
+
+    player: str
+    played: int = 0
+    """Games played (a bye counts as played and won)."""
+    won: int = 0
+    lost: int = 0
+    byes: int = 0
+    rounds_won: int = 0
+    rounds_lost: int = 0
+    points_for: int = 0
+    points_against: int = 0
+
+    @property
+    def round_difference(self) -> int:
+        return self.rounds_won - self.rounds_lost
+
+    @property
+    def points_difference(self) -> int:
+        return self.points_for - self.points_against
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "player": self.player,
+            "played": self.played,
+            "won": self.won,
+            "lost": self.lost,
+            "byes": self.byes,
+            "rounds_won": self.rounds_won,
+            "rounds_lost": self.rounds_lost,
+            "round_difference": self.round_difference,
+            "points_for": self.points_for,
+            "points_against": self.points_against,
+            "points_difference": self.points_difference,
+        }

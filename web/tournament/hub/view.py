@@ -1,0 +1,169 @@
+"""What the tournament page shows, as one JSON snapshot built from the hub's file.
+
+The page never merges anything: every snapshot is complete (boards, standings, rounds,
+finished games), like the board's own live state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.events import parse_event
+from web.tournament.hub.tournament import Tournament
+
+GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_points",
+             "white_points")
+
+
+def board_alerts(entry: dict[str, Any], received: int) -> list[dict[str, str]]:
+    """The board's own alerts, plus what only the hub can see (offline, events missing)."""
+    out: list[dict[str, str]] = []
+    if not entry["online"]:
+        out.append({"kind": "offline", "message": "board offline (no link to the broker)"})
+    payload = entry.get("state") or {}
+    seq = payload.get("seq") or 0
+    if received < seq:
+        out.append(
+            {"kind": "missing", "message": f"waiting for events {received + 1} to {seq}"}
+        )
+    own = [a for a in payload.get("alerts") or [] if isinstance(a, dict)]
+    state = payload.get("state") or {}
+    if (state.get("board_must_change") and state.get("phase") != "game_over"
+            and not any(a.get("kind") == "restore" for a in own)):
+        out.append({"kind": "restore", "message": "board to restore to the match's position"})
+    out.extend({"kind": str(a.get("kind", "note")), "message": str(a.get("message", ""))}
+               for a in own)
+    return out
+
+
+def boards_view(t: Tournament) -> list[dict[str, Any]]:
+    store = t.store
+    assigned = {p.board: p for p in store.pairings() if p.board}
+    out = []
+    for entry in store.boards():
+        payload = entry.get("state") or {}
+        state = payload.get("state") or {}
+        match_id = payload.get("match_id")
+        received = store.contiguous_seq(entry["board"], match_id) if match_id else 0
+        commands = store.commands(entry["board"], limit=1)
+        pairing = assigned.get(entry["board"])
+        out.append(
+            {
+                "board": entry["board"],
+                "online": entry["online"],
+                "match_id": match_id,
+                "seq": payload.get("seq", 0),
+                "received": received,
+                "names": payload.get("names") or {},
+                "phase": state.get("phase"),
+                "turn": state.get("turn"),
+                "winner": state.get("winner"),
+                "round": state.get("round"),
+                "score": state.get("score") or {},
+                "round_wins": state.get("round_wins") or {},
+                "alerts": board_alerts(entry, received),
+                "pairing": None if pairing is None else
+                {"round": pairing.round, "table": pairing.table},
+                "last_command": commands[0] if commands else None,
+            }
+        )
+    return out
+
+
+def rounds_view(t: Tournament) -> list[dict[str, Any]]:
+    games = {(g.round, g.table): g for g in t.store.games() if g.round is not None}
+    rounds = []
+    for number, system in t.store.round_numbers():
+        pairings = []
+        for p in t.store.pairings(number):
+            g = games.get((p.round, p.table))
+            pairings.append(
+                {
+                    "table": p.table,
+                    "black": p.black,
+                    "white": p.white,
+                    "bye": p.is_bye,
+                    "board": p.board,
+                    "result": None if g is None else {
+                        "board": g.board,
+                        "match_id": g.match_id,
+                        **{k: getattr(g.result, k) for k in GAME_KEYS},
+                    },
+                }
+            )
+        rounds.append({"number": number, "system": system, "pairings": pairings})
+    return rounds
+
+
+def games_view(t: Tournament) -> list[dict[str, Any]]:
+    return [
+        {
+            "board": g.board,
+            "match_id": g.match_id,
+            "round": g.round,
+            "table": g.table,
+            "finished_at": g.finished_at,
+            **{k: getattr(g.result, k) for k in GAME_KEYS},
+        }
+        for g in t.store.games()
+    ]
+
+
+def snapshot(t: Tournament, *, seq: int, broker_connected: bool) -> dict[str, Any]:
+    """Everything the tournament page shows."""
+    return {
+        "seq": seq,
+        "broker_connected": broker_connected,
+        "system": t.system,
+        "planned_rounds": t.planned_rounds(),
+        "next_round_blocked": t.can_pair_next(),
+        "players": t.store.players(),
+        "boards": boards_view(t),
+        "standings": [s.to_json() for s in t.standings()],
+        "rounds": rounds_view(t),
+        "games": games_view(t),
+        "duplicates": t.store.counter("duplicates"),
+        "rejected": t.store.counter("rejected"),
+    }
+
+
+def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
+    """A match's events as the hub received them, with the score after each."""
+    events = t.store.events(board, match_id)
+    game = t.store.game(board, match_id)
+    return {
+        "board": board,
+        "match_id": match_id,
+        "names": events[-1].names if events else {},
+        "complete": bool(events) and events[-1].seq == len(events),
+        "result": None if game is None else {k: getattr(game.result, k) for k in GAME_KEYS},
+        "events": [
+            {
+                "seq": e.seq,
+                "at": e.at,
+                "source": e.source,
+                "event": e.event,
+                "text": _describe(e.event),
+                "score": (e.state or {}).get("score"),
+                "round": (e.state or {}).get("round"),
+                "effects": _effects(e.event, e.state),
+            }
+            for e in events
+        ],
+    }
+
+
+def _effects(event: dict[str, Any] | Any, state: dict[str, Any] | Any) -> list[str]:
+    if "undo" in event:
+        return ["the last step was taken back"]
+    effects = (state or {}).get("last_effects") or []
+    return [str(x.get("text", "")) for x in effects if isinstance(x, dict)]
+
+
+def _describe(event: dict[str, Any] | Any) -> str:
+    """Short words for a step (``black's shot``); its keys if the engine cannot read it."""
+    try:
+        return parse_event(event).describe()
+    except (ScorekeeperError, TypeError, AttributeError):
+        return ", ".join(map(str, event)) if isinstance(event, dict) else str(event)

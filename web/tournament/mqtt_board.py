@@ -1,0 +1,421 @@
+"""The board's side of a tournament: publish every event and the state, take hub commands.
+
+The board stays the source of truth. It scores into its own match log whether or not the
+broker is there; this link only reads that log (through its own SQLite connection) and
+publishes what it finds, so nothing here can stop or slow the game:
+
+- every match event goes to ``<prefix>/<board>/events`` (QoS 1) with the id
+  ``<board>:<match>:<seq>``, the player names and the match state right after it;
+- the latest state goes to ``<prefix>/<board>/state`` (retained, with its ``seq``), so a hub
+  that starts late sees every board at once;
+- ``<prefix>/<board>/status`` is ``{"online": true}`` (retained) while connected, and the
+  broker publishes ``{"online": false}`` (the last will) when the board vanishes.
+
+Nothing is lost and nothing matters twice: the last ``seq`` the broker acknowledged for each
+match is kept in a small SQLite file of the link's own (the match log's schema is not
+touched). Events handed to paho while the broker is away wait in paho's queue and go out, in
+order, when it returns; after a restart of the board the link starts again from the
+acknowledged ``seq``. The hub keeps one row per event id, and asks for a ``resend`` when it
+sees a gap (its subscription may have missed what the broker accepted while the hub was away).
+
+Hub commands arrive on ``<prefix>/<board>/command``. ``undo`` and ``correct`` go to the
+``on_command`` callback (the table applies them through the same checks as its tablet); the
+answer, or the error it raised, is published on ``<prefix>/<board>/command/result``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from scorekeeper.store import MatchStore, StoredMatch, StoreError
+from web.config.settings import MqttSettings
+from web.tournament import wire
+from web.tournament.mqtt_outbox import AckWindow, Outbox
+
+log = logging.getLogger(__name__)
+
+CommandHandler = Callable[[dict[str, Any]], Mapping[str, Any] | None]
+"""Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}``; returns the
+answer (e.g. ``{"seq": 17}``) or raises with a message for the hub's referee."""
+
+StateReplay = Callable[[StoredMatch], Sequence[Mapping[str, Any] | None]]
+"""The match state after each event of a stored match (index ``seq - 1``)."""
+
+
+
+def replay_states(stored: StoredMatch) -> list[dict[str, Any] | None]:
+    """The state after each event, by folding the log with the rules engine.
+
+    A log the engine refuses (it should never happen) yields None from the refused step on:
+    the events are still published, so the hub's log stays complete.
+    """
+    from scorekeeper.errors import ScorekeeperError
+    from scorekeeper.match import Match
+    from scorekeeper.options import Rules, Setup
+
+    out: list[dict[str, Any] | None] = []
+    try:
+        match = Match(Rules.from_json(stored.rules), Setup.from_json(stored.setup),
+                      stored.names)  # type: ignore[arg-type]
+        for ev in stored.events:
+            match.apply(ev.body)
+            out.append(match.state.to_json())
+    except ScorekeeperError as exc:
+        log.error("match %s cannot be replayed: %s", stored.id, exc)
+    return out + [None] * (len(stored.events) - len(out))
+
+
+def _alert(alert: Mapping[str, Any] | str) -> tuple[str, str]:
+    if isinstance(alert, str):
+        return ("note", alert)
+    return (str(alert.get("kind", "note")), str(alert.get("message", "")))
+
+
+class BoardLink:
+    """This board's connection to the tournament broker.
+
+    ``current_match()`` names the match the board is showing (None before the first);
+    ``outbox`` is the link's own file (default ``mqtt-outbox.db`` next to the match log).
+    Call :meth:`changed` after every append to the store and whenever the alerts change;
+    it only wakes the link's thread and never blocks.
+    """
+
+    def __init__(
+        self,
+        board_id: str,
+        settings: MqttSettings,
+        store: MatchStore,
+        *,
+        current_match: Callable[[], int | None],
+        on_command: CommandHandler,
+        outbox: str | Path | None = None,
+        states: StateReplay | None = None,
+        clock: Callable[[], float] = time.time,
+        reconnect_delay: tuple[float, float] = (0.2, 5.0),
+    ) -> None:
+        self.board_id = wire.check_board_id(board_id)
+        self.settings = settings
+        self.topics = wire.Topics(settings.topic_prefix, self.board_id)
+        if str(store.path) == ":memory:":
+            raise wire.WireError("the tournament link needs the match log in a file")
+        self._store_path = store.path
+        self._reader: MatchStore | None = None
+        self._current_match = current_match
+        self._on_command = on_command
+        self._states = states or replay_states
+        self._clock = clock
+        self._outbox = Outbox(outbox or store.path.parent / "mqtt-outbox.db", self.board_id)
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._acked_mids: list[int] = []
+        self._mid_to_event: dict[int, tuple[int, int]] = {}
+        self._acks: dict[int, AckWindow] = {}
+        self._handed: dict[int, int] = {}
+        self._commands: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()
+        self._alerts: tuple[tuple[str, str], ...] = ()
+        self._announce = False
+        self._last_state: tuple[Any, ...] | None = None
+        self._state_cache: dict[int, tuple[int, Sequence[Mapping[str, Any] | None]]] = {}
+        self.connected = False
+        self.client = wire.make_client(
+            settings, f"skitter-board-{self.board_id}", reconnect_delay=reconnect_delay
+        )
+        self.client.will_set(
+            self.topics.status,
+            wire.encode({"v": wire.WIRE_VERSION, "board_id": self.board_id, "online": False}),
+            qos=1,
+            retain=True,
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_publish = self._on_publish
+        self.client.on_message = self._on_message
+
+    # Life --------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Connect in the background (retrying forever) and start publishing."""
+        for match_id, seq in self._outbox.acked().items():
+            self._acks[match_id] = AckWindow(seq)
+            self._handed[match_id] = seq
+        self._thread = threading.Thread(
+            target=self._run, name=f"mqtt-board-{self.board_id}", daemon=True
+        )
+        self._thread.start()
+        wire.connect(self.client, self.settings)
+        self._wake.set()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Say goodbye (offline, retained), disconnect and stop both threads."""
+        self._stopping.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        if self.connected:
+            info = self.client.publish(
+                self.topics.status, self._status_payload(False), qos=1, retain=True
+            )
+            with contextlib.suppress(RuntimeError, ValueError):
+                info.wait_for_publish(timeout)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._outbox.close()
+        if self._reader is not None:
+            self._reader.close()
+
+    def changed(self, alerts: Sequence[Mapping[str, Any] | str] | None = None) -> None:
+        """The match log or the board's alerts changed: publish what is new.
+
+        ``alerts`` are the board's own (``{"kind": "link", "message": "sensor link down"}``,
+        as in the table's snapshot); None keeps the last ones.
+        """
+        if alerts is not None:
+            self._alerts = tuple(_alert(a) for a in alerts)
+        self._wake.set()
+
+    def acked(self, match_id: int) -> int:
+        """The last ``seq`` of ``match_id`` the broker acknowledged."""
+        with self._lock:
+            acks = self._acks.get(match_id)
+            return acks.watermark if acks else 0
+
+    # paho callbacks (paho's thread) --------------------------------------------------------
+
+    def _on_connect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                    properties: Any) -> None:
+        if reason.is_failure:
+            log.warning("broker refused board %s: %s", self.board_id, reason)
+            return
+        self.connected = True
+        client.subscribe(self.topics.command, qos=1)
+        self._announce = True
+        self._wake.set()
+
+    def _on_disconnect(self, client: mqtt.Client, userdata: Any, flags: Any, reason: Any,
+                       properties: Any) -> None:
+        self.connected = False
+
+    def _on_publish(self, client: mqtt.Client, userdata: Any, mid: int, reason: Any,
+                    properties: Any) -> None:
+        with self._lock:
+            self._acked_mids.append(mid)
+        self._wake.set()
+
+    def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
+        if message.topic != self.topics.command:
+            return
+        try:
+            command = wire.decode(message.payload)
+        except wire.WireError as exc:
+            self._publish_result({"id": None}, ok=False, message=str(exc))
+            return
+        self._commands.put(command)
+        self._wake.set()
+
+    # The link's thread ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(1.0)
+            self._wake.clear()
+            try:
+                self._step()
+            except Exception:  # the link must outlive any bad row or callback
+                log.exception("tournament link of board %s", self.board_id)
+
+    def _step(self) -> None:
+        while not self._commands.empty():
+            self._run_command(self._commands.get())
+        self._take_acks()
+        current = self._current_match()
+        if current is not None and current not in self._handed:
+            self._outbox.track(current)
+            with self._lock:
+                self._acks.setdefault(current, AckWindow(0))
+            self._handed[current] = 0
+        for match_id in sorted(self._handed):
+            self._publish_events(match_id)
+        if self.connected:
+            if self._announce:
+                self._announce = False
+                self.client.publish(
+                    self.topics.status, self._status_payload(True), qos=1, retain=True
+                )
+                self._last_state = None
+            self._publish_state(current)
+
+    def _reader_store(self) -> MatchStore:
+        if self._reader is None:
+            self._reader = MatchStore(self._store_path)
+        return self._reader
+
+    def _take_acks(self) -> None:
+        with self._lock:
+            mids, self._acked_mids = self._acked_mids, []
+            moved: dict[int, int] = {}
+            for mid in mids:
+                event = self._mid_to_event.pop(mid, None)
+                if event is None:
+                    continue
+                match_id, seq = event
+                acks = self._acks.setdefault(match_id, AckWindow(0))
+                if acks.add(seq):
+                    moved[match_id] = acks.watermark
+        for match_id, seq in moved.items():
+            self._outbox.set_acked(match_id, seq)
+
+    def _stored(
+        self, match_id: int
+    ) -> tuple[StoredMatch, Sequence[Mapping[str, Any] | None]]:
+        stored = self._reader_store().load(match_id)
+        cached = self._state_cache.get(match_id)
+        if cached is None or cached[0] != len(stored.events):
+            self._state_cache = {match_id: (len(stored.events), self._states(stored))}
+        return stored, self._state_cache[match_id][1]
+
+    def _publish_events(self, match_id: int) -> None:
+        store = self._reader_store()
+        handed = self._handed[match_id]
+        if store.event_count(match_id) <= handed:
+            return
+        stored, states = self._stored(match_id)
+        for ev in stored.events[handed:]:
+            payload = {
+                "v": wire.WIRE_VERSION,
+                "id": wire.event_id(self.board_id, match_id, ev.seq),
+                "board_id": self.board_id,
+                "match_id": match_id,
+                "seq": ev.seq,
+                "at": ev.at,
+                "source": ev.source,
+                "event": ev.body,
+                "names": dict(stored.names),
+                "state": states[ev.seq - 1] if ev.seq <= len(states) else None,
+            }
+            info = self.client.publish(self.topics.events, wire.encode(payload), qos=1)
+            with self._lock:
+                self._mid_to_event[info.mid] = (match_id, ev.seq)
+            self._handed[match_id] = ev.seq
+
+    def _publish_state(self, current: int | None) -> None:
+        count = 0 if current is None else self._reader_store().event_count(current)
+        if (current, count, self._alerts) == self._last_state:
+            return
+        if current is None:
+            payload: dict[str, Any] = {"match_id": None, "seq": 0, "names": {}, "state": None}
+        else:
+            try:
+                stored, states = self._stored(current)
+            except StoreError:
+                return
+            payload = {
+                "match_id": current,
+                "seq": len(stored.events),
+                "names": dict(stored.names),
+                "state": states[-1] if states else None,
+            }
+        payload.update(
+            {
+                "v": wire.WIRE_VERSION,
+                "board_id": self.board_id,
+                "alerts": [{"kind": k, "message": m} for k, m in self._alerts],
+                "at": self._clock(),
+            }
+        )
+        self.client.publish(self.topics.state, wire.encode(payload), qos=1, retain=True)
+        self._last_state = (current, payload["seq"], self._alerts)
+
+    def _status_payload(self, online: bool) -> bytes:
+        return wire.encode(
+            {"v": wire.WIRE_VERSION, "board_id": self.board_id, "online": online,
+             "at": self._clock()}
+        )
+
+    # Commands ------------------------------------------------------------------------------
+
+    def _run_command(self, command: dict[str, Any]) -> None:
+        kind = command.get("kind")
+        if not isinstance(command.get("id"), str):
+            self._publish_result(command, ok=False, message="a command needs a text 'id'")
+            return
+        if kind not in wire.COMMAND_KINDS:
+            self._publish_result(
+                command, ok=False,
+                message=f"unknown command {kind!r}; expected one of "
+                + ", ".join(wire.COMMAND_KINDS),
+            )
+            return
+        if kind == "resend":
+            self._resend(command)
+            return
+        match_id = command.get("match_id")
+        current = self._current_match()
+        if match_id is not None and match_id != current:
+            self._publish_result(
+                command, ok=False,
+                message=f"this board now plays match {current}, not match {match_id}",
+            )
+            return
+        seq = command.get("seq")
+        if current is not None and isinstance(seq, int):
+            now = self._reader_store().event_count(current)
+            if seq != now:
+                self._publish_result(
+                    command, ok=False,
+                    message=f"the match changed since event {seq} (now at event {now}); "
+                    "look again and retry",
+                )
+                return
+        try:
+            answer = dict(self._on_command(dict(command)) or {})
+        except Exception as exc:  # the board's refusal, shown to the hub's referee
+            self._publish_result(command, ok=False, message=str(exc) or type(exc).__name__)
+            return
+        self._publish_result(command, ok=True, result=answer)
+        self._wake.set()
+
+    def _resend(self, command: Mapping[str, Any]) -> None:
+        match_id, after = command.get("match_id"), command.get("after", 0)
+        if not isinstance(match_id, int) or not isinstance(after, int) or after < 0:
+            self._publish_result(
+                command, ok=False, message="resend needs an integer 'match_id' and 'after' >= 0"
+            )
+            return
+        if self._reader_store().event_count(match_id) == 0:
+            self._publish_result(command, ok=False, message=f"no events of match {match_id}")
+            return
+        if match_id not in self._handed:
+            self._outbox.track(match_id)
+        self._handed[match_id] = min(self._handed.get(match_id, after), after)
+        self._publish_result(command, ok=True, result={"match_id": match_id, "after": after})
+
+    def _publish_result(
+        self,
+        command: Mapping[str, Any],
+        *,
+        ok: bool,
+        message: str | None = None,
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        payload = {
+            "v": wire.WIRE_VERSION,
+            "id": command.get("id"),
+            "board_id": self.board_id,
+            "kind": command.get("kind"),
+            "ok": ok,
+            "message": message,
+            "result": dict(result or {}),
+            "at": self._clock(),
+        }
+        self.client.publish(self.topics.command_result, wire.encode(payload), qos=1)

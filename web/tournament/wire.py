@@ -1,0 +1,225 @@
+"""What boards and the hub say to each other over MQTT: topics, payloads, connecting.
+
+Every topic lives under ``<prefix>/<board-id>/`` (prefix ``skitter`` by default), so a
+broker ACL can let a board publish under its own id only (``hardware/mosquitto/acl``)::
+
+    <prefix>/<board>/state           retained: the board's full state and its sequence number
+    <prefix>/<board>/events          QoS 1: every match event, with the state after it
+    <prefix>/<board>/status          retained: online / offline (offline is the last will)
+    <prefix>/<board>/command         hub → board: undo, correct, resend
+    <prefix>/<board>/command/result  board → hub: the board's answer to one command
+
+Payloads are JSON objects. An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
+row per id, so a board may publish an event any number of times (it does, after the broker
+was away) and the hub still counts it once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import ssl
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from web.config.settings import MqttSettings
+
+WIRE_VERSION = 1
+"""Bumped when a payload changes incompatibly."""
+
+COMMAND_KINDS = ("undo", "correct", "resend")
+"""What the hub may ask of a board; ``resend`` is answered by the link itself."""
+
+BOARD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+KEEPALIVE = 15
+"""Seconds between pings; a board silent for 1.5 times this is declared offline (last will)."""
+
+
+class WireError(ValueError):
+    """A payload, topic, board id or broker URL that does not follow this contract."""
+
+
+def check_board_id(board_id: object) -> str:
+    """``board_id`` when usable in a topic and an ACL: letters, digits, ``_ . -``; 1–64 chars."""
+    if not isinstance(board_id, str) or not BOARD_ID_RE.match(board_id):
+        raise WireError(
+            f"board id {board_id!r} must be 1-64 letters, digits, '_', '.' or '-' "
+            "(it is a topic level and the board's broker user name)"
+        )
+    return board_id
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The topic names of one board (or, with ``board='+'``, the hub's subscriptions)."""
+
+    prefix: str
+    board: str
+
+    @property
+    def state(self) -> str:
+        return f"{self.prefix}/{self.board}/state"
+
+    @property
+    def events(self) -> str:
+        return f"{self.prefix}/{self.board}/events"
+
+    @property
+    def status(self) -> str:
+        return f"{self.prefix}/{self.board}/status"
+
+    @property
+    def command(self) -> str:
+        return f"{self.prefix}/{self.board}/command"
+
+    @property
+    def command_result(self) -> str:
+        return f"{self.prefix}/{self.board}/command/result"
+
+
+def split_topic(prefix: str, topic: str) -> tuple[str, str]:
+    """``(board, kind)`` of a topic under ``prefix``; kind is ``state``, ``events``...
+
+    Raises :class:`WireError` for a topic outside the contract.
+    """
+    head = prefix + "/"
+    if not topic.startswith(head):
+        raise WireError(f"topic {topic!r} is not under {prefix!r}")
+    board, _, kind = topic[len(head) :].partition("/")
+    if kind not in ("state", "events", "status", "command", "command/result"):
+        raise WireError(f"topic {topic!r}: unknown kind {kind!r}")
+    return check_board_id(board), kind
+
+
+def event_id(board: str, match_id: int, seq: int) -> str:
+    """The id the hub de-duplicates on."""
+    return f"{board}:{match_id}:{seq}"
+
+
+def encode(payload: Mapping[str, Any]) -> bytes:
+    return json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """The JSON object in ``data``; :class:`WireError` for anything else."""
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise WireError(f"payload is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise WireError(f"payload must be a JSON object, got {type(value).__name__}")
+    return value
+
+
+def want(payload: Mapping[str, Any], key: str, kind: type | tuple[type, ...]) -> Any:
+    """``payload[key]`` when of type ``kind`` (bools are never ints here)."""
+    value = payload.get(key)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise WireError(f"payload key {key!r} missing or of the wrong type: {value!r}")
+    return value
+
+
+# ----------------------------------------------------------------------------- connecting
+
+
+def settings_from_url(
+    url: str,
+    *,
+    username: str | None = None,
+    password: str | None = None,
+    tls_ca: str | None = None,
+    tls_cert: str | None = None,
+    tls_key: str | None = None,
+    tls_insecure: bool = False,
+    topic_prefix: str = "skitter",
+) -> MqttSettings:
+    """Broker settings from ``mqtt[s]://[user:password@]host[:port]`` plus options.
+
+    Used by ``skitter hub``, which has no configuration file of its own. Raises
+    :class:`WireError` naming what is wrong (never repeating a password).
+    """
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise WireError(f"not a valid broker URL: {exc}") from None
+    if parts.scheme not in ("mqtt", "mqtts"):
+        raise WireError(f"the broker URL must start with mqtt:// or mqtts://, got {url!r}")
+    if not parts.hostname:
+        raise WireError("the broker URL names no host")
+    if parts.path not in ("", "/") or parts.query or parts.fragment:
+        raise WireError("the broker URL must be mqtt[s]://[user:password@]host[:port] only")
+    if parts.username is not None:
+        if username is not None:
+            raise WireError("broker user given both in the URL and as an option; keep one")
+        username = unquote(parts.username)
+        if parts.password is not None:
+            password = unquote(parts.password)
+    if password is not None and username is None:
+        raise WireError("a broker password needs a user name as well")
+    if (tls_cert is None) != (tls_key is None):
+        raise WireError("a TLS client certificate needs its key, and the key its certificate")
+    host = parts.hostname
+    netloc = f"[{host}]" if ":" in host else host
+    if port:
+        netloc += f":{port}"
+    return MqttSettings(
+        url=f"{parts.scheme}://{netloc}",
+        username=username,
+        password=password,
+        tls_ca=Path(tls_ca) if tls_ca else None,
+        tls_cert=Path(tls_cert) if tls_cert else None,
+        tls_key=Path(tls_key) if tls_key else None,
+        tls_insecure=tls_insecure,
+        topic_prefix=topic_prefix,
+    )
+
+
+def make_client(
+    settings: MqttSettings,
+    client_id: str,
+    *,
+    clean_session: bool = True,
+    reconnect_delay: tuple[float, float] = (0.2, 5.0),
+) -> mqtt.Client:
+    """A paho client (callback API 2, MQTT 3.1.1) with credentials and TLS as configured.
+
+    Reconnection is paho's: ``loop_start()`` keeps retrying, waiting from
+    ``reconnect_delay[0]`` doubling up to ``reconnect_delay[1]`` seconds.
+    """
+    if not settings.enabled:
+        raise WireError("no broker configured (mqtt.url is not set)")
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=client_id,
+        clean_session=clean_session,
+        protocol=mqtt.MQTTv311,
+    )
+    if settings.username is not None:
+        client.username_pw_set(settings.username, settings.password)
+    if settings.tls:
+        client.tls_set(
+            ca_certs=str(settings.tls_ca) if settings.tls_ca else None,
+            certfile=str(settings.tls_cert) if settings.tls_cert else None,
+            keyfile=str(settings.tls_key) if settings.tls_key else None,
+            cert_reqs=ssl.CERT_REQUIRED,
+        )
+        client.tls_insecure_set(settings.tls_insecure)
+    client.reconnect_delay_set(
+        min_delay=reconnect_delay[0],  # type: ignore[arg-type]  # paho sleeps on floats too
+        max_delay=reconnect_delay[1],  # type: ignore[arg-type]
+    )
+    return client
+
+
+def connect(client: mqtt.Client, settings: MqttSettings) -> None:
+    """Start connecting in paho's own thread; it retries until the broker answers."""
+    client.connect_async(str(settings.host), int(settings.port or 1883), keepalive=KEEPALIVE)
+    client.loop_start()
