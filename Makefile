@@ -16,14 +16,14 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/skitter rules-check ../shared/rules/examples tests/scenarios
+	$(VENV)/bin/skitter rules-check tests/scenarios
 	$(VENV)/bin/pytest
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 
 rules-check: $(STAMP)
-	$(VENV)/bin/skitter rules-check ../shared/rules/examples tests/scenarios
+	$(VENV)/bin/skitter rules-check tests/scenarios
 
 clean:
 	rm -rf $(VENV) build *.egg-info

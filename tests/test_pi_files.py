@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge.serial_source import DEFAULT_USB_IDS
 from web.config.settings import load_settings
 
 PI = Path(__file__).resolve().parent.parent / "hardware" / "pi"
@@ -139,13 +140,14 @@ def test_udev_names_circuitpythons_data_port_not_its_console():
         assert rule["GROUP"] == ("=", "dialout")
 
 
-def test_udev_ids_match_the_sensor_link_spec():
-    spec = (Path(__file__).resolve().parent.parent.parent / "shared/spec/sensor-link.md")
-    if not spec.exists():
-        pytest.skip("shared spec not beside the project")
-    text = spec.read_text().lower()
-    for vendor, product in (("2e8a", "0005"), ("239a", "80f4")):
-        assert f"0x{vendor}" in text and f"0x{product}" in text
+def test_udev_ids_are_the_ids_the_host_looks_for():
+    # The udev rule and the serial source's port search must name the same USB ids.
+    named = {
+        (int(r["ATTRS{idVendor}"][1], 16), int(r["ATTRS{idProduct}"][1], 16))
+        for r in udev_rules(PI / "99-skitter.rules")
+        if "SYMLINK" in r
+    }
+    assert named == set(DEFAULT_USB_IDS)
 
 
 # ----------------------------------------------------------------------------- kiosk

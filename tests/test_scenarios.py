@@ -1,4 +1,4 @@
-"""The scenario runner and ``skitter rules-check`` (SCENARIOS.md, "Running")."""
+"""The scenario runner and ``skitter rules-check`` (docs/scenarios.md, "Running the files")."""
 
 import argparse
 import io
@@ -11,7 +11,6 @@ from scorekeeper.scenarios import run_paths, run_scenario, run_scenario_file
 from web.cli import rules_check as cmd_rules_check
 
 HERE = Path(__file__).parent
-EXAMPLES = HERE.parent.parent / "shared" / "rules" / "examples"
 
 
 def scenario(*steps, **top):
@@ -34,7 +33,7 @@ def check(paths):
     return status, out.getvalue().splitlines()
 
 
-# -- The project's own scenario table and the shared examples ---------------------------
+# -- The project's own scenario table, the rules examples among it ---------------------
 
 
 def test_every_scenario_in_tests_scenarios_passes():
@@ -47,9 +46,10 @@ def test_every_ruling_has_a_scenario():
     assert {f"r{n:02d}" for n in range(1, 21)} <= names
 
 
-@pytest.mark.skipif(not EXAMPLES.is_dir(), reason="shared rules examples not present")
-def test_shared_examples_pass():
-    status, lines = check([EXAMPLES])
+def test_the_rules_examples_live_in_the_project_and_pass():
+    examples = sorted((HERE / "scenarios").glob("example-*.json"))
+    status, lines = check(examples)
+    assert len(examples) == 11
     assert lines[-1] == "11 passed, 0 failed" and status == 0
 
 
@@ -135,7 +135,7 @@ def test_malformed_file_fails_naming_the_key(tmp_path, content, message):
     ({"board": {"white.x": 1}}, "step 1: refused: expect.board: unknown field 'white.x'"),
 ])
 def test_a_wrong_key_inside_an_expect_refuses_that_step(expect, message):
-    # SCENARIOS.md: anything wrong inside a step is a refusal of that step, not a malformed file.
+    # docs/scenarios.md: anything wrong inside a step refuses that step; the file is not malformed.
     result = run_scenario({"format": 1, "name": "x", "steps": [{"expect": expect}]})
     assert not result.passed and not result.malformed
     assert result.line.startswith(f"FAIL x: {message}")
