@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from firmware_bridge.simulator import SimulatorError
 from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
+from web.api.guards import install_guards
 from web.api.routers import admin, board, health, match_api, scoreboard
 from web.table.table import Refused, Stale, Table
 
@@ -36,6 +37,7 @@ def create_app(
     *,
     poll_interval: float | None = POLL_INTERVAL,
     public_url: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
 ) -> FastAPI:
     """The app for ``table``; ``poll_interval`` None: no polling task (tests tick by hand)."""
     broadcaster = Broadcaster()
@@ -84,6 +86,7 @@ def create_app(
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
+    install_guards(app, allowed_origins)
     return app
 
 

@@ -24,7 +24,10 @@ _OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str], ...] = (
     ("--record", "record", str, "record every sensor event to this file"),
     ("--board-id", "board_id", str, "this board's name in a tournament"),
     (("--mqtt", "--mqtt-url"), "mqtt.url", str,
-     "tournament broker, mqtt[s]://[user:password@]host[:port]"),
+     "tournament broker, mqtt[s]://[user@]host[:port] (a password here is visible to "
+     "every user of the machine: use --mqtt-password-file or $SKITTER_MQTT_PASSWORD)"),
+    ("--mqtt-password-file", "mqtt.password_file", str,
+     "file whose first line is the broker password"),
 )
 
 

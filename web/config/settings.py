@@ -63,6 +63,9 @@ __all__ = [
 DEFAULT_CONFIG_PATH = Path("/etc/skitter/skitter.toml")
 """Read when present and no other file is named."""
 
+PASSWORD_ENV = "SKITTER_MQTT_PASSWORD"
+"""The broker password from the environment (wins over the file, loses to the command line)."""
+
 @dataclass(frozen=True)
 class MqttSettings:
     """How this board reaches the tournament's MQTT broker (``url`` None: no MQTT)."""
@@ -162,6 +165,14 @@ class Settings:
     board_id: str | None = None
     """This board's name in a tournament; None: the profile's ``board_id``, else host name."""
 
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins (``http://host:port``) besides this server's own whose pages may change a
+    match (a browser's change from any other origin gets 403)."""
+
+    proxy_headers: bool = False
+    """Trust ``X-Forwarded-For`` (only behind a reverse proxy: otherwise anyone could claim
+    another address and dodge the wrong-PIN throttle)."""
+
     mqtt: MqttSettings = field(default_factory=MqttSettings)
     """Tournament link; off unless ``mqtt.url`` is set."""
 
@@ -234,6 +245,9 @@ def load_settings(
     """
     path = find_config_file(config_path, environ, default_path or DEFAULT_CONFIG_PATH)
     raw = flatten_file(read_config_file(path), path) if path else {}
+    if environ.get(PASSWORD_ENV):
+        raw["mqtt.password"] = Raw(environ[PASSWORD_ENV], ORIGIN_ENV, f"from ${PASSWORD_ENV}",
+                                   Path.cwd())
     raw.update(flatten_overrides(overrides or {}))
 
     values: dict[str, object] = {}
@@ -265,6 +279,13 @@ def _build_mqtt(
 ) -> MqttSettings:
     """Move credentials out of the URL and check the keys that only make sense together."""
     fields_ = {k.removeprefix("mqtt."): v for k, v in values.items() if k.startswith("mqtt.")}
+    secret_file = fields_.pop("password_file", None)
+    if isinstance(secret_file, Path):
+        if "password" in fields_:
+            raise fail("mqtt.password_file", raw["mqtt.password_file"],
+                       "given with mqtt.password as well; keep one")
+        fields_["password"] = read_secret_file(secret_file, "mqtt.password_file")
+        origins["mqtt.password"] = origins["mqtt.password_file"]
     url = fields_.get("url")
     if isinstance(url, str):
         parts = urlsplit(url)
@@ -295,6 +316,18 @@ def _build_mqtt(
     return MqttSettings(**fields_)  # type: ignore[arg-type]
 
 
+def read_secret_file(path: Path, key: str) -> str:
+    """The first line of a secret file (a password, a PIN), never repeated in a message."""
+    try:
+        text = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{key}: cannot read {path}: {exc.__class__.__name__}") from None
+    secret = text[0].strip() if text else ""
+    if not secret:
+        raise ConfigError(f"{key}: {path} is empty")
+    return secret
+
+
 # ----------------------------------------------------------------------------- showing
 
 MASK = "********"
@@ -309,6 +342,8 @@ _UNSET_MEANING = {
     "mqtt.url": "no tournament link",
     "mqtt.username": "none",
     "mqtt.password": "none",
+    "mqtt.password_file": "none",
+    "allowed_origins": "only this server's own pages",
     "mqtt.tls_ca": "the system's certificate authorities",
     "mqtt.tls_cert": "no client certificate",
     "mqtt.tls_key": "no client certificate",
@@ -322,10 +357,14 @@ def settings_as_dict(settings: Settings, *, mask: bool = True) -> dict[str, obje
     """
     flat: dict[str, object] = {}
     for key in ALL_KEYS:
+        if key == "mqtt.password_file":
+            continue  # read into mqtt.password at start
         owner, name = (settings.mqtt, key[5:]) if key.startswith("mqtt.") else (settings, key)
         value = getattr(owner, name)
         if isinstance(value, Path):
             value = str(value)
+        if isinstance(value, tuple):
+            value = list(value) if value else None
         if key == "mqtt.password" and value is not None and mask:
             value = MASK
         flat[key] = value

@@ -44,10 +44,10 @@ class SourceSpec:
 
 TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
-    "settle_ms", "debounce_ms", "record", "board_id",
+    "settle_ms", "debounce_ms", "record", "board_id", "allowed_origins", "proxy_headers",
 )  # fmt: skip
 MQTT_KEYS = (
-    "url", "username", "password", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
+    "url", "username", "password", "password_file", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
     "topic_prefix",
 )  # fmt: skip
 ALL_KEYS = TOP_KEYS + tuple(f"mqtt.{k}" for k in MQTT_KEYS)
@@ -185,6 +185,19 @@ def _check_password(key: str, raw: Raw) -> str:
     return raw.value
 
 
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+
+
+def _check_origins(key: str, raw: Raw) -> tuple[str, ...]:
+    """Web origins (``http://host[:port]``) whose pages may change a match besides our own."""
+    if not isinstance(raw.value, list | tuple) or not all(isinstance(v, str) for v in raw.value):
+        raise fail(key, raw, f"expected a list of strings, got {_type_name(raw.value)}")
+    for origin in raw.value:
+        if not _ORIGIN.match(origin.rstrip("/")):
+            raise fail(key, raw, f"{origin!r} is not an origin like http://host:8000")
+    return tuple(o.rstrip("/") for o in raw.value)
+
+
 def _check_mqtt_url(key: str, raw: Raw) -> str:
     text = _want_str(key, raw)
     try:
@@ -217,7 +230,10 @@ CHECKS = {
     "board_id": _check_name,
     "mqtt.url": _check_mqtt_url,
     "mqtt.username": _want_str,
+    "allowed_origins": _check_origins,
+    "proxy_headers": _want_bool,
     "mqtt.password": lambda k, r: _check_password(k, r),
+    "mqtt.password_file": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_ca": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_cert": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_key": lambda k, r: _want_path(k, r, must_exist=True),

@@ -28,6 +28,7 @@ from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
 from web.api.auth import COOKIE, LoginThrottle, Session, Sessions, log_in
 from web.api.broadcaster import Broadcaster
+from web.api.guards import install_guards
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.tournament import Tournament, TournamentError
@@ -258,7 +259,7 @@ async def session(request: Request, hub: HubDep) -> dict[str, Any]:
     return {"referee": hub.sessions.get(request.cookies.get(COOKIE)) is not None}
 
 
-def create_hub_app(hub: Hub) -> FastAPI:
+def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     """The app; ``hub.changed`` is what the MQTT side calls after each message."""
 
     @contextlib.asynccontextmanager
@@ -279,4 +280,5 @@ def create_hub_app(hub: Hub) -> FastAPI:
     app.include_router(api)
     app.include_router(referee)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    install_guards(app, allowed_origins)
     return app
