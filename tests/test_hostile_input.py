@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from web_helpers import state, step
 
 from scorekeeper.clock import FakeClock
-from web_helpers import state, step
 from web.api.guards import MAX_BODY
 from web.api.schemas import MAX_REASON
 from web.config.pin import PinStore

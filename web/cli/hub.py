@@ -15,6 +15,7 @@ import sys
 import time
 from pathlib import Path
 
+from web.api.serving import server_config
 from web.config.pin import PinError, PinStore
 from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         where = "only this computer" if args.host == "127.0.0.1" else "the network"
         print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "
               f"broker {settings.url}; data in {db}")
-        uvicorn.run(create_hub_app(hub), host=args.host, port=args.port, log_level="warning")
+        uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port)).run()
     except WireError as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2
