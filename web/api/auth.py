@@ -31,10 +31,11 @@ import asyncio
 import math
 import secrets
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Annotated, Protocol
 
-from fastapi import HTTPException, Request, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.clock import Clock
 
@@ -199,3 +200,72 @@ async def log_in(
         samesite="strict", path="/",
     )
     return {"referee": True}
+
+
+@dataclass
+class Auth:
+    """What a login needs: the PIN, the sessions and the wrong-PIN throttle (board or hub)."""
+
+    pins: PinChecker
+    sessions: Sessions
+    throttle: LoginThrottle
+    who: str = "referee"
+    """Who the session belongs to, as messages name them ("tournament referee" on the hub)."""
+
+    @classmethod
+    def create(cls, pins: PinChecker, clock: Clock, who: str = "referee") -> Auth:
+        return cls(pins, Sessions(clock), LoginThrottle(clock), who)
+
+
+def get_auth(request: Request) -> Auth:
+    return request.app.state.auth  # type: ignore[no-any-return]
+
+
+AuthDep = Annotated[Auth, Depends(get_auth)]
+
+
+def require_referee(request: Request, auth: AuthDep) -> Session:
+    """The referee's session from the cookie, or 401 (board and hub alike)."""
+    session = auth.sessions.get(request.cookies.get(COOKIE))
+    if session is None:
+        raise HTTPException(
+            status_code=status.HTTP_401_UNAUTHORIZED,
+            detail=f"{auth.who} session required: log in with the PIN",
+        )
+    return session
+
+
+Referee = Annotated[Session, Depends(require_referee)]
+
+
+class LoginBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    pin: str = Field(min_length=1, max_length=64, description="The referee PIN.")
+
+
+class RefereeAnswer(BaseModel):
+    referee: bool = Field(description="True while this browser holds a referee session.")
+
+
+def login_router() -> APIRouter:
+    """``/api/referee/login``, ``/logout`` and ``/session`` on ``app.state.auth``."""
+    router = APIRouter(prefix="/api/referee", tags=["referee"])
+
+    @router.post("/login", summary="Exchange the PIN for a session cookie")
+    async def login(body: LoginBody, request: Request, response: Response,
+                    auth: AuthDep) -> RefereeAnswer:
+        return RefereeAnswer(**await log_in(
+            body.pin, request, response, pins=auth.pins, throttle=auth.throttle,
+            sessions=auth.sessions))
+
+    @router.post("/logout", summary="End the session")
+    async def logout(request: Request, response: Response, auth: AuthDep) -> RefereeAnswer:
+        auth.sessions.close(request.cookies.get(COOKIE))
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return RefereeAnswer(referee=False)
+
+    @router.get("/session", summary="Is this browser logged in as the referee?")
+    async def session(request: Request, auth: AuthDep) -> RefereeAnswer:
+        return RefereeAnswer(referee=auth.sessions.get(request.cookies.get(COOKIE)) is not None)
+
+    return router

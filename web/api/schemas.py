@@ -52,10 +52,6 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
-class Login(Strict):
-    pin: str = Field(min_length=1, max_length=64, description="The referee PIN.")
-
-
 class Change(Strict):
     seq: int = Field(
         description="The state's `seq` this change was made against (409 when stale).", ge=0

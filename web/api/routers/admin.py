@@ -1,38 +1,19 @@
-"""The referee: logging in with the PIN, pausing sensing, muting cells, the board after a stop.
+"""The referee: pausing sensing, muting cells, the board after a stop.
 
-See :mod:`web.api.auth` for how wrong PINs are slowed down.
+Logging in with the PIN is :func:`web.api.auth.login_router`, shared with the hub.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
 
-from web.api.auth import COOKIE, log_in
-from web.api.deps import AuthDep, Referee, TableDep
-from web.api.schemas import Change, Login, Mute, Pause
+from web.api.deps import Referee, TableDep
+from web.api.schemas import Change, Mute, Pause
 from web.table.table import Refused
 
 router = APIRouter(prefix="/api/referee", tags=["referee"])
-
-
-@router.post("/login", summary="Exchange the PIN for a session cookie")
-async def login(body: Login, request: Request, response: Response, auth: AuthDep) -> dict[str, Any]:
-    return await log_in(body.pin, request, response, pins=auth.pins, throttle=auth.throttle,
-                        sessions=auth.sessions)
-
-
-@router.post("/logout", summary="End the session")
-async def logout(request: Request, response: Response, auth: AuthDep) -> dict[str, Any]:
-    auth.sessions.close(request.cookies.get(COOKIE))
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
-    return {"referee": False}
-
-
-@router.get("/session", summary="Is this browser logged in as the referee?")
-async def session(request: Request, auth: AuthDep) -> dict[str, Any]:
-    return {"referee": auth.sessions.get(request.cookies.get(COOKIE)) is not None}
 
 
 @router.post("/pause", summary="Pause or resume sensing")
