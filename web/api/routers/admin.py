@@ -5,24 +5,28 @@ Logging in with the PIN is :func:`web.api.auth.login_router`, shared with the hu
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 
 from web.api.deps import Referee, TableDep
+from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.schemas import Change, Mute, Pause
 from web.table.table import Refused
 
 router = APIRouter(prefix="/api/referee", tags=["referee"])
+change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
+"""A change: answered with the new state, or one of the refusals."""
 
 
-@router.post("/pause", summary="Pause or resume sensing")
+@change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
     table.set_paused(body.paused)
     return table.snapshot()
 
 
-@router.post("/mute", summary="Mute (or unmute) a faulty sensor cell")
+@change("/mute", summary="Mute (or unmute) a faulty sensor cell")
 async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
     if table.sensing is None:
         raise Refused("no sensor source", "cell")
@@ -34,14 +38,14 @@ async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
     return table.snapshot()
 
 
-@router.post("/board/accept", summary="Take the sensed board as the shot of the player due")
+@change("/board/accept", summary="Take the sensed board as the shot of the player due")
 async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.accept_board()
     return table.snapshot()
 
 
-@router.post("/board/restore", summary="Have the board put back to what the match expects")
+@change("/board/restore", summary="Have the board put back to what the match expects")
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.restore_board()
