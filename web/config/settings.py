@@ -22,7 +22,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from web.config.values import (
     ALL_KEYS,
@@ -38,6 +38,7 @@ from web.config.values import (
     fail,
     flatten_file,
     flatten_overrides,
+    parse_mqtt_url,
     parse_source,
 )
 
@@ -288,25 +289,15 @@ def _build_mqtt(
         origins["mqtt.password"] = origins["mqtt.password_file"]
     url = fields_.get("url")
     if isinstance(url, str):
-        parts = urlsplit(url)
-        if parts.username is not None:
-            for name in ("username", "password"):
-                if name in fields_ and getattr(parts, name) is not None:
-                    item = raw[f"mqtt.{name}"]
-                    raise fail(
-                        f"mqtt.{name}", item, "given both in mqtt.url and as its own key; keep one"
-                    )
-            fields_["username"] = unquote(parts.username)
-            origins["mqtt.username"] = origins["mqtt.url"]
-            if parts.password is not None:
-                fields_["password"] = unquote(parts.password)
-                origins["mqtt.password"] = origins["mqtt.url"]
-            netloc = parts.hostname or ""
-            if ":" in netloc:
-                netloc = f"[{netloc}]"
-            if parts.port:
-                netloc += f":{parts.port}"
-            fields_["url"] = f"{parts.scheme}://{netloc}"
+        split = parse_mqtt_url(url)
+        for name in ("username", "password"):
+            if getattr(split, name) is not None:
+                if name in fields_:
+                    raise fail(f"mqtt.{name}", raw[f"mqtt.{name}"],
+                               "given both in mqtt.url and as its own key; keep one")
+                fields_[name] = getattr(split, name)
+                origins[f"mqtt.{name}"] = origins["mqtt.url"]
+        fields_["url"] = split.url
     if ("tls_cert" in fields_) != ("tls_key" in fields_):
         given = "mqtt.tls_cert" if "tls_cert" in fields_ else "mqtt.tls_key"
         missing = "mqtt.tls_key" if "tls_cert" in fields_ else "mqtt.tls_cert"

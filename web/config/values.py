@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from web.config.pin import is_pin_hash
 
@@ -198,21 +198,50 @@ def _check_origins(key: str, raw: Raw) -> tuple[str, ...]:
     return tuple(o.rstrip("/") for o in raw.value)
 
 
-def _check_mqtt_url(key: str, raw: Raw) -> str:
-    text = _want_str(key, raw)
+@dataclass(frozen=True)
+class MqttUrl:
+    """A broker address split from its credentials."""
+
+    url: str
+    """``mqtt[s]://host[:port]``, without user name or password."""
+    username: str | None
+    password: str | None
+
+
+def parse_mqtt_url(text: str) -> MqttUrl:
+    """Split ``mqtt[s]://[user[:password]@]host[:port]`` (the one parser for board and hub).
+
+    Raises ``ValueError`` saying what is wrong; the message never repeats the URL, which may
+    hold a password.
+    """
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise fail(key, raw, f"not a valid URL {text!r}: {exc}") from None
+        raise ValueError(f"not a valid broker URL: {exc}") from None
     if parts.scheme not in MQTT_DEFAULT_PORTS:
-        raise fail(key, raw, f"must start with mqtt:// or mqtts://, got {text!r}")
+        raise ValueError("must start with mqtt:// or mqtts://")
     if not parts.hostname:
-        raise fail(key, raw, f"names no broker host: {text!r}")
+        raise ValueError("names no broker host")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise fail(key, raw, f"must be mqtt[s]://[user:password@]host[:port] only, got {text!r}")
+        raise ValueError("must be mqtt[s]://[user:password@]host[:port] only")
     if port == 0:
-        raise fail(key, raw, "port must be between 1 and 65535")
+        raise ValueError("port must be between 1 and 65535")
+    host = parts.hostname
+    netloc = f"[{host}]" if ":" in host else host
+    if port:
+        netloc += f":{port}"
+    username = unquote(parts.username) if parts.username is not None else None
+    password = unquote(parts.password) if parts.password is not None else None
+    return MqttUrl(f"{parts.scheme}://{netloc}", username, password)
+
+
+def _check_mqtt_url(key: str, raw: Raw) -> str:
+    text = _want_str(key, raw)
+    try:
+        parse_mqtt_url(text)
+    except ValueError as exc:
+        raise fail(key, raw, str(exc)) from None
     return text
 
 
