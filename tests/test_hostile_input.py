@@ -202,3 +202,13 @@ def test_the_hub_refuses_another_sites_page_too(hub_client: TestClient) -> None:
     response = hub_client.post("/api/referee/login", json={"pin": "4321"},
                                headers={"Origin": "http://127.0.0.1:1"})
     assert response.status_code == 403
+
+
+def test_the_hub_refuses_odd_player_names_and_long_reasons(hub_client: TestClient) -> None:
+    assert hub_client.post("/api/referee/login", json={"pin": "4321"}).status_code == 200
+    for name in ("  ", "Ann\u202e", "A\x07"):
+        response = hub_client.post("/api/players", json={"name": name})
+        assert response.status_code == 422 and response.json()["field"] == "name"
+    response = hub_client.post("/api/boards/b1/command", json={
+        "kind": "correct", "correct": {"score": {"black": 1}, "reason": "x" * 501}})
+    assert response.status_code == 422 and "500" in response.json()["detail"][0]["msg"]

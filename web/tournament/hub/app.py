@@ -21,7 +21,7 @@ from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSock
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
@@ -29,6 +29,7 @@ from scorekeeper.events import parse_event
 from web.api.auth import Auth, Referee, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
+from web.api.schemas import ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.tournament import Tournament, TournamentError
@@ -50,7 +51,7 @@ class CommandSender(Protocol):
 
 
 class NewPlayer(BaseModel):
-    name: str = Field(max_length=200)
+    name: ShownText = Field(max_length=200)
 
 
 class BoardChoice(BaseModel):
@@ -68,6 +69,11 @@ class Command(BaseModel):
     """The match the referee looked at; the board refuses if it moved on."""
     seq: int | None = None
     """The last event the referee saw; the board refuses if the match changed since."""
+
+    @model_validator(mode="after")
+    def _reason(self) -> Command:
+        check_reason(self.correct)
+        return self
 
 
 class Hub:
