@@ -11,7 +11,7 @@ Prints three figures for ``bench/README.md``'s fault section:
    descriptor limit is 256, sampled every second (how many it holds, whether it still
    answers), and how long after the last byte the last of them is closed.
 
-Usage: python -m bench.web_faults [--skip-serve]
+Usage: python bench/web_faults.py [--skip-serve]
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from pathlib import Path
 
 import httpx
 import psutil
+from machine import print_header
+from serve_proc import ServeProcess
 
-from bench.serve_proc import ServeProcess
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
 from web.api.auth import Auth
@@ -60,14 +61,12 @@ async def pin_attack(folder: Path) -> tuple[int, int]:
         store.set(PIN)
         pins = Counting(store)
         table = open_table(folder / f"{scenario}.db", "sim", clock=clock, wall=clock)
-        app = create_app(table, Auth.create(pins, clock), poll_interval=None)  # type: ignore[arg-type]
+        auth = Auth.create(pins, clock)  # type: ignore[arg-type]
+        app = create_app(table, auth, poll_interval=None)
 
-        def client(address: str) -> httpx.AsyncClient:
-            return httpx.AsyncClient(transport=httpx.ASGITransport(app=app, client=(address, 1)),
-                                     base_url="http://skitter.local")
-
-        async def guess(address: str, n: int) -> None:
-            async with client(address) as c:
+        async def guess(address: str, n: int, app: object = app) -> None:
+            transport = httpx.ASGITransport(app=app, client=(address, 1))  # type: ignore[arg-type]
+            async with httpx.AsyncClient(transport=transport, base_url="http://skitter.local") as c:
                 await c.post("/api/referee/login", json={"pin": f"{n:06d}"})
 
         if scenario == "one address":
@@ -163,6 +162,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--skip-serve", action="store_true", help="only the in-process figure")
     args = parser.parse_args()
+    print_header("Web faults: PIN guessing at once, oversized bodies, slow connections")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         one, minute = asyncio.run(pin_attack(folder))
@@ -171,6 +171,8 @@ def main() -> int:
         if not args.skip_serve:
             oversized(folder / "big")
             slow_connections(folder / "slow")
+    print(f"Result: {minute} PIN checks a minute under concurrent guessing "
+          "(documented: 10, then one every 5 s)")
     return 0
 
 
