@@ -31,3 +31,40 @@ def test_hub_is_a_skitter_command(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["hub", "--help"])
     assert "--mqtt URL" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(60)
+def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
+    """The broker may be away (port 1 refuses): the page still runs and SIGTERM stops it."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")} | {
+        "HOME": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "web.cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
+         "--db", str(tmp_path / "hub.db"), "--port", str(port)],
+        cwd=Path(__file__).resolve().parent.parent, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/hub", timeout=1).close()
+            break
+        except OSError:
+            assert proc.poll() is None, proc.communicate()[0]
+            time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0, out
+    wal = tmp_path / "hub.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0

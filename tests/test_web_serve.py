@@ -119,6 +119,8 @@ def test_sigterm_stops_like_ctrl_c(tmp_path: Path) -> None:
     out, _ = proc.communicate(timeout=20)
     assert proc.returncode == 0, out
     assert "skitter: stopped" in out
+    wal = tmp_path / "skitter.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0  # closed: the WAL is checkpointed
 
 
 @pytest.mark.timeout(60)

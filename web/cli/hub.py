@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from firmware_bridge.clocks import WallClock
-from web.api.serving import server_config
+from web.api.serving import Stopped, server_config, stop_on_sigterm
 from web.config.pin import PinError, PinStore
 from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
@@ -92,7 +92,10 @@ def run(args: argparse.Namespace) -> int:
         where = "only this computer" if args.host == "127.0.0.1" else "the network"
         print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "
               f"broker {settings.url}; data in {db}")
+        stop_on_sigterm()
         uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port)).run()
+    except (KeyboardInterrupt, Stopped):
+        pass  # uvicorn shut down cleanly; the link and the store close below
     except WireError as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2
