@@ -68,3 +68,22 @@ def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
     assert proc.returncode == 0, out
     wal = tmp_path / "hub.db-wal"
     assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_secrets_typed_on_the_hubs_command_line_are_warned_about_never_repeated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["hub", "--mqtt", "mqtt://hub:hunter22@broker/x", "--db",
+                 str(tmp_path / "hub.db"), "--pin", "12"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--pin puts the PIN where every user" in err
+    assert "--mqtt address holds a password" in err and "hunter22" not in err
+
+
+def test_the_hubs_pin_comes_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pin").write_text("12\n")
+    code = main(["hub", "--mqtt", "mqtt://broker", "--db", str(tmp_path / "hub.db"),
+                 "--pin-file", str(tmp_path / "pin")])
+    err = capsys.readouterr().err
+    assert code == 2 and "4 to 12 digits" in err and "warning" not in err

@@ -17,7 +17,7 @@ from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.store import StoreError
-from web.config.args import add_settings_arguments, settings_from_args
+from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
 from web.config.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 from web.config.settings import ConfigError, Settings
 
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         pin = pin_given(args.pin, args.pin_file, os.environ)
     except (ConfigError, PinError) as exc:
         return _fail(f"configuration: {exc}", 2)
-    for warning in secrets_on_command_line(args):
+    for warning in command_line_secrets(args.pin, args.opt_mqtt_url):
         print(f"skitter: warning: {warning}", file=sys.stderr)
     try:
         pins = PinStore(settings.data_dir, settings.pin_hash)
@@ -58,19 +58,6 @@ def run(args: argparse.Namespace) -> int:
     except (PinError, OSError) as exc:
         return _fail(f"referee PIN: {exc}", 2)
     return serve(settings, pins, new_pin)
-
-
-def secrets_on_command_line(args: argparse.Namespace) -> list[str]:
-    """Warnings for secrets typed as arguments (``ps`` shows them to every user)."""
-    out = []
-    if args.pin is not None:
-        out.append("--pin puts the PIN where every user of this machine can read it "
-                   f"(ps); use --pin-file or ${PIN_ENV}")
-    url = getattr(args, "opt_mqtt_url", None)
-    if url and "@" in url and ":" in url.split("://", 1)[-1].split("@", 1)[0]:
-        out.append("the --mqtt address holds a password that every user of this machine can "
-                   "read (ps); use --mqtt-password-file or $SKITTER_MQTT_PASSWORD")
-    return out
 
 
 def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
