@@ -212,3 +212,10 @@ def test_the_hub_refuses_odd_player_names_and_long_reasons(hub_client: TestClien
     response = hub_client.post("/api/boards/b1/command", json={
         "kind": "correct", "correct": {"score": {"black": 1}, "reason": "x" * 501}})
     assert response.status_code == 422 and "500" in response.json()["detail"][0]["msg"]
+
+
+def test_broken_json_is_422_naming_the_body_and_where_it_broke(referee: TestClient) -> None:
+    response = referee.post("/api/match/undo", content=b'{"seq": 0,', headers=JSON)
+    assert response.status_code == 422
+    assert response.json()["field"] == "body"
+    assert response.json()["detail"][0]["msg"].startswith("JSON decode error: ")

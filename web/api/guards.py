@@ -189,10 +189,19 @@ class OriginGuard:
 async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     """FastAPI's 422 with the field and the problem only: never the input."""
     assert isinstance(exc, RequestValidationError)
-    errors = [{"loc": list(e.get("loc", ())), "msg": str(e.get("msg", ""))[:MAX_MESSAGE],
-               "type": str(e.get("type", ""))} for e in exc.errors()[:10]]
-    field = ".".join(str(p) for p in errors[0]["loc"][1:]) if errors else "body"
-    return JSONResponse({"detail": errors, "field": field or "body"}, status_code=422)
+    errors = [_described(e) for e in exc.errors()[:10]]
+    names = [p for p in errors[0]["loc"][1:] if isinstance(p, str)] if errors else []
+    return JSONResponse({"detail": errors, "field": ".".join(names) or "body"},
+                        status_code=422)
+
+
+def _described(error: Any) -> dict[str, Any]:
+    """One error as ``loc``, ``msg`` and ``type``: pydantic's ``input`` and ``ctx`` dropped."""
+    msg = str(error.get("msg", ""))
+    if error.get("type") == "json_invalid":  # where the JSON broke, never what it held
+        msg = f"{msg}: {error.get('ctx', {}).get('error', 'not JSON')}"
+    return {"loc": list(error.get("loc", ())), "msg": msg[:MAX_MESSAGE],
+            "type": str(error.get("type", ""))}
 
 
 def install_guards(app: FastAPI, allowed_origins: Iterable[str] = ()) -> None:
