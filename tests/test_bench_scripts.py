@@ -57,3 +57,10 @@ def test_latency_prints_percentiles_and_the_echo_baseline() -> None:
     out = run_bench("latency.py", "--shots", "1", "--clients", "1,3")
     assert "bare WebSocket echo round trip" in out
     assert "p99 added latency with 3 clients" in out
+
+
+@pytest.mark.timeout(120)
+def test_web_faults_prints_pin_checks_under_concurrent_guessing() -> None:
+    out = run_bench("web_faults.py", "--skip-serve")
+    assert "for 100 simultaneous wrong PINs from one address" in out
+    assert "PIN checks a minute under concurrent guessing" in out

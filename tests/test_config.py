@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from web.config.pin import hash_pin
-from web.config.settings import ConfigError, Settings, SourceSpec, load_settings, parse_source
+from web.config.settings import (
+    ConfigError,
+    Settings,
+    SourceSpec,
+    load_settings,
+    parse_source,
+    settings_to_toml,
+)
 
 NO_DEFAULT_FILE = Path("/nonexistent/skitter.toml")
 
@@ -235,7 +242,7 @@ def test_bad_source_specs_are_refused(tmp_path, source, expected):
     [
         ("http://broker", "mqtt.url: must start with mqtt:// or mqtts://"),
         ("mqtt://", "mqtt.url: names no broker host"),
-        ("mqtt://broker:99999", "mqtt.url: not a valid URL"),
+        ("mqtt://broker:99999", "mqtt.url: not a valid broker URL"),
         ("mqtt://broker/topic", "mqtt.url: must be mqtt[s]://[user:password@]host[:port] only"),
     ],
 )
@@ -298,3 +305,17 @@ def test_config_error_is_a_value_error():
 def test_parse_source_refuses_empty_text():
     with pytest.raises(ConfigError, match="source: must be one of"):
         parse_source("  ")
+
+
+def test_a_bad_broker_url_is_refused_without_repeating_its_password(tmp_path):
+    message = error_of(tmp_path, '[mqtt]\nurl = "mqtt://u:hunter22@broker/topic"\n')
+    assert "mqtt.url: must be mqtt[s]://" in message and "hunter22" not in message
+
+
+def test_the_broker_password_comes_from_a_file_or_the_environment(tmp_path):
+    (tmp_path / "pw").write_text("from-file\n")
+    s = load(tmp_path, '[mqtt]\nurl = "mqtt://u@b"\npassword_file = "pw"\n')
+    assert s.mqtt.password == "from-file" and "from-file" not in settings_to_toml(s)
+    s = load_settings(None, {"mqtt.url": "mqtt://u@b"}, environ={"SKITTER_MQTT_PASSWORD": "env"},
+                      default_path=tmp_path / "none")
+    assert s.mqtt.password == "env" and s.origins["mqtt.password"] == "environment"

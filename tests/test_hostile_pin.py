@@ -12,6 +12,9 @@ nothing here sleeps.
 
 from __future__ import annotations
 
+import asyncio
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +24,7 @@ from fastapi import FastAPI
 
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
-from web.api.auth import CAP_DELAY, FORGET, GLOBAL_INTERVAL, delay_after
+from web.api.auth import CAP_DELAY, FORGET, GLOBAL_BURST, GLOBAL_INTERVAL, delay_after
 from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.wiring import open_table
@@ -209,3 +212,71 @@ async def test_after_a_spread_out_attack_stops_the_referee_waits_at_most_one_ref
     assert status == 429 and 0 < retry <= GLOBAL_INTERVAL  # documented: the venue-wide limit
     clock.advance(retry)
     assert await login(referee, PIN) == (200, 0.0)
+
+
+# Concurrent attacks: the PIN is hashed in a thread, so requests overlap while it runs.
+
+
+class OverlapPins(CountingPins):
+    """Checks the PIN slowly (like scrypt) and records how many checks ran at once."""
+
+    def __init__(self, inner: PinStore) -> None:
+        super().__init__(inner)
+        self.running = 0
+        self.most = 0
+        self._lock = threading.Lock()
+
+    def verify(self, pin: object) -> bool:
+        with self._lock:
+            self.checks += 1
+            self.running += 1
+            self.most = max(self.most, self.running)
+        time.sleep(0.02)
+        with self._lock:
+            self.running -= 1
+        return pin == PIN
+
+
+def overlap_pins(app: FastAPI) -> OverlapPins:
+    auth: Auth = app.state.auth
+    auth.pins = OverlapPins(pins_of(app).inner)  # type: ignore[assignment]
+    return auth.pins  # type: ignore[return-value]
+
+
+@pytest.mark.anyio
+async def test_a_hundred_simultaneous_wrong_pins_from_one_address_get_one_check(
+    venue: Venue,
+) -> None:
+    app, _ = venue
+    pins = overlap_pins(app)
+    guesser = client(app, GUESSER)
+    results = await asyncio.gather(*(login(guesser, wrong(n)) for n in range(100)))
+    assert pins.checks == 1
+    assert sorted(status for status, _ in results) == [401] + [429] * 99
+
+
+@pytest.mark.anyio
+async def test_simultaneous_guesses_from_many_addresses_meet_the_venue_limit_one_at_a_time(
+    venue: Venue,
+) -> None:
+    app, clock = venue
+    pins = overlap_pins(app)
+    for burst in range(12):  # bursts of 40 every 5 s for a minute, every address new
+        await asyncio.gather(*(login(client(app, f"127.0.{burst}.{n}"), wrong(n))
+                               for n in range(40)))
+        clock.advance(GLOBAL_INTERVAL)
+    assert pins.checks <= GLOBAL_BURST + 12  # the bucket, then one try per refill
+    assert pins.most == 1
+
+
+@pytest.mark.anyio
+async def test_a_right_pin_inside_a_burst_waits_when_the_venue_limit_says_wait(
+    venue: Venue,
+) -> None:
+    app, _ = venue
+    pins = overlap_pins(app)
+    guessers = [login(client(app, f"fd00::{n:x}"), wrong(n)) for n in range(40)]
+    referee = login(client(app, REFEREE), PIN)
+    results = await asyncio.gather(*guessers[:20], referee, *guessers[20:])
+    assert results[20][0] == 429 and 0 < results[20][1] <= GLOBAL_INTERVAL
+    assert pins.checks == GLOBAL_BURST

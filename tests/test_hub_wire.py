@@ -50,7 +50,7 @@ def test_credentials_move_out_of_the_broker_url() -> None:
     ("url", "message"),
     [
         ("http://broker", "must start with mqtt"),
-        ("mqtt://", "names no host"),
+        ("mqtt://", "names no broker host"),
         ("mqtt://broker/topic", "only"),
         ("mqtt://broker:99999", "not a valid broker URL"),
     ],

@@ -71,3 +71,15 @@ def test_a_damaged_import_names_the_line(db, tmp_path, capsys):
 def test_export_of_an_unknown_match_is_a_clear_error(db, capsys):
     assert run("--db", str(db), "--export", "7") == 1
     assert "no match 7" in capsys.readouterr().err
+
+
+def test_list_never_prints_control_or_direction_characters_raw(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("SKITTER_CONFIG", raising=False)
+    path = tmp_path / "odd.db"
+    with MatchStore(path) as store:
+        store.create_match({"variant": "classic"}, SETUP,
+                           {"black": "Ann\x1b[2J\u202eoB", "white": "Zoë\nX"}, at=1_700_000_000.0)
+    assert run("--db", str(path)) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\u202e" not in out and out.count("\n") == 1
+    assert "Ann\\u001b[2J\\u202eoB vs Zoë\\u000aX" in out

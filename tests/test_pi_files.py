@@ -227,3 +227,10 @@ def test_setup_guide_names_only_files_that_exist():
         assert (PI / name).exists(), name
     for command in ("install.sh --kiosk", "set-pin", "config --show", "systemctl status skitter"):
         assert command in guide
+
+
+def test_unit_leaves_room_for_the_connection_cap(service):
+    from web.api.serving import MAX_CONNECTIONS, SPARE_DESCRIPTORS
+
+    assert int(service["LimitNOFILE"][0]) >= MAX_CONNECTIONS + SPARE_DESCRIPTORS
+    assert service["KillSignal"] == ["SIGTERM"]

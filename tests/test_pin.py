@@ -177,3 +177,20 @@ def test_a_pin_stored_with_older_stronger_settings_still_verifies() -> None:
     )
     assert verify_pin("2468", stored)
     assert not verify_pin("2469", stored)
+
+
+def test_the_pin_to_set_comes_from_the_option_the_file_or_the_environment(tmp_path) -> None:
+    from web.config.pin import PinError, pin_given
+
+    (tmp_path / "pin").write_text("  483920 \nignored\n")
+    env = {"SKITTER_PIN": "111222"}
+    assert pin_given(None, None, {}) is None
+    assert pin_given(None, None, env) == "111222"
+    assert pin_given(None, tmp_path / "pin", env).strip() == "483920"
+    assert pin_given("999000", tmp_path / "pin", env) == "999000"
+    (tmp_path / "empty").write_text("\n")
+    with pytest.raises(PinError, match="is empty"):
+        pin_given(None, tmp_path / "empty", env)
+    with pytest.raises(PinError, match="cannot read") as caught:
+        pin_given(None, tmp_path / "missing", env)
+    assert "111222" not in str(caught.value)

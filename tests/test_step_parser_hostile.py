@@ -243,7 +243,7 @@ def test_a_deeply_nested_step_body_is_a_422_naming_the_depth(referee, depth):
     response = referee.post("/api/match/steps", content=body,
                             headers={"content-type": "application/json"})
     assert response.status_code == 422, response.text
-    assert f"nested more than {MAX_DEPTH} levels deep" in response.text
+    assert f"{MAX_DEPTH} levels" in response.text  # the HTTP guard or the step parser names it
     assert "[[[[" not in response.text  # the input is not echoed back
     assert state(referee)["seq"] == seq
 

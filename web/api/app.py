@@ -17,8 +17,9 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from firmware_bridge.simulator import SimulatorError
+from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
-from web.api.deps import Auth
+from web.api.guards import install_guards
 from web.api.routers import admin, board, health, match_api, scoreboard
 from web.table.table import Refused, Stale, Table
 
@@ -36,6 +37,7 @@ def create_app(
     *,
     poll_interval: float | None = POLL_INTERVAL,
     public_url: str | None = None,
+    allowed_origins: tuple[str, ...] = (),
 ) -> FastAPI:
     """The app for ``table``; ``poll_interval`` None: no polling task (tests tick by hand)."""
     broadcaster = Broadcaster()
@@ -79,11 +81,12 @@ def create_app(
     app.state.auth = auth
     app.state.broadcaster = broadcaster
     app.state.public_url = public_url
-    for router in (scoreboard.router, match_api.router, admin.router, board.router,
-                   health.router):
+    for router in (scoreboard.router, match_api.router, login_router(), admin.router,
+                   board.router, health.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
+    install_guards(app, allowed_origins)
     return app
 
 

@@ -17,17 +17,25 @@ every ``GLOBAL_INTERVAL`` seconds. While it is empty every login waits (429) unt
 so such an attack gets about one guess every 5 s; the referee is held up only while wrong
 PINs keep arriving that fast, and for at most ``GLOBAL_INTERVAL`` seconds after they stop. A
 referee already logged in keeps the session throughout. Time comes from the injected clock.
+
+Concurrent logins must not slip past the limits while a PIN is being hashed, so an attempt
+is *reserved* before its PIN is looked at: it counts as a wrong PIN (for the address and the
+venue) from the moment it is let through, and a correct PIN gives the venue's try back. Only
+one PIN check runs at a time (``LoginThrottle.checking``), so a burst costs no more CPU than
+the limits allow and a correct PIN arriving inside a burst waits like any other.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import secrets
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Annotated, Protocol
 
-from fastapi import HTTPException, Request, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.clock import Clock
 
@@ -63,6 +71,8 @@ class LoginThrottle:
         self._failures: dict[str, _Failures] = {}
         self._tokens = float(GLOBAL_BURST)
         self._refilled = clock.now()
+        self.checking = asyncio.Lock()
+        """Held while a PIN is hashed: one check at a time, whoever asks."""
 
     def wait_for(self, client: str) -> float:
         """Seconds ``client`` must still wait before a PIN is checked (0: go ahead)."""
@@ -87,6 +97,19 @@ class LoginThrottle:
         self._refilled = now
         return 0.0 if self._tokens >= 1.0 else (1.0 - self._tokens) * GLOBAL_INTERVAL
 
+    def reserve(self, client: str) -> float:
+        """Let one attempt through, or say how long to wait (0: go ahead, the PIN may be checked).
+
+        A let-through attempt is recorded as a wrong PIN at once; :meth:`succeeded` takes it
+        back. Nothing awaits between the look and the record, so concurrent requests cannot
+        all pass the same look.
+        """
+        wait = self.wait_for(client)
+        if wait > 0:
+            return wait
+        self.failed(client)
+        return 0.0
+
     def failed(self, client: str) -> float:
         """Record a wrong PIN; return the delay now imposed on ``client``."""
         prev = self._failures.get(client)
@@ -97,7 +120,10 @@ class LoginThrottle:
         return max(delay_after(count), self._venue_wait())
 
     def succeeded(self, client: str) -> None:
+        """A correct PIN: forget the address's record and give back the reserved venue try."""
         self._failures.pop(client, None)
+        self._venue_wait()
+        self._tokens = min(float(GLOBAL_BURST), self._tokens + 1.0)
 
 
 def delay_after(failures: int) -> float:
@@ -150,7 +176,7 @@ async def log_in(
     Raises 429 while the client (or the venue) must wait, 401 for a wrong PIN.
     """
     client = request.client.host if request.client else "unknown"
-    wait = throttle.wait_for(client)
+    wait = throttle.reserve(client)
     if wait > 0:
         seconds = math.ceil(wait)
         raise HTTPException(
@@ -158,8 +184,10 @@ async def log_in(
             detail=f"too many wrong PINs: try again in {seconds} s",
             headers={"Retry-After": str(seconds)},
         )
-    if not await run_in_threadpool(pins.verify, pin):
-        delay = math.ceil(throttle.failed(client))
+    async with throttle.checking:
+        right = await run_in_threadpool(pins.verify, pin)
+    if not right:
+        delay = math.ceil(throttle.wait_for(client))
         raise HTTPException(
             status_code=status.HTTP_401_UNAUTHORIZED,
             detail=f"wrong PIN: next try in {delay} s",
@@ -172,3 +200,74 @@ async def log_in(
         samesite="strict", path="/",
     )
     return {"referee": True}
+
+
+@dataclass
+class Auth:
+    """What a login needs: the PIN, the sessions and the wrong-PIN throttle (board or hub)."""
+
+    pins: PinChecker
+    sessions: Sessions
+    throttle: LoginThrottle
+    who: str = "referee"
+    """Who the session belongs to, as messages name them ("tournament referee" on the hub)."""
+
+    @classmethod
+    def create(cls, pins: PinChecker, clock: Clock, who: str = "referee") -> Auth:
+        return cls(pins, Sessions(clock), LoginThrottle(clock), who)
+
+
+def get_auth(request: Request) -> Auth:
+    return request.app.state.auth  # type: ignore[no-any-return]
+
+
+AuthDep = Annotated[Auth, Depends(get_auth)]
+
+
+def require_referee(request: Request, auth: AuthDep) -> Session:
+    """The referee's session from the cookie, or 401 (board and hub alike)."""
+    session = auth.sessions.get(request.cookies.get(COOKIE))
+    if session is None:
+        raise HTTPException(
+            status_code=status.HTTP_401_UNAUTHORIZED,
+            detail=f"{auth.who} session required: log in with the PIN",
+        )
+    return session
+
+
+Referee = Annotated[Session, Depends(require_referee)]
+
+
+class LoginBody(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    pin: str = Field(min_length=1, max_length=64, description="The referee PIN.")
+
+
+class RefereeAnswer(BaseModel):
+    referee: bool = Field(description="True while this browser holds a referee session.")
+
+
+def login_router() -> APIRouter:
+    """``/api/referee/login``, ``/logout`` and ``/session`` on ``app.state.auth``."""
+    from web.api.routers.json_body import CheckedJSONRoute
+
+    router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
+
+    @router.post("/login", summary="Exchange the PIN for a session cookie")
+    async def login(body: LoginBody, request: Request, response: Response,
+                    auth: AuthDep) -> RefereeAnswer:
+        return RefereeAnswer(**await log_in(
+            body.pin, request, response, pins=auth.pins, throttle=auth.throttle,
+            sessions=auth.sessions))
+
+    @router.post("/logout", summary="End the session")
+    async def logout(request: Request, response: Response, auth: AuthDep) -> RefereeAnswer:
+        auth.sessions.close(request.cookies.get(COOKIE))
+        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        return RefereeAnswer(referee=False)
+
+    @router.get("/session", summary="Is this browser logged in as the referee?")
+    async def session(request: Request, auth: AuthDep) -> RefereeAnswer:
+        return RefereeAnswer(referee=auth.sessions.get(request.cookies.get(COOKIE)) is not None)
+
+    return router

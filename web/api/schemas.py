@@ -7,19 +7,49 @@ scorekeeper, whose messages name the key at fault; their refusals are 422 too.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import unicodedata
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 PlayerName = Literal["black", "white"]
+MAX_REASON = 500
+"""Characters a correction's reason may hold."""
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+"""Characters that reorder the text around them: a name could then show as another's."""
+
+
+def check_text(value: str) -> str:
+    """Text shown to players: no control or direction-changing characters, not only spaces."""
+    for ch in value:
+        if ch in BIDI_CONTROLS:
+            raise ValueError(f"must not hold the direction control U+{ord(ch):04X}")
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError(f"must not hold the control character U+{ord(ch):04X}")
+    if not value.strip():
+        raise ValueError("must not be empty or only spaces")
+    return value.strip()
+
+
+def check_reason(correct: object) -> None:
+    """A correction's ``reason`` is plain text of at most ``MAX_REASON`` characters."""
+    if isinstance(correct, dict) and isinstance(correct.get("reason"), str):
+        reason = correct["reason"]
+        if len(reason) > MAX_REASON:
+            raise ValueError(f"correct.reason is longer than {MAX_REASON} characters")
+        if reason.strip():
+            check_text(reason)
+
+
+ShownText = Annotated[str, AfterValidator(check_text)]
+"""A name or a reason as the pages show it."""
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """No unknown keys, and no coercion: ``"yes"`` is not a boolean, ``true`` is not a number."""
 
-
-class Login(Strict):
-    pin: str = Field(min_length=1, max_length=64, description="The referee PIN.")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Change(Strict):
@@ -34,9 +64,14 @@ class StepRequest(Change):
         '{"correct": {...}}, {"undo": true} or {"decide": {...}}.'
     )
 
+    @model_validator(mode="after")
+    def _reason(self) -> StepRequest:
+        check_reason(self.step.get("correct"))
+        return self
+
 
 class Blockade(Strict):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
     from_: str = Field(alias="from", description="The blocked field the blockade left.")
     to: str = Field(description='Where it went: a field, "minus" or "off".')
 
@@ -74,8 +109,8 @@ class Handicap(Strict):
 
 
 class Names(Strict):
-    black: str = Field(default="Black", min_length=1, max_length=40)
-    white: str = Field(default="White", min_length=1, max_length=40)
+    black: ShownText = Field(default="Black", min_length=1, max_length=40)
+    white: ShownText = Field(default="White", min_length=1, max_length=40)
 
 
 class Handicaps(Strict):

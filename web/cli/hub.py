@@ -15,7 +15,9 @@ import sys
 from pathlib import Path
 
 from firmware_bridge.clocks import WallClock
-from web.config.pin import PinError, PinStore
+from web.api.serving import Stopped, server_config, stop_on_sigterm
+from web.config.args import command_line_secrets
+from web.config.pin import PinError, PinStore, pin_given
 from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
 from web.tournament.hub.store import HubStore, HubStoreError
@@ -48,14 +50,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on (0.0.0.0: the venue's network)")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port of the page")
-    parser.add_argument("--pin", help="set the hub referee's PIN (4-12 digits)")
+    parser.add_argument("--pin-file", metavar="FILE",
+                        help="file whose first line is the hub referee's PIN (or $SKITTER_PIN)")
+    parser.add_argument("--pin", help="set the hub referee's PIN (4-12 digits; visible to every "
+                        "user of the machine: prefer --pin-file)")
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     db = args.db or default_db()
+    for warning in command_line_secrets(args.pin, args.mqtt):
+        print(f"skitter hub: warning: {warning}", file=sys.stderr)
     try:
+        pin = pin_given(args.pin, args.pin_file, os.environ)
         settings = settings_from_url(
             args.mqtt,
             username=args.mqtt_user,
@@ -69,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= args.port <= 65535:
             raise WireError(f"--port must be between 1 and 65535, got {args.port}")
         pins = PinStore(db.parent / "hub")
-        if args.pin is not None:
-            pins.set(args.pin)
+        if pin is not None:
+            pins.set(pin)
             print(f"hub referee PIN saved in {pins.path}")
         else:
             generated = pins.ensure()
@@ -91,7 +99,10 @@ def run(args: argparse.Namespace) -> int:
         where = "only this computer" if args.host == "127.0.0.1" else "the network"
         print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "
               f"broker {settings.url}; data in {db}")
-        uvicorn.run(create_hub_app(hub), host=args.host, port=args.port, log_level="warning")
+        stop_on_sigterm()
+        uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port)).run()
+    except (KeyboardInterrupt, Stopped):
+        pass  # uvicorn shut down cleanly; the link and the store close below
     except WireError as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -50,14 +51,26 @@ def run(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
+def shown(text: object) -> str:
+    """``text`` safe for a terminal: control, format and direction characters escaped.
+
+    A stored name is whatever a client sent; printed raw, ``\x1b[...`` would drive the
+    terminal and U+202E would turn the line around.
+    """
+    return "".join(
+        ch if ch == " " or unicodedata.category(ch)[0] not in "CZ" else f"\\u{ord(ch):04x}"
+        for ch in str(text)
+    )
+
+
 def _list(store: MatchStore) -> int:
     matches = store.list_matches()
     if not matches:
         print("no matches stored")
     for m in matches:
         when = datetime.fromtimestamp(m["created_at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
-        names = " vs ".join(str(m["names"].get(p, p)) for p in ("black", "white"))
-        variant = m["rules"].get("variant", "classic")
+        names = " vs ".join(shown(m["names"].get(p, p)) for p in ("black", "white"))
+        variant = shown(m["rules"].get("variant", "classic"))
         print(f"{m['id']:>4}  {when}  {names}  ({variant}, {m['events']} events)")
     return 0
 
@@ -101,5 +114,5 @@ def _import(store: MatchStore, path: Path) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"skitter log: {message}", file=sys.stderr)
+    print(f"skitter log: {shown(message)}", file=sys.stderr)
     return 1

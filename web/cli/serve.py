@@ -8,7 +8,7 @@ every step was committed to the log when it was made, so nothing is lost.
 from __future__ import annotations
 
 import argparse
-import logging
+import os
 import socket
 import sys
 
@@ -17,8 +17,8 @@ from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.store import StoreError
-from web.config.args import add_settings_arguments, settings_from_args
-from web.config.pin import PinError, PinStore, check_pin_format
+from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
+from web.config.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 from web.config.settings import ConfigError, Settings
 
 NAME = "serve"
@@ -32,19 +32,26 @@ ANY_ADDRESS = ("0.0.0.0", "::", "")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = f"Sensor sources: {SPECS_HELP} (default: sim, the simulated board)."
-    parser.add_argument("--pin", help="referee PIN to use and keep (4-12 digits)")
+    parser.add_argument("--pin-file", metavar="FILE",
+                        help=f"file whose first line is the referee PIN to use and keep "
+                        f"(or ${PIN_ENV})")
+    parser.add_argument("--pin", help="referee PIN to use and keep (4-12 digits; visible to "
+                        "every user of the machine: prefer --pin-file)")
     add_settings_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
-    except ConfigError as exc:
+        pin = pin_given(args.pin, args.pin_file, os.environ)
+    except (ConfigError, PinError) as exc:
         return _fail(f"configuration: {exc}", 2)
+    for warning in command_line_secrets(args.pin, args.opt_mqtt_url):
+        print(f"skitter: warning: {warning}", file=sys.stderr)
     try:
         pins = PinStore(settings.data_dir, settings.pin_hash)
-        if args.pin is not None:
-            pins.set(check_pin_format(args.pin))
+        if pin is not None:
+            pins.set(check_pin_format(pin))
             new_pin = None
         else:
             new_pin = pins.ensure()
@@ -59,7 +66,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
 
     from web.api.app import create_app
     from web.api.broadcaster import PER_MESSAGE_DEFLATE
-    from web.api.deps import Auth, get_settings
+    from web.api.deps import Auth
+    from web.api.serving import Stopped, server_config, stop_on_sigterm
     from web.table.wiring import open_table
 
     clock = MonotonicClock()
@@ -72,8 +80,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     except (SourceError, ProfileError, StoreError) as exc:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
-    app = create_app(table, Auth.create(pins, clock), public_url=addresses[0])
-    app.dependency_overrides[get_settings] = lambda: settings
+    app = create_app(table, Auth.create(pins, clock), public_url=addresses[0],
+                     allowed_origins=settings.allowed_origins)
     if settings.mqtt.enabled:
         from web.tournament.mqtt_table import TableLink
 
@@ -85,15 +93,15 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     if controls is not None:
         app.state.controls = controls
     _announce(settings, table, addresses, new_pin)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    server = uvicorn.Server(uvicorn.Config(
-        app, host=settings.host, port=settings.port, log_level="warning", lifespan="on",
+    server = uvicorn.Server(server_config(
+        app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
         ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.api.broadcaster: latency first
     ))
+    stop_on_sigterm()
     try:
         server.run()
-    except KeyboardInterrupt:
-        pass  # uvicorn re-raises the Ctrl-C it already handled by shutting down cleanly
+    except (KeyboardInterrupt, Stopped):
+        pass  # uvicorn re-raises the Ctrl-C (or SIGTERM) it already handled by shutting down
     except SystemExit as exc:  # uvicorn exits when the port is taken
         return int(exc.code or 1)
     finally:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from web.config.settings import Settings, load_settings
 
@@ -24,7 +25,10 @@ _OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str], ...] = (
     ("--record", "record", str, "record every sensor event to this file"),
     ("--board-id", "board_id", str, "this board's name in a tournament"),
     (("--mqtt", "--mqtt-url"), "mqtt.url", str,
-     "tournament broker, mqtt[s]://[user:password@]host[:port]"),
+     "tournament broker, mqtt[s]://[user@]host[:port] (a password here is visible to "
+     "every user of the machine: use --mqtt-password-file or $SKITTER_MQTT_PASSWORD)"),
+    ("--mqtt-password-file", "mqtt.password_file", str,
+     "file whose first line is the broker password"),
 )
 
 
@@ -60,3 +64,22 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 def _dest(key: str) -> str:
     return "opt_" + key.replace(".", "_")
+
+
+def command_line_secrets(pin: str | None, mqtt_url: str | None) -> list[str]:
+    """Warnings for secrets typed as arguments: ``ps`` shows them to every user.
+
+    Shared by ``skitter serve`` and ``skitter hub``; a warning never repeats the secret.
+    """
+    out = []
+    if pin is not None:
+        out.append("--pin puts the PIN where every user of this machine can read it (ps); "
+                   "use --pin-file or $SKITTER_PIN")
+    try:
+        password = urlsplit(mqtt_url).password if mqtt_url else None
+    except ValueError:
+        password = None
+    if password is not None:
+        out.append("the --mqtt address holds a password that every user of this machine can "
+                   "read (ps); use --mqtt-password-file or $SKITTER_MQTT_PASSWORD")
+    return out

@@ -16,10 +16,14 @@ import os
 import re
 import secrets
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 PIN_FILE_NAME = "referee-pin"
 """The PIN hash file inside the data directory."""
+
+PIN_ENV = "SKITTER_PIN"
+"""The referee PIN from the environment (``--pin-file`` and ``--pin`` win over it)."""
 
 PIN_MIN_DIGITS = 4
 PIN_MAX_DIGITS = 12
@@ -62,6 +66,27 @@ def check_pin_format(pin: str) -> str:
             f"got {len(pin)}"
         )
     return pin
+
+
+def pin_given(
+    on_command_line: str | None, pin_file: str | Path | None, environ: Mapping[str, str]
+) -> str | None:
+    """The PIN to set from ``--pin``, else ``--pin-file``'s first line, else ``$SKITTER_PIN``.
+
+    None when none is given. Raises :class:`PinError` for an unreadable or empty file.
+    """
+    if on_command_line is not None:
+        return on_command_line
+    if pin_file is not None:
+        path = Path(pin_file).expanduser()
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise PinError(f"cannot read the PIN file {path}: {exc.__class__.__name__}") from None
+        if not lines or not lines[0].strip():
+            raise PinError(f"the PIN file {path} is empty")
+        return lines[0]
+    return environ.get(PIN_ENV) or None
 
 
 def generate_pin(digits: int = GENERATED_PIN_DIGITS) -> str:

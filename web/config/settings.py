@@ -22,7 +22,7 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import urlsplit
 
 from web.config.values import (
     ALL_KEYS,
@@ -38,6 +38,7 @@ from web.config.values import (
     fail,
     flatten_file,
     flatten_overrides,
+    parse_mqtt_url,
     parse_source,
 )
 
@@ -62,6 +63,9 @@ __all__ = [
 
 DEFAULT_CONFIG_PATH = Path("/etc/skitter/skitter.toml")
 """Read when present and no other file is named."""
+
+PASSWORD_ENV = "SKITTER_MQTT_PASSWORD"
+"""The broker password from the environment (wins over the file, loses to the command line)."""
 
 @dataclass(frozen=True)
 class MqttSettings:
@@ -162,6 +166,14 @@ class Settings:
     board_id: str | None = None
     """This board's name in a tournament; None: the profile's ``board_id``, else host name."""
 
+    allowed_origins: tuple[str, ...] = ()
+    """Web origins (``http://host:port``) besides this server's own whose pages may change a
+    match (a browser's change from any other origin gets 403)."""
+
+    proxy_headers: bool = False
+    """Trust ``X-Forwarded-For`` (only behind a reverse proxy: otherwise anyone could claim
+    another address and dodge the wrong-PIN throttle)."""
+
     mqtt: MqttSettings = field(default_factory=MqttSettings)
     """Tournament link; off unless ``mqtt.url`` is set."""
 
@@ -234,6 +246,9 @@ def load_settings(
     """
     path = find_config_file(config_path, environ, default_path or DEFAULT_CONFIG_PATH)
     raw = flatten_file(read_config_file(path), path) if path else {}
+    if environ.get(PASSWORD_ENV):
+        raw["mqtt.password"] = Raw(environ[PASSWORD_ENV], ORIGIN_ENV, f"from ${PASSWORD_ENV}",
+                                   Path.cwd())
     raw.update(flatten_overrides(overrides or {}))
 
     values: dict[str, object] = {}
@@ -265,27 +280,24 @@ def _build_mqtt(
 ) -> MqttSettings:
     """Move credentials out of the URL and check the keys that only make sense together."""
     fields_ = {k.removeprefix("mqtt."): v for k, v in values.items() if k.startswith("mqtt.")}
+    secret_file = fields_.pop("password_file", None)
+    if isinstance(secret_file, Path):
+        if "password" in fields_:
+            raise fail("mqtt.password_file", raw["mqtt.password_file"],
+                       "given with mqtt.password as well; keep one")
+        fields_["password"] = read_secret_file(secret_file, "mqtt.password_file")
+        origins["mqtt.password"] = origins["mqtt.password_file"]
     url = fields_.get("url")
     if isinstance(url, str):
-        parts = urlsplit(url)
-        if parts.username is not None:
-            for name in ("username", "password"):
-                if name in fields_ and getattr(parts, name) is not None:
-                    item = raw[f"mqtt.{name}"]
-                    raise fail(
-                        f"mqtt.{name}", item, "given both in mqtt.url and as its own key; keep one"
-                    )
-            fields_["username"] = unquote(parts.username)
-            origins["mqtt.username"] = origins["mqtt.url"]
-            if parts.password is not None:
-                fields_["password"] = unquote(parts.password)
-                origins["mqtt.password"] = origins["mqtt.url"]
-            netloc = parts.hostname or ""
-            if ":" in netloc:
-                netloc = f"[{netloc}]"
-            if parts.port:
-                netloc += f":{parts.port}"
-            fields_["url"] = f"{parts.scheme}://{netloc}"
+        split = parse_mqtt_url(url)
+        for name in ("username", "password"):
+            if getattr(split, name) is not None:
+                if name in fields_:
+                    raise fail(f"mqtt.{name}", raw[f"mqtt.{name}"],
+                               "given both in mqtt.url and as its own key; keep one")
+                fields_[name] = getattr(split, name)
+                origins[f"mqtt.{name}"] = origins["mqtt.url"]
+        fields_["url"] = split.url
     if ("tls_cert" in fields_) != ("tls_key" in fields_):
         given = "mqtt.tls_cert" if "tls_cert" in fields_ else "mqtt.tls_key"
         missing = "mqtt.tls_key" if "tls_cert" in fields_ else "mqtt.tls_cert"
@@ -293,6 +305,18 @@ def _build_mqtt(
     if "password" in fields_ and "username" not in fields_:
         raise fail("mqtt.password", raw["mqtt.password"], "needs mqtt.username as well")
     return MqttSettings(**fields_)  # type: ignore[arg-type]
+
+
+def read_secret_file(path: Path, key: str) -> str:
+    """The first line of a secret file (a password, a PIN), never repeated in a message."""
+    try:
+        text = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{key}: cannot read {path}: {exc.__class__.__name__}") from None
+    secret = text[0].strip() if text else ""
+    if not secret:
+        raise ConfigError(f"{key}: {path} is empty")
+    return secret
 
 
 # ----------------------------------------------------------------------------- showing
@@ -309,6 +333,8 @@ _UNSET_MEANING = {
     "mqtt.url": "no tournament link",
     "mqtt.username": "none",
     "mqtt.password": "none",
+    "mqtt.password_file": "none",
+    "allowed_origins": "only this server's own pages",
     "mqtt.tls_ca": "the system's certificate authorities",
     "mqtt.tls_cert": "no client certificate",
     "mqtt.tls_key": "no client certificate",
@@ -322,10 +348,14 @@ def settings_as_dict(settings: Settings, *, mask: bool = True) -> dict[str, obje
     """
     flat: dict[str, object] = {}
     for key in ALL_KEYS:
+        if key == "mqtt.password_file":
+            continue  # read into mqtt.password at start
         owner, name = (settings.mqtt, key[5:]) if key.startswith("mqtt.") else (settings, key)
         value = getattr(owner, name)
         if isinstance(value, Path):
             value = str(value)
+        if isinstance(value, tuple):
+            value = list(value) if value else None
         if key == "mqtt.password" and value is not None and mask:
             value = MASK
         flat[key] = value

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from web.config.pin import is_pin_hash
 
@@ -44,10 +44,10 @@ class SourceSpec:
 
 TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
-    "settle_ms", "debounce_ms", "record", "board_id",
+    "settle_ms", "debounce_ms", "record", "board_id", "allowed_origins", "proxy_headers",
 )  # fmt: skip
 MQTT_KEYS = (
-    "url", "username", "password", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
+    "url", "username", "password", "password_file", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
     "topic_prefix",
 )  # fmt: skip
 ALL_KEYS = TOP_KEYS + tuple(f"mqtt.{k}" for k in MQTT_KEYS)
@@ -185,21 +185,63 @@ def _check_password(key: str, raw: Raw) -> str:
     return raw.value
 
 
-def _check_mqtt_url(key: str, raw: Raw) -> str:
-    text = _want_str(key, raw)
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+
+
+def _check_origins(key: str, raw: Raw) -> tuple[str, ...]:
+    """Web origins (``http://host[:port]``) whose pages may change a match besides our own."""
+    if not isinstance(raw.value, list | tuple) or not all(isinstance(v, str) for v in raw.value):
+        raise fail(key, raw, f"expected a list of strings, got {_type_name(raw.value)}")
+    for origin in raw.value:
+        if not _ORIGIN.match(origin.rstrip("/")):
+            raise fail(key, raw, f"{origin!r} is not an origin like http://host:8000")
+    return tuple(o.rstrip("/") for o in raw.value)
+
+
+@dataclass(frozen=True)
+class MqttUrl:
+    """A broker address split from its credentials."""
+
+    url: str
+    """``mqtt[s]://host[:port]``, without user name or password."""
+    username: str | None
+    password: str | None
+
+
+def parse_mqtt_url(text: str) -> MqttUrl:
+    """Split ``mqtt[s]://[user[:password]@]host[:port]`` (the one parser for board and hub).
+
+    Raises ``ValueError`` saying what is wrong; the message never repeats the URL, which may
+    hold a password.
+    """
     try:
         parts = urlsplit(text)
         port = parts.port
     except ValueError as exc:
-        raise fail(key, raw, f"not a valid URL {text!r}: {exc}") from None
+        raise ValueError(f"not a valid broker URL: {exc}") from None
     if parts.scheme not in MQTT_DEFAULT_PORTS:
-        raise fail(key, raw, f"must start with mqtt:// or mqtts://, got {text!r}")
+        raise ValueError("must start with mqtt:// or mqtts://")
     if not parts.hostname:
-        raise fail(key, raw, f"names no broker host: {text!r}")
+        raise ValueError("names no broker host")
     if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise fail(key, raw, f"must be mqtt[s]://[user:password@]host[:port] only, got {text!r}")
+        raise ValueError("must be mqtt[s]://[user:password@]host[:port] only")
     if port == 0:
-        raise fail(key, raw, "port must be between 1 and 65535")
+        raise ValueError("port must be between 1 and 65535")
+    host = parts.hostname
+    netloc = f"[{host}]" if ":" in host else host
+    if port:
+        netloc += f":{port}"
+    username = unquote(parts.username) if parts.username is not None else None
+    password = unquote(parts.password) if parts.password is not None else None
+    return MqttUrl(f"{parts.scheme}://{netloc}", username, password)
+
+
+def _check_mqtt_url(key: str, raw: Raw) -> str:
+    text = _want_str(key, raw)
+    try:
+        parse_mqtt_url(text)
+    except ValueError as exc:
+        raise fail(key, raw, str(exc)) from None
     return text
 
 
@@ -217,7 +259,10 @@ CHECKS = {
     "board_id": _check_name,
     "mqtt.url": _check_mqtt_url,
     "mqtt.username": _want_str,
+    "allowed_origins": _check_origins,
+    "proxy_headers": _want_bool,
     "mqtt.password": lambda k, r: _check_password(k, r),
+    "mqtt.password_file": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_ca": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_cert": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_key": lambda k, r: _want_path(k, r, must_exist=True),

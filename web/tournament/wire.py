@@ -23,12 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from web.config.settings import MqttSettings
+from web.config.values import parse_mqtt_url
 
 WIRE_VERSION = 1
 """Bumped when a payload changes incompatibly."""
@@ -146,32 +146,21 @@ def settings_from_url(
     :class:`WireError` naming what is wrong (never repeating a password).
     """
     try:
-        parts = urlsplit(url)
-        port = parts.port
+        split = parse_mqtt_url(url)
     except ValueError as exc:
-        raise WireError(f"not a valid broker URL: {exc}") from None
-    if parts.scheme not in ("mqtt", "mqtts"):
-        raise WireError(f"the broker URL must start with mqtt:// or mqtts://, got {url!r}")
-    if not parts.hostname:
-        raise WireError("the broker URL names no host")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise WireError("the broker URL must be mqtt[s]://[user:password@]host[:port] only")
-    if parts.username is not None:
+        raise WireError(f"the broker URL {exc}") from None
+    if split.username is not None:
         if username is not None:
             raise WireError("broker user given both in the URL and as an option; keep one")
-        username = unquote(parts.username)
-        if parts.password is not None:
-            password = unquote(parts.password)
+        username = split.username
+        if split.password is not None:
+            password = split.password
     if password is not None and username is None:
         raise WireError("a broker password needs a user name as well")
     if (tls_cert is None) != (tls_key is None):
         raise WireError("a TLS client certificate needs its key, and the key its certificate")
-    host = parts.hostname
-    netloc = f"[{host}]" if ":" in host else host
-    if port:
-        netloc += f":{port}"
     return MqttSettings(
-        url=f"{parts.scheme}://{netloc}",
+        url=split.url,
         username=username,
         password=password,
         tls_ca=Path(tls_ca) if tls_ca else None,

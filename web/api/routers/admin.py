@@ -1,48 +1,33 @@
-"""The referee: logging in with the PIN, pausing sensing, muting cells, the board after a stop.
+"""The referee: pausing sensing, muting cells, the board after a stop.
 
-See :mod:`web.api.auth` for how wrong PINs are slowed down.
+Logging in with the PIN is :func:`web.api.auth.login_router`, shared with the hub.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter
 
-from web.api.auth import COOKIE, log_in
-from web.api.deps import AuthDep, Referee, TableDep
+from web.api.deps import Referee, TableDep
+from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import Change, Login, Mute, Pause
+from web.api.schemas import Change, Mute, Pause
 from web.table.table import Refused
 
 router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
+change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
+"""A change: answered with the new state, or one of the refusals."""
 
 
-@router.post("/login", summary="Exchange the PIN for a session cookie")
-async def login(body: Login, request: Request, response: Response, auth: AuthDep) -> dict[str, Any]:
-    return await log_in(body.pin, request, response, pins=auth.pins, throttle=auth.throttle,
-                        sessions=auth.sessions)
-
-
-@router.post("/logout", summary="End the session")
-async def logout(request: Request, response: Response, auth: AuthDep) -> dict[str, Any]:
-    auth.sessions.close(request.cookies.get(COOKIE))
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
-    return {"referee": False}
-
-
-@router.get("/session", summary="Is this browser logged in as the referee?")
-async def session(request: Request, auth: AuthDep) -> dict[str, Any]:
-    return {"referee": auth.sessions.get(request.cookies.get(COOKIE)) is not None}
-
-
-@router.post("/pause", summary="Pause or resume sensing")
+@change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
     table.set_paused(body.paused)
     return table.snapshot()
 
 
-@router.post("/mute", summary="Mute (or unmute) a faulty sensor cell")
+@change("/mute", summary="Mute (or unmute) a faulty sensor cell")
 async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
     if table.sensing is None:
         raise Refused("no sensor source", "cell")
@@ -54,14 +39,14 @@ async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
     return table.snapshot()
 
 
-@router.post("/board/accept", summary="Take the sensed board as the shot of the player due")
+@change("/board/accept", summary="Take the sensed board as the shot of the player due")
 async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.accept_board()
     return table.snapshot()
 
 
-@router.post("/board/restore", summary="Have the board put back to what the match expects")
+@change("/board/restore", summary="Have the board put back to what the match expects")
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.restore_board()

@@ -8,17 +8,21 @@ the referee's session like any change, but no ``seq``: it is a physical act, not
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 
 from firmware_bridge.simulator import SimulatedBoard
 from web.api.deps import Referee, TableDep
+from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch
 from web.table.table import Refused, Table
 
 router = APIRouter(prefix="/api/board", tags=["virtual board"], route_class=CheckedJSONRoute)
+change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
+"""A change: answered with the new state, or one of the refusals."""
 
 
 def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:
@@ -29,31 +33,32 @@ def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, An
     return table.snapshot()
 
 
-@router.get("", summary="The board profile and the simulated board")
+@router.get("", response_model=BoardView,
+            summary="The board profile and the simulated board")
 async def board(table: TableDep) -> dict[str, Any]:
     if table.sensing is None:
         return {"profile": None, "virtual": None}
     return {"profile": table.sensing.profile_json(), "virtual": table.sensing.simulated_json()}
 
 
-@router.post("/place", summary="A skitt lands on a field")
+@change("/place", summary="A skitt lands on a field")
 async def place(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
     return _act(table, lambda sim: sim.place_skitt(body.field))
 
 
-@router.post("/remove", summary="A skitt is taken off a field")
+@change("/remove", summary="A skitt is taken off a field")
 async def remove(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
     return _act(table, lambda sim: sim.remove_skitt(body.field))
 
 
-@router.post("/big", summary="A big skitt lands on (or leaves) its centre spot")
+@change("/big", summary="A big skitt lands on (or leaves) its centre spot")
 async def big(body: BigSpot, table: TableDep, _: Referee) -> dict[str, Any]:
     if body.on:
         return _act(table, lambda sim: sim.place_big(body.player))
     return _act(table, lambda sim: sim.remove_big(body.player))
 
 
-@router.post("/bridge", summary="A skitt lies on (or leaves) the bridge between two fields")
+@change("/bridge", summary="A skitt lies on (or leaves) the bridge between two fields")
 async def bridge(body: BridgeTap, table: TableDep, _: Referee) -> dict[str, Any]:
     a, b = body.fields
     if body.on:
@@ -61,11 +66,11 @@ async def bridge(body: BridgeTap, table: TableDep, _: Referee) -> dict[str, Any]
     return _act(table, lambda sim: sim.remove_bridge(a, b))
 
 
-@router.post("/launch", summary="A skitt is flicked off a player's launch spot")
+@change("/launch", summary="A skitt is flicked off a player's launch spot")
 async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
     return _act(table, lambda sim: sim.press_launch(body.player))
 
 
-@router.post("/lay-out", summary="Put the simulated board where the match expects it")
+@change("/lay-out", summary="Put the simulated board where the match expects it")
 async def lay_out(table: TableDep, _: Referee) -> dict[str, Any]:
     return _act(table, lambda sim: table.lay_out_simulator())

@@ -6,11 +6,13 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from web.api.deps import TableDep
+from web.api.responses import Health
 
 router = APIRouter(tags=["health"])
 
 
-@router.get("/healthz", summary="Sensor link, store and uptime")
+@router.get("/healthz", summary="Sensor link, store and uptime",
+            responses={200: {"model": Health}, 503: {"model": Health}})
 async def healthz(table: TableDep) -> JSONResponse:
     """Names each problem in ``problems``; ``uptime`` is in seconds."""
     problems: list[str] = []

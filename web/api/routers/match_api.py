@@ -6,34 +6,41 @@ refuses it with 422 (rules, input) or 409 (stale) and then nothing reaches the l
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 
 from web.api.deps import Referee, TableDep
+from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Amend, Change, NewMatch, StepRequest
 
 router = APIRouter(prefix="/api", tags=["match"], route_class=CheckedJSONRoute)
+change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
+"""A change: answered with the new state, or one of the refusals."""
 
 
-@router.get("/state", summary="The current published state (same as the WebSocket's)")
+@router.get("/state", response_model=Snapshot,
+            summary="The current published state (same as the WebSocket's)")
 async def get_state(table: TableDep) -> dict[str, Any]:
     return table.snapshot()
 
 
-@router.get("/match/log", summary="The whole match log, with effects and the score after each step")
+@router.get("/match/log", response_model=MatchLog,
+            summary="The whole match log, with effects and the score after each step")
 async def get_log(table: TableDep) -> dict[str, Any]:
     return {"match_id": table.match_id, "seq": table.seq, "names": table.names,
             "entries": table.full_log()}
 
 
-@router.get("/matches", summary="Every stored match, newest first")
+@router.get("/matches", response_model=list[StoredMatch],
+            summary="Every stored match, newest first")
 async def list_matches(table: TableDep) -> list[dict[str, Any]]:
     return table.store.list_matches()
 
 
-@router.post("/match/steps", summary="Apply one scenario-format step")
+@change("/match/steps", summary="Apply one scenario-format step")
 async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str, Any]:
     """Shots, shoot-off values, corrections (with ``reason``), decisions, undo."""
     table.check_seq(body.seq)
@@ -41,14 +48,14 @@ async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str,
     return table.snapshot()
 
 
-@router.post("/match/undo", summary="Take back the last step (R19)")
+@change("/match/undo", summary="Take back the last step (R19)")
 async def post_undo(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.apply_step({"undo": True}, source="manual")
     return table.snapshot()
 
 
-@router.post("/match/amend", summary="Add what the sensors cannot see to the last shot")
+@change("/match/amend", summary="Add what the sensors cannot see to the last shot")
 async def post_amend(body: Amend, table: TableDep, _: Referee) -> dict[str, Any]:
     """Recorded as an undo of the last shot and the shot again with the added keys."""
     table.check_seq(body.seq)
@@ -56,14 +63,14 @@ async def post_amend(body: Amend, table: TableDep, _: Referee) -> dict[str, Any]
     return table.snapshot()
 
 
-@router.post("/match/no-change", summary="The player due shot and nothing changed")
+@change("/match/no-change", summary="The player due shot and nothing changed")
 async def post_no_change(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.no_change()
     return table.snapshot()
 
 
-@router.post("/match/new", summary="Start a new match (the old one stays stored)")
+@change("/match/new", summary="Start a new match (the old one stays stored)")
 async def post_new_match(body: NewMatch, table: TableDep, _: Referee) -> dict[str, Any]:
     table.check_seq(body.seq)
     table.new_match(

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse, Response
 
 from web.api.deps import TableDep
+from web.api.responses import About
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 PAGES = {"/": "scoreboard.html", "/referee": "referee.html", "/tablet": "tablet.html",
@@ -41,7 +42,8 @@ def scoreboard_url(request: Request) -> str:
     return public or str(request.base_url)
 
 
-@router.get("/api/about", tags=["about"], summary="Addresses of the pages and the source")
+@router.get("/api/about", tags=["about"], response_model=About,
+            summary="Addresses of the pages and the source")
 async def about(request: Request, table: TableDep) -> dict[str, Any]:
     base = scoreboard_url(request).rstrip("/")
     return {

@@ -2,7 +2,7 @@
 
 Reading is open to everyone; every change (players, pairing a round, a board for a game, a
 command to a board) needs the tournament referee's session: the hub's own PIN buys an
-HttpOnly, SameSite=Strict cookie (``web.api.auth``, ``web.config.pin``, as on a board).
+HttpOnly, SameSite=Strict cookie through the board's own login routes (``web.api.auth``).
 
 Snapshots are rebuilt at most every ``REFRESH`` seconds while something changed, so a burst
 of events from eight boards costs a handful of SQLite reads, not one page build each.
@@ -17,18 +17,20 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol
 
-from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, Response, WebSocket, status
+from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
-from web.api.auth import COOKIE, LoginThrottle, Session, Sessions, log_in
+from web.api.auth import Auth, Referee, login_router
 from web.api.broadcaster import Broadcaster
+from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
+from web.api.schemas import ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.tournament import Tournament, TournamentError
@@ -49,12 +51,8 @@ class CommandSender(Protocol):
                      seq: int | None = None) -> str: ...
 
 
-class Login(BaseModel):
-    pin: str = Field(max_length=64)
-
-
 class NewPlayer(BaseModel):
-    name: str = Field(max_length=200)
+    name: ShownText = Field(max_length=200)
 
 
 class BoardChoice(BaseModel):
@@ -73,6 +71,11 @@ class Command(BaseModel):
     seq: int | None = None
     """The last event the referee saw; the board refuses if the match changed since."""
 
+    @model_validator(mode="after")
+    def _reason(self) -> Command:
+        check_reason(self.correct)
+        return self
+
 
 class Hub:
     """Everything the routes share; one per app."""
@@ -81,9 +84,7 @@ class Hub:
                  clock: Clock) -> None:
         self.tournament = tournament
         self.sender = sender
-        self.pins = pins
-        self.sessions = Sessions(clock)
-        self.throttle = LoginThrottle(clock)
+        self.auth = Auth.create(pins, clock, who="tournament referee")
         self.broadcaster = Broadcaster()
         self.seq = 0
         self._dirty = threading.Event()
@@ -113,19 +114,8 @@ def get_hub(request: Request) -> Hub:
 HubDep = Annotated[Hub, Depends(get_hub)]
 
 
-def require_referee(request: Request, hub: HubDep) -> Session:
-    session = hub.sessions.get(request.cookies.get(COOKIE))
-    if session is None:
-        raise HTTPException(status.HTTP_401_UNAUTHORIZED,
-                            detail="tournament referee session required: log in with the hub PIN")
-    return session
-
-
-Referee = Annotated[Session, Depends(require_referee)]
-
 pages = APIRouter(tags=["pages"])
 api = APIRouter(prefix="/api", tags=["tournament"], route_class=CheckedJSONRoute)
-referee = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
 
 
 @pages.get("/", include_in_schema=False)
@@ -241,25 +231,7 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
     return {"id": command_id, "board": board, "kind": body.kind}
 
 
-@referee.post("/login", summary="Exchange the hub PIN for a session cookie")
-async def login(body: Login, request: Request, response: Response, hub: HubDep) -> dict[str, Any]:
-    return await log_in(body.pin, request, response, pins=hub.pins, throttle=hub.throttle,
-                        sessions=hub.sessions)
-
-
-@referee.post("/logout", summary="End the session")
-async def logout(request: Request, response: Response, hub: HubDep) -> dict[str, Any]:
-    hub.sessions.close(request.cookies.get(COOKIE))
-    response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
-    return {"referee": False}
-
-
-@referee.get("/session", summary="Is this browser logged in as the tournament referee?")
-async def session(request: Request, hub: HubDep) -> dict[str, Any]:
-    return {"referee": hub.sessions.get(request.cookies.get(COOKIE)) is not None}
-
-
-def create_hub_app(hub: Hub) -> FastAPI:
+def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     """The app; ``hub.changed`` is what the MQTT side calls after each message."""
 
     @contextlib.asynccontextmanager
@@ -276,8 +248,10 @@ def create_hub_app(hub: Hub) -> FastAPI:
 
     app = FastAPI(title="skitter tournament hub", lifespan=lifespan)
     app.state.hub = hub
+    app.state.auth = hub.auth
     app.include_router(pages)
     app.include_router(api)
-    app.include_router(referee)
+    app.include_router(login_router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    install_guards(app, allowed_origins)
     return app

@@ -1,0 +1,211 @@
+"""What every request meets before FastAPI parses it, on the board and on the hub alike.
+
+A board is a 1 GB Pi on a venue network, so a request is judged by its size and its shape
+before anything is built from it:
+
+- :class:`BodyGuard` reads the body with a cap (``MAX_BODY``) and answers 413 as soon as the
+  ``Content-Length`` or the bytes received pass it, so an oversized body never sits in
+  memory. A JSON body that is not UTF-8, nests deeper than ``MAX_DEPTH`` or holds a lone
+  surrogate (``"\\ud800"``, which cannot be stored or sent) gets 422 naming the problem.
+- :class:`OriginGuard` refuses a state-changing request (POST, PUT, PATCH, DELETE) that a
+  browser sent from another page's origin: SameSite cookies ignore the port, so a page on
+  another port of the same host could otherwise post with the referee's cookie. Browsers
+  always send ``Origin`` on such requests; a request without it comes from a program (curl,
+  a script, the tests), which must hold the session cookie anyway, so it passes unless its
+  ``Sec-Fetch-Site`` header says a browser sent it from elsewhere.
+- :func:`validation_error` answers a body FastAPI refuses with the field and the problem
+  only: FastAPI's own answer repeats the input, which turned a 100 MB body into a 104 MB
+  answer.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+MAX_BODY = 8 * 1024
+"""Bytes a request body may hold (the largest real one, a new match, is under 1 kB)."""
+MAX_DEPTH = 16
+"""Levels of nesting a JSON body may have (a correction's board is three deep)."""
+MAX_MESSAGE = 200
+"""Characters of a validation message kept in an answer."""
+CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    data = json.dumps(body).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(data)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": data})
+
+
+def _problem(status: int, msg: str, kind: str) -> tuple[int, dict[str, Any]]:
+    return status, {"detail": [{"loc": ["body"], "msg": msg, "type": kind}], "field": "body"}
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", ()):
+        if key == name:
+            return str(value.decode("latin-1"))
+    return None
+
+
+class BodyGuard:
+    """Pure ASGI middleware: 413 over ``limit`` bytes, 422 for JSON that cannot be used."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        too_big = _problem(413, f"the request body is larger than {self.limit} bytes",
+                           "too_large")
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _send_json(send, *too_big)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            size += len(message.get("body", b""))
+            if size > self.limit:
+                await _send_json(send, *too_big)
+                return
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        refused = _json_problem(body, _header(scope, b"content-type"))
+        if refused is not None:
+            await _send_json(send, *_problem(422, *refused))
+            return
+        whole: Message = {"type": "http.request", "body": body, "more_body": False}
+        await self.app(scope, _replay([whole], receive), send)
+
+
+def _replay(messages: list[Message], receive: Receive) -> Receive:
+    """A ``receive`` giving ``messages`` first, then the server's (a disconnect, say)."""
+    pending = list(messages)
+
+    async def replay() -> Message:
+        if pending:
+            return pending.pop(0)
+        return await receive()
+
+    return replay
+
+
+def _json_problem(body: bytes, content_type: str | None) -> tuple[str, str] | None:
+    """(message, type) when a JSON body cannot be used; None to let FastAPI judge it."""
+    if not body or (content_type is not None and "json" not in content_type.lower()):
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"the body is not valid UTF-8 (byte {exc.start})", "utf8_invalid"
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        return f"the body nests deeper than {MAX_DEPTH} levels", "too_deep"
+    except ValueError:
+        return None  # FastAPI names the JSON error itself
+    return _shape_problem(value)
+
+
+def _shape_problem(value: object) -> tuple[str, str] | None:
+    """Walk the parsed body without recursion: too deep, or a string that is not text."""
+    stack: list[tuple[object, int, str]] = [(value, 1, "body")]
+    while stack:
+        item, depth, where = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"the body nests deeper than {MAX_DEPTH} levels", "too_deep"
+        if isinstance(item, str):
+            if not _encodable(item):
+                return f"{where} holds a lone surrogate (not text)", "string_unicode"
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                if not _encodable(key):
+                    return f"a key in {where} holds a lone surrogate (not text)", \
+                        "string_unicode"
+                stack.append((sub, depth + 1, f"{where}.{key}"))
+        elif isinstance(item, list):
+            stack.extend((sub, depth + 1, f"{where}[{i}]") for i, sub in enumerate(item))
+    return None
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+class OriginGuard:
+    """Pure ASGI middleware: a browser's change from another origin gets 403."""
+
+    def __init__(self, app: ASGIApp, allowed: Iterable[str] = ()) -> None:
+        self.app = app
+        self.allowed = frozenset(o.rstrip("/").lower() for o in allowed)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in CHANGING and not self._permits(scope):
+            await _send_json(send, 403, {
+                "detail": "refused: the request came from a page of another site or port; "
+                "only this scorekeeper's own pages (or origins named in allowed_origins) "
+                "may change it"})
+            return
+        await self.app(scope, receive, send)
+
+    def _permits(self, scope: Scope) -> bool:
+        origin = _header(scope, b"origin")
+        if origin is None:
+            fetch_site = _header(scope, b"sec-fetch-site")
+            return fetch_site in (None, "same-origin", "none")
+        origin = origin.rstrip("/").lower()
+        if origin in self.allowed:
+            return True
+        host = _header(scope, b"host")
+        if host is None or "://" not in origin:
+            return False
+        return origin.split("://", 1)[1] == host.lower()
+
+
+async def validation_error(request: Request, exc: Exception) -> JSONResponse:
+    """FastAPI's 422 with the field and the problem only: never the input."""
+    assert isinstance(exc, RequestValidationError)
+    errors = [_described(e) for e in exc.errors()[:10]]
+    names = [p for p in errors[0]["loc"][1:] if isinstance(p, str)] if errors else []
+    return JSONResponse({"detail": errors, "field": ".".join(names) or "body"},
+                        status_code=422)
+
+
+def _described(error: Any) -> dict[str, Any]:
+    """One error as ``loc``, ``msg`` and ``type``: pydantic's ``input`` and ``ctx`` dropped."""
+    msg = str(error.get("msg", ""))
+    if error.get("type") == "json_invalid":  # where the JSON broke, never what it held
+        msg = f"{msg}: {error.get('ctx', {}).get('error', 'not JSON')}"
+    return {"loc": list(error.get("loc", ())), "msg": msg[:MAX_MESSAGE],
+            "type": str(error.get("type", ""))}
+
+
+def install_guards(app: FastAPI, allowed_origins: Iterable[str] = ()) -> None:
+    """The guards above, for the board's app and the hub's (outermost: the size cap)."""
+    app.add_exception_handler(RequestValidationError, validation_error)
+    app.add_middleware(OriginGuard, allowed=tuple(allowed_origins))
+    app.add_middleware(BodyGuard)
