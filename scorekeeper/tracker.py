@@ -200,6 +200,8 @@ class Tracker:
         if agrees(reading, expected):
             self._mode = "ready"
             self._note = ""
+        elif self._note.startswith("sensing resumed"):
+            self._note = "the board changed while sensing was interrupted"
         return None
 
     def sync(self, expected: Expectation, *, after_shot: bool = False) -> None:
@@ -253,13 +255,20 @@ class Tracker:
         self._paused_by.add(why)
 
     def resume(self, why: str = "referee") -> None:
-        """Take readings again; a board that changed meanwhile goes to the referee."""
+        """Take readings again; the board is judged afresh before anything scores.
+
+        The last reading was taken before the gap (a pause, a lost link, bus errors): the
+        board may have changed meanwhile unseen, so it is forgotten. The next settled reading
+        decides: the board agrees with the match (ready) or the referee decides (review).
+        The caller must make sure that reading is taken after the gap (the table has the
+        pipeline owe a fresh one and drops readings taken before it resumed).
+        """
         self._paused_by.discard(why)
         if not self._paused_by:
+            if self._reading is not None:
+                self._note = "sensing resumed: checking the board"
             self._mode = "review"
-            seen, expected = self._reading, self._expected
-            if seen is not None and expected is not None and agrees(seen, expected):
-                self._mode = "ready"
+            self._reading = None
 
     # Output --------------------------------------------------------------------------
 
@@ -291,6 +300,8 @@ class Tracker:
                 return "sensor link down: play paused"
             return "sensing paused by the referee"
         if expected is None or self._reading is None:
+            if self._note:
+                return f"{self._note}; waiting for the board to come to rest"
             return "waiting for the board to come to rest"
         if mode == "ready":
             if expected.turn is None:

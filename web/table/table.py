@@ -283,21 +283,31 @@ class Table:
         if paused:
             self.tracker.pause("referee")
         else:
-            self.tracker.resume("referee")
+            self._resume_sensing("referee")
         self._publish(match_changed=False)
+
+    def _resume_sensing(self, why: str) -> None:
+        """End a gap in sensing: the tracker forgets its reading, the pipeline owes a new one."""
+        self.tracker.resume(why)
+        if self.sensing is not None:
+            self.sensing.resync()
 
     def tick(self) -> None:
         """One step of the polling loop: link, readings, shots; publish what changed."""
         if self.sensing is None:
             return
+        # Poll first, then read the link: a link that went down or came back during this
+        # poll is seen before any of its readings is judged. Readings of the poll in which
+        # the link came back were taken before the gap ended and are never judged.
+        readings = self.sensing.poll()
         link = self.sensing.link()
         if link.up != self._link_up:
             if link.up:
-                self.tracker.resume("link")
+                self._resume_sensing("link")
+                readings = []
             else:
                 self.tracker.pause("link")
             self._link_up = link.up
-        readings = self.sensing.poll()
         for reading in readings:
             self._observe(reading)
         # Most steps change nothing: compare a cheap key first, the whole view only then.
