@@ -227,6 +227,12 @@ class Tracker:
         self._mode = "review"
         self._note = f"the rules refused the sensed shot: {message}"
 
+    def not_recorded(self, message: str) -> None:
+        """A sensed shot could not be written to the match log: it is not scored, and the
+        referee accepts the board again once the log can be written."""
+        self._mode = "review"
+        self._note = f"the sensed shot was not recorded ({message})"
+
     def mark_no_change(self, expected: Expectation) -> Shot | None:
         """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
         if expected.turn is None or not expected.playing:
