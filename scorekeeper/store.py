@@ -196,7 +196,7 @@ class MatchStore:
         except sqlite3.OperationalError as exc:
             raise StoreError(f"match log cannot be written: {self.path}: {exc}") from exc
         except sqlite3.DatabaseError as exc:
-            raise _damaged(self.path, str(exc)) from exc
+            raise _damaged(self.path, str(exc).splitlines()[0][:120]) from exc
         try:
             self._check_and_migrate()
         except sqlite3.OperationalError as exc:
@@ -331,16 +331,17 @@ class MatchStore:
 
     def list_matches(self) -> list[dict[str, Any]]:
         """Every match's header with its event count, newest first."""
-        rows = self._db.execute(
-            "SELECT m.id, m.created_at, m.names, m.rules, COUNT(e.seq) FROM matches m "
-            "LEFT JOIN events e ON e.match_id = m.id GROUP BY m.id ORDER BY m.id DESC"
-        ).fetchall()
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT m.id, m.created_at, m.names, m.rules, COUNT(e.seq) FROM matches m "
+                "LEFT JOIN events e ON e.match_id = m.id GROUP BY m.id ORDER BY m.id DESC"
+            ).fetchall()
         return [
             {
                 "id": r[0],
                 "created_at": r[1],
-                "names": json.loads(r[2]),
-                "rules": json.loads(r[3]),
+                "names": self._decoded(r[2], f"the header of match {r[0]}"),
+                "rules": self._decoded(r[3], f"the header of match {r[0]}"),
                 "events": r[4],
             }
             for r in rows
@@ -354,21 +355,45 @@ class MatchStore:
     def load_header(self, match_id: int) -> StoredMatch:
         """The match's header alone (``events`` is empty): what a replay from
         :meth:`iter_bodies` or :meth:`iter_rows` needs besides the events."""
-        head = self._db.execute(
-            "SELECT id, created_at, rules, setup, names, meta FROM matches WHERE id = ?",
-            (match_id,),
-        ).fetchone()
+        with self._reading():
+            head = self._db.execute(
+                "SELECT id, created_at, rules, setup, names, meta FROM matches WHERE id = ?",
+                (match_id,),
+            ).fetchone()
         if head is None:
             raise StoreError(f"no match {match_id} in {self.path}")
+        what = f"the header of match {match_id}"
+        created = head[1]
+        if not isinstance(created, (int, float)):
+            raise _damaged(self.path, f"{what} has no valid time")
         return StoredMatch(
             id=head[0],
-            created_at=head[1],
-            rules=json.loads(head[2]),
-            setup=json.loads(head[3]),
-            names=json.loads(head[4]),
-            meta=json.loads(head[5]),
+            created_at=created,
+            rules=self._decoded(head[2], what),
+            setup=self._decoded(head[3], what),
+            names=self._decoded(head[4], what),
+            meta=self._decoded(head[5], what),
             events=(),
         )
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[None]:
+        """SQLite's own complaints about a read (undecodable text, a malformed page) mean a
+        damaged file: one clear line, never a traceback."""
+        try:
+            yield
+        except sqlite3.DatabaseError as exc:
+            raise _damaged(self.path, str(exc).splitlines()[0][:120]) from exc
+
+    def _decoded(self, text: Any, what: str) -> Any:
+        """A stored JSON object; a field that is not one means the file was damaged."""
+        try:
+            value = json.loads(text) if isinstance(text, str) else None
+        except json.JSONDecodeError:
+            value = None
+        if not isinstance(value, dict):
+            raise _damaged(self.path, f"{what} is not readable")
+        return value
 
     def iter_events(self, match_id: int, after: int = 0) -> Iterator[StoredEvent]:
         """Events of ``match_id`` with ``seq > after``, in order (streamed, not all in memory)."""
@@ -407,7 +432,7 @@ class MatchStore:
                         )
                     yield seq, at, source, body
         except sqlite3.DatabaseError as exc:
-            raise _damaged(self.path, str(exc)) from exc
+            raise _damaged(self.path, str(exc).splitlines()[0][:120]) from exc
 
     def event_count(self, match_id: int) -> int:
         row = self._db.execute(
