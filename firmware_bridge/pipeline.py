@@ -112,6 +112,14 @@ class Pipeline:
 
     # -- the match and the referee ---------------------------------------------------------
 
+    def resync(self) -> None:
+        """Owe a fresh reading once the board has been still for the settle window from now.
+
+        Called when sensing resumes after a gap (a lost link, a pause): a reading is then
+        emitted even if no cell changed, so the tracker can judge the board as it is now.
+        """
+        self._settle.changed(self.clock.now())
+
     def set_expected(self, counts: dict[str, int]) -> None:
         """What the match expects on the board now (after a clearing, a restore, a round
         start); cells that disagree must be restored within the restore timeout."""

@@ -56,8 +56,21 @@ SerialFactory = Callable[[str, int], Any]
 
 
 def open_serial(path: str, baudrate: int) -> Any:
-    """pyserial's port with a short read timeout, so the reader thread can stop promptly."""
-    return serial.Serial(path, baudrate=baudrate, timeout=0.05, write_timeout=0.5)
+    """pyserial's port with a short read timeout, so the reader thread can stop promptly.
+
+    Opened exclusively: a second program (``skitter sensors`` beside a live server) is told
+    the port is in use instead of stealing the bytes and knocking the server's link down.
+    """
+    try:
+        return serial.Serial(
+            path, baudrate=baudrate, timeout=0.05, write_timeout=0.5, exclusive=True
+        )
+    except serial.SerialException as exc:
+        if "exclusively lock" in str(exc):
+            raise serial.SerialException(
+                f"{path} is in use by another program (is skitter serve running?)"
+            ) from exc
+        raise
 
 
 def find_port(usb_ids: Sequence[tuple[int, int]]) -> str | None:

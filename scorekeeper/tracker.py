@@ -200,6 +200,8 @@ class Tracker:
         if agrees(reading, expected):
             self._mode = "ready"
             self._note = ""
+        elif self._note.startswith("sensing resumed"):
+            self._note = "the board changed while sensing was interrupted"
         return None
 
     def sync(self, expected: Expectation, *, after_shot: bool = False) -> None:
@@ -224,6 +226,12 @@ class Tracker:
         """The rules refused the proposed shot: the referee must look at the board."""
         self._mode = "review"
         self._note = f"the rules refused the sensed shot: {message}"
+
+    def not_recorded(self, message: str) -> None:
+        """A sensed shot could not be written to the match log: it is not scored, and the
+        referee accepts the board again once the log can be written."""
+        self._mode = "review"
+        self._note = f"the sensed shot was not recorded ({message})"
 
     def mark_no_change(self, expected: Expectation) -> Shot | None:
         """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
@@ -253,13 +261,20 @@ class Tracker:
         self._paused_by.add(why)
 
     def resume(self, why: str = "referee") -> None:
-        """Take readings again; a board that changed meanwhile goes to the referee."""
+        """Take readings again; the board is judged afresh before anything scores.
+
+        The last reading was taken before the gap (a pause, a lost link, bus errors): the
+        board may have changed meanwhile unseen, so it is forgotten. The next settled reading
+        decides: the board agrees with the match (ready) or the referee decides (review).
+        The caller must make sure that reading is taken after the gap (the table has the
+        pipeline owe a fresh one and drops readings taken before it resumed).
+        """
         self._paused_by.discard(why)
         if not self._paused_by:
+            if self._reading is not None:
+                self._note = "sensing resumed: checking the board"
             self._mode = "review"
-            seen, expected = self._reading, self._expected
-            if seen is not None and expected is not None and agrees(seen, expected):
-                self._mode = "ready"
+            self._reading = None
 
     # Output --------------------------------------------------------------------------
 
@@ -291,6 +306,8 @@ class Tracker:
                 return "sensor link down: play paused"
             return "sensing paused by the referee"
         if expected is None or self._reading is None:
+            if self._note:
+                return f"{self._note}; waiting for the board to come to rest"
             return "waiting for the board to come to rest"
         if mode == "ready":
             if expected.turn is None:

@@ -118,17 +118,20 @@ class ScoringRig:
     # -- the polling loop, as web.table.table.Table.tick -----------------------------------
 
     def step(self) -> None:
+        readings = self.pipeline.pump(self.source)
         status = self.source.status()
         if status.degraded:
             self.log.degraded_polls += 1
         if status.up != self._link_up:
             if status.up:
                 self.tracker.resume("link")
+                self.pipeline.resync()
+                readings = []  # taken before the gap ended: never judged
             else:
                 self.tracker.pause("link")
                 self.log.link_downs += 1
             self._link_up = status.up
-        for reading in self.pipeline.pump(self.source):
+        for reading in readings:
             shot = self.tracker.observe(reading, self.expectation())
             if shot is not None:
                 self._apply(shot)
@@ -155,7 +158,8 @@ class ScoringRig:
                 shot = self.tracker.accept_board(self.expectation())
                 if shot is not None:
                     self._apply(shot)
-                continue
+                    continue
+                # no reading since sensing resumed: the referee waits for one
             self.step()
 
     # -- the match -----------------------------------------------------------------------------

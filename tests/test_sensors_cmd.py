@@ -95,3 +95,33 @@ def test_replay_log_can_be_shown(tmp_path, capsys):
     frame = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert frame["source"] == "replay" and frame["active"] == [32]
     assert frame["counts"]["minus"] == 1
+
+
+def test_sensors_beside_a_live_server_says_the_port_is_in_use(tmp_path, capsys):
+    import time
+
+    from emulation.mcu import EmulatedMcu
+
+    from firmware_bridge.sources import open_source
+
+    link = tmp_path / "ttyACM-skitter"
+    mcu = EmulatedMcu(link, cells=load_profile().cells)
+    server = open_source(f"serial:{link}", load_profile(), FakeClock())
+    try:
+        server.start()
+        deadline = time.monotonic() + 3.0
+        while not server.status().up:  # the server's link is up and holds the port
+            assert time.monotonic() < deadline, server.status()
+            server.poll()
+            time.sleep(0.002)
+        assert main(["sensors", "--source", f"serial:{link}", "--json", "--once"]) == 0
+        frame = json.loads(capsys.readouterr().out.splitlines()[-1])
+        assert frame["link"]["up"] is False
+        assert "in use by another program" in frame["link"]["message"]
+        mcu.heartbeat()
+        time.sleep(0.05)
+        server.poll()
+        assert server.status().up  # not knocked down
+    finally:
+        server.close()
+        mcu.close()

@@ -362,3 +362,23 @@ def test_circuitpython_data_port_is_known_by_its_usb_interface_number(
     ]
     monkeypatch.setattr(serial_source.list_ports, "comports", lambda: ports)
     assert find_port([(0x239A, 0x80F4)]) == "/dev/ttyACM1"
+
+
+def test_a_second_program_is_told_the_port_is_in_use_and_the_first_keeps_its_link(
+    link: Path, clock: FakeClock, mcu: EmulatedMcu
+) -> None:
+    server = SerialSource(port=str(link), cells=CELLS, clock=clock)
+    other = SerialSource(port=str(link), cells=CELLS, clock=clock)
+    try:
+        connected(server, mcu)
+        other.start()
+        status = other.status()
+        assert not status.up
+        assert "in use by another program" in status.message
+        mcu.magnet(3, True)
+        events: list[SensorEvent] = []
+        pump(server, lambda: any(e.cell == 3 for e in events), events)
+        assert server.status().up
+    finally:
+        other.close()
+        server.close()

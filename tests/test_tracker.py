@@ -188,7 +188,32 @@ def test_pausing_by_the_referee_and_the_link_are_both_needed_to_lift():
     t.resume("link")
     assert t.mode == "paused"
     t.resume("referee")
+    assert t.mode == "review"  # judged afresh: nothing scores before a new reading
+    assert t.observe(reading(), expect()) is None
     assert t.mode == "ready"
+
+
+def test_after_a_gap_the_reading_from_before_it_never_makes_the_board_ready():
+    t = ready_tracker(expect())
+    t.pause("link")
+    t.resume("link")  # the board agreed before the gap, but it may have changed unseen
+    assert t.mode == "review"
+    assert "sensing resumed" in t.status().message
+    t.sync(expect())
+    assert t.mode == "review"
+
+
+def test_a_board_changed_during_a_gap_goes_to_the_referee_not_to_the_score():
+    due = expect(big="hand", must_place_big=True)
+    t = Tracker()
+    t.observe(reading(big={"black": False, "white": False}), due)
+    assert t.mode == "ready"
+    t.pause("link")
+    t.resume("link")
+    placed_unseen = reading(big={"black": True, "white": False})
+    assert t.observe(placed_unseen, due) is None
+    assert t.mode == "review"
+    assert "changed while sensing was interrupted" in t.status().message
 
 
 def test_undo_makes_the_board_to_restore():

@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from firmware_bridge.simulator import SimulatorError
+from scorekeeper.store import StoreUnwritable
 from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
@@ -98,6 +99,12 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(SimulatorError)
     async def simulator(request: Request, exc: SimulatorError) -> JSONResponse:
         return JSONResponse({"detail": str(exc), "field": "board"}, status_code=422)
+
+    @app.exception_handler(StoreUnwritable)
+    async def unwritable(request: Request, exc: StoreUnwritable) -> JSONResponse:
+        # Nothing of the step was kept or applied; the pages show the same message.
+        table: Table = request.app.state.table
+        return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=503)
 
     @app.exception_handler(Stale)
     async def stale(request: Request, exc: Stale) -> JSONResponse:

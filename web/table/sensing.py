@@ -62,6 +62,11 @@ class Sensing:
         self.pipeline.feed(events)
         return self.pipeline.tick()
 
+    def resync(self) -> None:
+        """Sensing resumes after a gap: owe a reading of the board as it is from now on."""
+        self.pipeline.resync()
+        self._rest_after(self.pipeline.clock.now() + self.pipeline.settle_s)
+
     def _rest_after(self, at: float) -> None:
         if self._rest_at is None or at > self._rest_at:
             self._rest_at = at

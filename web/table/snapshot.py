@@ -43,15 +43,21 @@ def sensing_part(
 
 
 def alerts(
-    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str] | None = None
+    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str] | None = None,
+    *, storage: str | None = None,
 ) -> list[dict[str, str]]:
-    """Everything that stops play, most urgent first, in words for a TV across the room."""
+    """Everything that stops play, most urgent first, in words for a TV across the room.
+
+    ``storage``: why the match log cannot be written, when it cannot (nothing is scored).
+    """
     names = names or {}
 
     def who(player: str | None) -> str:
         return names.get(player or "", player or "nobody")
 
     out: list[dict[str, str]] = []
+    if storage:
+        out.append({"kind": "storage", "message": storage})
     link = view["link"]
     if not link["up"]:
         out.append({"kind": "link", "message": link["message"] or "sensor link down"})

@@ -30,13 +30,15 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
-from scorekeeper.store import MatchStore, StoreError
+from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
 from web.table.sensing import Sensing
 from web.table.snapshot import alerts, sensing_part
 
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
+RECHECK_S = 5.0
+"""While the match log cannot be written, how often the polling loop tries it again."""
 LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
 
@@ -82,6 +84,7 @@ class Table:
         self._sensing_view: dict[str, Any] | None = None
         self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
+        self._next_recheck = 0.0
         self.match_id, self.match, self.log, self.names, self.meta = self._resume()
         self._after_match_change(lay_out_simulator=True)
 
@@ -155,7 +158,9 @@ class Table:
             "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
             **view,
-            "alerts": alerts(state, view, self.names),
+            "storage": {"ok": self.store.write_problem is None,
+                        "message": self.store.write_problem or ""},
+            "alerts": alerts(state, view, self.names, storage=self.store.write_problem),
         }
 
     def full_log(self) -> list[dict[str, Any]]:
@@ -186,7 +191,9 @@ class Table:
         """Check, store, apply and publish one scenario-format step; :class:`Refused` if not.
 
         The live match refuses a step without changing (``Match.apply``), so it is applied
-        first and stored right after; should the store fail, the match is rebuilt from it.
+        first and stored right after; should the store fail (:class:`StoreUnwritable`), the
+        match is rebuilt from the steps already committed (the log), the screens are told
+        the log cannot be written, and the error goes to the caller (HTTP 503).
         """
         try:
             body = parse_event(step).to_json()
@@ -199,15 +206,17 @@ class Table:
         at = self.wall.now()
         try:
             seq = self.store.append(self.match_id, body, at=at, source=source)
-        except Exception:
-            self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+        except StoreError:
+            self.match = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
+            self._publish(match_changed=False)
             raise
         self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
         self._after_match_change(after_shot=source == "sensor")
         return list(effects or ())
 
     def apply_steps(self, steps: list[Mapping[str, Any]], *, source: str = "manual") -> None:
-        """Apply several steps as one change: all are checked on a copy before any is stored."""
+        """Apply several steps as one change: all are checked on a copy, stored in ONE
+        transaction, and applied to the live match only once that has committed."""
         try:
             bodies = [parse_event(s).to_json() for s in steps]
             copy = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
@@ -215,9 +224,13 @@ class Table:
                 copy.apply(body)
         except IllegalEventError as exc:
             raise Refused(str(exc)) from None
-        for body in bodies:
-            at = self.wall.now()
-            seq = self.store.append(self.match_id, body, at=at, source=source)
+        at = self.wall.now()
+        try:
+            seqs = self.store.append_many(self.match_id, bodies, at=at, source=source)
+        except StoreError:
+            self._publish(match_changed=False)
+            raise
+        for seq, body in zip(seqs, bodies, strict=True):
             effects = self.match.apply(body)
             self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
         self._after_match_change()
@@ -251,9 +264,13 @@ class Table:
             match = Match(r, s, dict(names))
         except IllegalEventError as exc:
             raise Refused(str(exc), "rules") from None
-        self.match_id = self.store.create_match(
-            r.to_json(), s.to_json(), dict(names), at=self.wall.now(), meta=dict(meta)
-        )
+        try:
+            self.match_id = self.store.create_match(
+                r.to_json(), s.to_json(), dict(names), at=self.wall.now(), meta=dict(meta)
+            )
+        except StoreError:
+            self._publish(match_changed=False)
+            raise
         self.match, self.log, self.rules, self.setup = match, MatchLog(), r, s
         self.names, self.meta = dict(names), dict(meta)
         self._after_match_change(lay_out_simulator=True)
@@ -289,21 +306,32 @@ class Table:
         if paused:
             self.tracker.pause("referee")
         else:
-            self.tracker.resume("referee")
+            self._resume_sensing("referee")
         self._publish(match_changed=False)
+
+    def _resume_sensing(self, why: str) -> None:
+        """End a gap in sensing: the tracker forgets its reading, the pipeline owes a new one."""
+        self.tracker.resume(why)
+        if self.sensing is not None:
+            self.sensing.resync()
 
     def tick(self) -> None:
         """One step of the polling loop: link, readings, shots; publish what changed."""
+        self._recheck_store()
         if self.sensing is None:
             return
+        # Poll first, then read the link: a link that went down or came back during this
+        # poll is seen before any of its readings is judged. Readings of the poll in which
+        # the link came back were taken before the gap ended and are never judged.
+        readings = self.sensing.poll()
         link = self.sensing.link()
         if link.up != self._link_up:
             if link.up:
-                self.tracker.resume("link")
+                self._resume_sensing("link")
+                readings = []
             else:
                 self.tracker.pause("link")
             self._link_up = link.up
-        readings = self.sensing.poll()
         for reading in readings:
             self._observe(reading)
         # Most steps change nothing: compare a cheap key first, the whole view only then.
@@ -337,6 +365,21 @@ class Table:
             self.apply_step({"shot": shot.to_json()}, source=source)
         except Refused as exc:
             self.tracker.refused(str(exc))
+            self._publish(match_changed=False)
+        except StoreUnwritable as exc:
+            if source != "sensor":
+                raise
+            # Not scored: the referee accepts the board again once the log can be written.
+            self.tracker.not_recorded(str(exc))
+            self._publish(match_changed=False)
+
+    def _recheck_store(self) -> None:
+        """While the log cannot be written, try it every :data:`RECHECK_S`; when the disk
+        takes writes again (space freed) the problem clears by itself."""
+        if self.store.write_problem is None or self.clock.now() < self._next_recheck:
+            return
+        self._next_recheck = self.clock.now() + RECHECK_S
+        if self.store.recheck() is None:
             self._publish(match_changed=False)
 
     # -- after every change -------------------------------------------------------------------

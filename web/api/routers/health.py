@@ -28,6 +28,10 @@ async def healthz(table: TableDep) -> JSONResponse:
     store_ok = True
     try:
         table.store.event_count(table.match_id)
+        problem = table.store.recheck()  # a failed write is retried: space may be back
+        if problem is not None:
+            store_ok = False
+            problems.append(problem)
     except Exception as exc:  # noqa: BLE001 - whatever broke, health says so
         store_ok = False
         problems.append(f"match store unusable: {exc}")
