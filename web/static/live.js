@@ -5,8 +5,6 @@
 const Skitter = (() => {
   const listeners = [];
   let state = null;
-  let socket = null;
-  let retry = 0;
   let connected = false;
 
   function accept(snapshot) {
@@ -22,62 +20,22 @@ const Skitter = (() => {
 
   function setLink(ok) {
     connected = ok;
-    document.body.classList.toggle("offline", !ok);
     const el = document.getElementById("live-status");
     if (el) el.textContent = ok ? "live" : "reconnecting…";
   }
 
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${proto}//${location.host}/ws`);
-    let first = true;
-    socket.onopen = () => { retry = 0; setLink(true); };
-    socket.onmessage = (msg) => {
-      let snapshot;
-      try { snapshot = JSON.parse(msg.data); } catch (err) { return; }
-      if (first && state && snapshot.boot === state.boot && snapshot.seq < state.seq) {
-        state = null; // never happens with one server; be safe and take the server's word
-      }
-      first = false;
-      accept(snapshot);
-    };
-    socket.onclose = () => {
-      setLink(false);
-      retry = Math.min(retry + 1, 6);
-      setTimeout(connect, Math.min(5000, 250 * 2 ** retry));
-    };
-    socket.onerror = () => socket.close();
-  }
-
   async function api(path, body, method) {
-    const init = { method: method || (body === undefined ? "GET" : "POST"),
-                   credentials: "same-origin", headers: {} };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, init);
-    } catch (err) {
-      return { ok: false, status: 0, data: { detail: "the scorekeeper is not reachable" } };
-    }
-    let data = null;
-    try { data = await response.json(); } catch (err) { data = null; }
+    const result = await Common.api(path, body, method);
+    const data = result.data;
     if (data && data.seq !== undefined && data.state) accept(data);
-    if (response.status === 409 && data && data.state) accept(data.state);
-    return { ok: response.ok, status: response.status, data };
+    if (result.status === 409 && data && data.state) accept(data.state);
+    return result;
   }
 
   function errorText(result) {
-    const d = result.data && result.data.detail;
-    if (!d) return `error ${result.status}`;
-    if (Array.isArray(d)) {
-      return d.map((e) => `${(e.loc || []).filter((x) => x !== "body").join(".")}: ${e.msg}`)
-        .join("; ");
-    }
-    if (result.status === 409) return `Someone else changed the match first. ${d}`;
-    return String(d);
+    const text = Common.errorText(result);
+    if (result.status === 409) return `Someone else changed the match first. ${text}`;
+    return text;
   }
 
   // -- words and colours ------------------------------------------------------------------
@@ -255,20 +213,20 @@ const Skitter = (() => {
     }
   }
 
-  function alertsHtml(s) {
-    return (s.alerts || []).map((a) =>
-      `<div class="alert alert-${esc(a.kind)}">${esc(a.message)}</div>`).join("");
+  function renderAlerts(box, s) {
+    box.replaceChildren(...(s.alerts || []).map((a) =>
+      Common.h("div", { class: `alert alert-${a.kind}` }, a.message)));
   }
 
   function start() {
-    connect();
+    Common.socket("/ws", accept, setLink);
     api("/api/state").then((r) => { if (r.ok) accept(r.data); });
   }
 
   return {
     get state() { return state; },
     onState(fn) { listeners.push(fn); if (state) fn(state); },
-    start, api, errorText, drawBoard, track, alertsHtml, colourOf, nameOf, fieldLabel, esc,
+    start, api, errorText, drawBoard, track, renderAlerts, colourOf, nameOf, fieldLabel, esc,
     signed, get connected() { return connected; },
   };
 })();

@@ -107,7 +107,7 @@ Skitter.onState((s) => {
   document.getElementById("tracker").textContent = `board: ${s.tracker.mode}: ${s.tracker.message}`;
   document.getElementById("match-info").textContent =
     `match ${s.match_id} · state ${s.seq} · source ${s.sensing.source}`;
-  document.getElementById("alerts").innerHTML = Skitter.alertsHtml(s);
+  Skitter.renderAlerts(document.getElementById("alerts"), s);
   const opts = boardOptions(s);
   Skitter.drawBoard(document.getElementById("board"), opts);
   renderEffects(document.getElementById("effects"), s);

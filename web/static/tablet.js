@@ -79,7 +79,7 @@ function renderStatus(s) {
     el.classList.toggle("due", st.turn === p);
   }
   $("st-score").textContent = `${st.score.black} : ${st.score.white}`;
-  $("alerts").innerHTML = Skitter.alertsHtml(s);
+  Skitter.renderAlerts($("alerts"), s);
 }
 
 // -- decisions ----------------------------------------------------------------------------

@@ -34,7 +34,7 @@ from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
 from web.table.sensing import Sensing
-from web.table.snapshot import alerts, sensing_part
+from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
 
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
 LOG_TAIL = 10
@@ -145,11 +145,12 @@ class Table:
             "handicaps": self.meta.get("handicaps", {}),
             "state": state,
             "can_undo": bool(self.match.can_undo),
-            "log": self.log.tail(LOG_TAIL),
+            "log": log_in_words(self.log.tail(LOG_TAIL), self.names),
             "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
             **view,
             "alerts": alerts(state, view, self.names),
+            "words": words_part(state, self.names),
         }
 
     def full_log(self) -> list[dict[str, Any]]:
