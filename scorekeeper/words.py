@@ -48,7 +48,8 @@ def restore_instruction(
     ``Put back: take 3 skitts off Bo's red, 1 off the minus field``."""
     parts: list[str] = []
     verb_used: set[str] = set()
-    for field, diff in sorted(differences.items(), key=lambda kv: (kv[1] < 0, kv[0])):
+    order = sorted(differences.items(), key=lambda kv: (kv[1] < 0, kv[0] == "minus", kv[0]))
+    for field, diff in order:
         n = abs(diff)
         verb = "take" if diff > 0 else "add"
         where = field_words(field, names)
