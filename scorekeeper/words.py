@@ -119,3 +119,20 @@ def effects_in_names(
 ) -> list[dict[str, Any]]:
     """The effects with their texts in names (the ruling and numbers unchanged)."""
     return [{**e, "text": in_names(str(e.get("text", "")), names)} for e in effects]
+
+
+_CONTEXT = re.compile(r"\s*\[[^\]]*\]\s*$")
+_KEY = re.compile(r"^[a-z_]+(?:\.[a-z_0-9]+)*: ")
+_RULING = re.compile(r"\(?\b(R\d{1,2})\b\)?")
+
+
+def refusal(message: str, names: Mapping[str, str]) -> str:
+    """A refused change in players' words, e.g.
+    ``Not possible: a shot can add at most one skitt to the board (R2)``: without the
+    engine's key prefix (``shot.delta: ``) and its trailing ``[round 1, ...]`` context."""
+    text = _KEY.sub("", _CONTEXT.sub("", message.strip()))
+    ruling = _RULING.search(text)
+    if ruling:
+        text = _RULING.sub("", text).strip(" ,;:")
+    text = in_names(text, names).strip()
+    return f"Not possible: {text}" + (f" ({ruling.group(1)})" if ruling else "")

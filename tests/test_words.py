@@ -36,3 +36,12 @@ def test_the_prompt_says_who_shoots_and_what():
     assert turn_prompt({"phase": "play", "turn": "black"}, NAMES) == "Ann to shoot"
     assert turn_prompt({"phase": "play", "turn": "white", "must_place_big": True}, NAMES) == (
         "Bo: shoot your big skitt to the centre")
+
+
+def test_a_refusal_reads_as_a_sentence_with_its_ruling():
+    from scorekeeper.words import refusal
+
+    message = ("shot.delta: one shot adds at most one skitt to the board, but the changes add 2"
+               " (R2) [round 1, black to shoot, score black 0 white 0, pot 20]")
+    assert refusal(message, NAMES) == (
+        "Not possible: one shot adds at most one skitt to the board, but the changes add 2 (R2)")

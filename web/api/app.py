@@ -17,6 +17,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from firmware_bridge.simulator import SimulatorError
+from scorekeeper.words import refusal
 from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
 from web.api.routers import admin, board, health, match_api, scoreboard
@@ -90,7 +91,11 @@ def create_app(
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "field": exc.field}, status_code=422)
+        names = request.app.state.table.names
+        return JSONResponse(
+            {"detail": str(exc), "field": exc.field, "message": refusal(str(exc), names)},
+            status_code=422,
+        )
 
     @app.exception_handler(SimulatorError)
     async def simulator(request: Request, exc: SimulatorError) -> JSONResponse:

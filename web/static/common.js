@@ -41,6 +41,7 @@ const Common = (() => {
 
   // The words of a refused call: the server's sentence, or what was wrong with each input.
   function errorText(result) {
+    if (result.data && typeof result.data.message === "string") return result.data.message;
     const d = result.data && result.data.detail;
     if (!d) return result.status ? `The scorekeeper answered with error ${result.status}` :
       "The scorekeeper is not reachable";

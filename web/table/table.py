@@ -262,7 +262,7 @@ class Table:
             self.tracker.sync(self.expectation())
             self._publish(match_changed=False)
             raise Refused("the sensed board shows no shot of the player due", "board")
-        self._apply_sensed(shot, source="manual")
+        self._apply_sensed(shot, source="manual", answer=True)
 
     def restore_board(self) -> None:
         """The referee will have the board put back to what the match expects."""
@@ -327,12 +327,16 @@ class Table:
         if shot is not None:
             self._apply_sensed(shot, source="sensor")
 
-    def _apply_sensed(self, shot: Shot, *, source: str) -> None:
+    def _apply_sensed(self, shot: Shot, *, source: str, answer: bool = False) -> None:
+        """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
+        raised when a person asked (``answer``: Accept must not look accepted, issue 13)."""
         try:
             self.apply_step({"shot": shot.to_json()}, source=source)
         except Refused as exc:
             self.tracker.refused(str(exc))
             self._publish(match_changed=False)
+            if answer:
+                raise
 
     # -- after every change -------------------------------------------------------------------
 
