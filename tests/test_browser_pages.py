@@ -200,3 +200,28 @@ def test_a_score_corrected_on_the_tablet_survives_a_reload_of_the_scoreboard(
     entry = context.request.get(server.url + "/api/match/log").json()["entries"][-1]
     assert entry["reason"] == "a point the sensors missed"
     assert entry["source"] == "manual"
+
+
+def test_api_docs_render_with_every_outside_request_aborted(
+    context: Any, server: LiveServer
+) -> None:
+    """Issue 13, item 17: /docs needs no internet (Swagger UI from a Python package)."""
+    from playwright.sync_api import expect
+
+    outside: list[str] = []
+
+    def only_loopback(route: Any) -> None:
+        if route.request.url.startswith("http://127.0.0.1:"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    page = context.new_page()
+    page.route("**/*", only_loopback)
+    page.goto(server.url + "/docs")
+    expect(page.locator(".swagger-ui .info .title")).to_contain_text("skitter scorekeeper")
+    expect(page.locator(".opblock-summary-path").first).to_be_visible()
+    assert page.locator(".opblock").count() > 10
+    assert outside == []
+    shot(page, "api-docs-offline")

@@ -20,6 +20,7 @@ from firmware_bridge.simulator import SimulatorError
 from scorekeeper.words import refusal
 from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
+from web.api.docs import install_docs
 from web.api.routers import admin, board, health, match_api, scoreboard
 from web.table.table import Refused, Stale, Table
 
@@ -75,7 +76,10 @@ def create_app(
         description="Reading is open to all; every change needs the referee's session "
         "(POST /api/referee/login) and carries the `seq` it was made against.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    install_docs(app)
     app.state.table = table
     app.state.auth = auth
     app.state.broadcaster = broadcaster
