@@ -136,3 +136,36 @@ def refusal(message: str, names: Mapping[str, str]) -> str:
         text = _RULING.sub("", text).strip(" ,;:")
     text = in_names(text, names).strip()
     return f"Not possible: {text}" + (f" ({ruling.group(1)})" if ruling else "")
+
+
+def what_changed(step: Mapping[str, Any], text: str, names: Mapping[str, str]) -> list[str]:
+    """What a logged step did, for the person whose change it overtook, e.g.
+    ``Bo's score was set to 1`` for a correction; the step's own words otherwise."""
+    body = step.get("correct")
+    if not isinstance(body, Mapping):
+        return [in_names(text, names)]
+    out: list[str] = []
+    for p, n in (body.get("score") or {}).items():
+        out.append(f"{name_of(p, names)}'s score was set to {n}")
+    for p, n in (body.get("round_wins") or {}).items():
+        out.append(f"{name_of(p, names)}'s round wins were set to {n}")
+    for f, n in (body.get("board") or {}).items():
+        out.append(f"{field_words(f, names)} was set to {n} skitt{'' if n == 1 else 's'}")
+    if body.get("blocked") is not None:
+        fields = ", ".join(field_words(f, names) for f in body["blocked"]) or "none"
+        out.append(f"the blocked fields were set to {fields}")
+    if body.get("turn"):
+        out.append(f"{name_of(body['turn'], names)} was made the one to shoot")
+    return out or [in_names(text, names)]
+
+
+_INNER_CONTEXT = re.compile(r"\s*\[[^\]]*\]")
+_INNER_KEY = re.compile(r"\b[a-z_]+(?:\.[a-z_]+)+: ")
+
+
+def board_words(message: str, names: Mapping[str, str]) -> str:
+    """The tracker's message about the board for the referee's tablet, in names and without
+    the engine's keys and bracketed context."""
+    text = _INNER_KEY.sub("", _INNER_CONTEXT.sub("", message))
+    text = in_names(text, names)
+    return text[:1].upper() + text[1:]

@@ -127,6 +127,10 @@ def test_hit_on_red_choice_and_undo_on_the_tablet(context: Any, server: LiveServ
     expect(scoreboard.locator("#p-white .score")).to_have_text("\u22121")
     expect(scoreboard.locator("#p-black .score")).to_have_text("0")
 
+    tablet.locator("#undo").click()  # undo asks first
+    expect(tablet.locator("#undo")).to_have_text("Yes, take it back")
+    assert api_state(context, server)["log_length"] == len(
+        context.request.get(server.url + "/api/match/log").json()["entries"])
     tablet.locator("#undo").click()
     expect(scoreboard.locator("#p-white .score")).to_have_text("0")
     expect(scoreboard.locator("#p-black .score")).to_have_text("1")
@@ -148,9 +152,13 @@ def test_changes_are_refused_without_the_pin(context: Any, server: LiveServer) -
 
     tablet = context.new_page()
     tablet.goto(server.url + "/tablet")
-    expect(tablet.locator("#no-change")).to_be_enabled()
-    tablet.locator("#no-change").click()
-    expect(tablet.locator("#toast")).to_contain_text("referee session required")
+    expect(tablet.locator("#login")).to_be_visible()
+    # logged out, nothing that looks usable: only the login
+    for control in ("#no-change", "#undo", "#sec-correct", "#sec-new"):
+        expect(tablet.locator(control)).to_be_hidden()
+    r = context.request.post(server.url + "/api/match/no-change",
+                             data={"seq": api_state(context, server)["seq"]})
+    assert r.status == 401 and "referee session required" in r.text()
 
     tablet.fill("#login input[name=pin]", "0000")
     tablet.click("#login button[type=submit]")
@@ -200,6 +208,55 @@ def test_a_score_corrected_on_the_tablet_survives_a_reload_of_the_scoreboard(
     entry = context.request.get(server.url + "/api/match/log").json()["entries"][-1]
     assert entry["reason"] == "a point the sensors missed"
     assert entry["source"] == "manual"
+
+
+def test_two_tablets_correcting_at_once_never_undo_each_other(
+    browser: Any, server: LiveServer
+) -> None:
+    """Issue 13, item 8: the second correction is refused with the refreshed form and words
+    for what the first tablet did; retried, it keeps both."""
+    from playwright.sync_api import expect
+
+    tablets = []
+    for _ in range(2):
+        ctx = browser.new_context(viewport={"width": 1024, "height": 768})
+        page = ctx.new_page()
+        page.goto(server.url + "/tablet")
+        log_in(page, server.pin)
+        tablets.append(page)
+    one, two = tablets
+    for by in ("black", "white"):
+        api_step(one.context, server, {"shot": {"by": by, "big": "placed"}})
+    seq = str(api_state(one.context, server)["seq"])
+    for page in tablets:
+        expect(page.locator("body")).to_have_attribute("data-seq", seq)
+        page.locator("#sec-correct summary").click()
+    two.get_by_role("button", name="score black plus").click()  # tablet two starts typing
+    one.get_by_role("button", name="score white plus").click()
+    one.fill("#corr-reason", "tablet one")
+    one.locator("#corr-send").click()
+    expect(one.locator("#toast")).to_contain_text("correction applied")
+    two.fill("#corr-reason", "tablet two")
+    two.locator("#corr-send").click()
+    expect(two.locator("#corr-conflict")).to_be_visible()
+    expect(two.locator("#corr-conflict-text")).to_contain_text(
+        "White's score was set to 1")
+    expect(two.locator('output[aria-label="score white"]')).to_have_text("1")  # refreshed
+    expect(two.locator('output[aria-label="score black"]')).to_have_text("0")
+    assert api_state(one.context, server)["state"]["score"] == {"black": 0, "white": 1}
+    two.wait_for_timeout(2500)
+    expect(two.locator("#corr-conflict")).to_be_visible()  # stays until dismissed
+    two.get_by_role("button", name="score black plus").click()
+    two.locator("#corr-send").click()
+    expect(two.locator("#toast")).to_contain_text("correction applied")
+    assert api_state(one.context, server)["state"]["score"] == {"black": 1, "white": 1}
+    entries = one.context.request.get(server.url + "/api/match/log").json()["entries"]
+    assert entries[-1]["step"]["correct"]["score"] == {"black": 1}  # only what two changed
+    shot(two, "tablet-1024x768-conflict")
+    two.locator("#corr-conflict-ok").click()
+    expect(two.locator("#corr-conflict")).to_be_hidden()
+    for page in tablets:
+        page.context.close()
 
 
 def test_api_docs_render_with_every_outside_request_aborted(

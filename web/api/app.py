@@ -108,7 +108,10 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Stale)
     async def stale(request: Request, exc: Stale) -> JSONResponse:
         table: Table = request.app.state.table
-        return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=409)
+        return JSONResponse(
+            {"detail": str(exc), "state": table.snapshot(), "meanwhile": table.meanwhile(exc.seq)},
+            status_code=409,
+        )
 
 
 async def _poll(

@@ -11,6 +11,7 @@ from typing import Any
 
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
+    board_words,
     effects_in_names,
     in_names,
     moment,
@@ -98,10 +99,13 @@ def alerts(
     return out
 
 
-def words_part(state: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+def words_part(
+    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str]
+) -> dict[str, Any]:
     """The words the pages show for the match itself: effects, the turn, a round or game
-    moment (see :mod:`scorekeeper.words`)."""
+    moment, and what the board needs (see :mod:`scorekeeper.words`)."""
     return {
+        "board": board_words(view["tracker"]["message"], names),
         "effects": effects_in_names(state.get("last_effects") or [], names),
         "turn": turn_prompt(state, names),
         "moment": moment(state, names),

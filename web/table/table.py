@@ -32,6 +32,7 @@ from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
 from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
+from scorekeeper.words import what_changed
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
 from web.table.sensing import Sensing
 from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
@@ -39,6 +40,10 @@ from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
 LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
+
+
+CHANGES_KEPT = 256
+"""How many recent match changes :meth:`Table.meanwhile` can describe."""
 
 
 class Refused(Exception):
@@ -51,6 +56,11 @@ class Refused(Exception):
 
 class Stale(Exception):
     """A change made against an old state (HTTP 409)."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.seq = seq
+        """The state the refused change was made against."""
 
 
 class Table:
@@ -78,11 +88,15 @@ class Table:
         """Differs on every start, so a page can tell a restarted server's ``seq`` apart."""
         self.seq = 0
         self.version = 0
+        self._changes: list[tuple[int, int]] = []
+        """(state seq, log length) after each recent match change, to tell a refused
+        change what happened since the state it was made against."""
         self.paused = False
         self._sensing_view: dict[str, Any] | None = None
         self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
         self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+        self._changes.append((self.seq, len(self.log)))
         self._after_match_change(lay_out_simulator=True)
 
     # -- loading ------------------------------------------------------------------------------
@@ -150,8 +164,19 @@ class Table:
             "log_length": len(self.log),
             **view,
             "alerts": alerts(state, view, self.names),
-            "words": words_part(state, self.names),
+            "words": words_part(state, view, self.names),
         }
+
+    def meanwhile(self, seq: int) -> list[str]:
+        """What changed in the match after state ``seq``, in players' words (for a 409);
+        empty when that state is too old to tell."""
+        known = [n for v, n in self._changes if v <= seq]
+        if not known:
+            return []
+        out: list[str] = []
+        for e in self.log.entries[known[-1]:]:
+            out.extend(what_changed(e.step, e.text, self.names))
+        return out
 
     def full_log(self) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.log.entries]
@@ -170,7 +195,7 @@ class Table:
     def check_seq(self, seq: int) -> None:
         """Raise :class:`Stale` when the match changed since ``seq`` (or ``seq`` is unknown)."""
         if seq < self.version or seq > self.seq:
-            raise Stale(
+            raise Stale(seq,
                 f"the match changed since state {seq} (now state {self.seq}, last match "
                 f"change at {self.version}); look again and retry"
             )
@@ -355,6 +380,8 @@ class Table:
         self.seq += 1
         if match_changed:
             self.version = self.seq
+            self._changes.append((self.seq, len(self.log)))
+            del self._changes[:-CHANGES_KEPT]
         self._sensing_view = self._sensing_json() if view is None else view
         self.publish(self._snapshot(self._sensing_view))
 
