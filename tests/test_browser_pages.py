@@ -282,3 +282,48 @@ def test_api_docs_render_with_every_outside_request_aborted(
     assert page.locator(".opblock").count() > 10
     assert outside == []
     shot(page, "api-docs-offline")
+
+
+def test_a_tap_held_while_another_client_redraws_the_board_counts_once(
+    context: Any, server: LiveServer
+) -> None:
+    """Issue 13, item 13: the release lands on a new element; it is still one tap (a skitt
+    added), never lost and never a long press that removes one."""
+    from playwright.sync_api import expect
+
+    board = context.new_page()
+    board.goto(server.url + "/board")
+    log_in(board, server.pin)
+    field = board.locator('#vboard [data-field="white.red"] .field-rect')
+    expect(field).to_be_visible()
+
+    def count(name: str) -> int:
+        return int(api_state(context, server)["virtual"]["counts"][name])
+
+    box = field.bounding_box()
+    board.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    seq = board.evaluate("document.body.dataset.seq")
+    board.mouse.down()
+    r = context.request.post(server.url + "/api/board/place", data={"field": "black.blue"})
+    assert r.ok
+    board.wait_for_function(f"document.body.dataset.seq !== '{seq}'")  # redrawn under the finger
+    board.wait_for_timeout(150)
+    board.mouse.up()
+    board.wait_for_function(
+        "() => document.querySelector('#vboard [data-field=\"white.red\"] .field-count')"
+        ".textContent === '1'")
+    board.wait_for_timeout(700)  # no late long press fires from the replaced element
+    assert count("white.red") == 1 and count("black.blue") == 1
+
+    for _ in range(2):  # two quick taps: two skitts
+        field.click()
+    board.wait_for_function(
+        "() => document.querySelector('#vboard [data-field=\"white.red\"] .field-count')"
+        ".textContent === '3'")
+    assert count("white.red") == 3
+
+    field.click(delay=700)  # a long press takes one off
+    board.wait_for_function(
+        "() => document.querySelector('#vboard [data-field=\"white.red\"] .field-count')"
+        ".textContent === '2'")
+    assert count("white.red") == 2

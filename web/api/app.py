@@ -103,7 +103,11 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(SimulatorError)
     async def simulator(request: Request, exc: SimulatorError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "field": "board"}, status_code=422)
+        names = request.app.state.table.names
+        return JSONResponse(
+            {"detail": str(exc), "field": "board", "message": refusal(str(exc), names)},
+            status_code=422,
+        )
 
     @app.exception_handler(Stale)
     async def stale(request: Request, exc: Stale) -> JSONResponse:

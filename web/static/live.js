@@ -171,31 +171,78 @@ const Skitter = (() => {
         const p = L.launch[player];
         const g = el("g", { class: "launch", "data-launch": player, role: "button" }, svg);
         el("rect", { x: p.x - 80, y: p.y - 16, width: 160, height: 32, rx: 16 }, g);
-        el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g, `${player} launch spot`);
+        el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g,
+          `${opts.names ? opts.names[player] || player : player}'s launch spot`);
         attachPress(g, () => opts.onLaunch(player));
       }
     }
+    if (opts.interactive) {
+      wirePresses(svg);
+      for (const node of svg.querySelectorAll("[data-press]")) node.dataset.pressKey = pressKey(node);
+    }
   }
 
-  // Tap or long press (>= 500 ms) on an element; the callback gets `long`.
+  // Tap or long press (>= 500 ms). Presses are tracked on the <svg> itself, which is never
+  // replaced, and each element only names its action (node.pressAction): a redraw from
+  // another client between press and release cannot lose a tap, count it twice, or turn it
+  // into a long press (issue 13, item 13). The action is looked up again by the element's
+  // data-key at release, so it is the current drawing's.
   function attachPress(node, callback) {
-    let timer = null, fired = false;
-    const start = (ev) => {
-      ev.preventDefault();
-      fired = false;
-      timer = setTimeout(() => { fired = true; timer = null; callback(true); }, 500);
+    node.pressAction = callback;
+    node.dataset.press = "1";
+  }
+  function actionFor(svg, key) {
+    const node = key && svg.querySelector(`[data-press-key="${CSS.escape(key)}"]`);
+    return node && node.pressAction;
+  }
+  function pressKey(node) {
+    if (node.dataset.field) return `field:${node.dataset.field}`;
+    if (node.dataset.big) return `big:${node.dataset.big}`;
+    if (node.dataset.launch) return `launch:${node.dataset.launch}`;
+    if (node.dataset.bridge) return `bridge:${node.dataset.bridge}`;
+    return "";
+  }
+  function wirePresses(svg) {
+    if (svg.pressWired) return;
+    svg.pressWired = true;
+    let press = null;  // {key, id, timer, fired}
+    const finish = (ev, cancelled) => {
+      if (!press || (ev && ev.pointerId !== press.id)) return;
+      const p = press;
+      press = null;
+      if (p.timer) clearTimeout(p.timer);
+      if (!cancelled && !p.fired) {
+        const action = actionFor(svg, p.key);
+        if (action) action(false);
+      }
     };
-    const end = (ev) => {
+    svg.addEventListener("pointerdown", (ev) => {
+      const node = ev.target.closest("[data-press]");
+      if (!node || !svg.contains(node)) return;
       ev.preventDefault();
-      if (timer) { clearTimeout(timer); timer = null; if (!fired) callback(false); }
-    };
-    const cancel = () => { if (timer) { clearTimeout(timer); timer = null; } };
-    node.addEventListener("pointerdown", start);
-    node.addEventListener("pointerup", end);
-    node.addEventListener("pointerleave", cancel);
-    node.addEventListener("contextmenu", (ev) => ev.preventDefault());
-    node.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === " ") callback(ev.shiftKey);
+      if (press) finish(null, false);  // a second finger: the first press ends as a tap
+      const key = node.dataset.pressKey;
+      press = { key, id: ev.pointerId, fired: false, timer: null };
+      const mine = press;
+      press.timer = setTimeout(() => {
+        mine.timer = null;
+        if (press !== mine) return;
+        mine.fired = true;
+        const action = actionFor(svg, key);
+        if (action) action(true);
+      }, 500);
+      try { svg.setPointerCapture(ev.pointerId); } catch (err) { /* synthetic events */ }
+    });
+    svg.addEventListener("pointerup", (ev) => { ev.preventDefault(); finish(ev, false); });
+    svg.addEventListener("pointercancel", (ev) => finish(ev, true));
+    svg.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    svg.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      const node = ev.target.closest("[data-press]");
+      if (!node) return;
+      ev.preventDefault();
+      const action = actionFor(svg, node.dataset.pressKey);
+      if (action) action(ev.shiftKey);
     });
   }
 
