@@ -179,7 +179,8 @@ class Table:
         return out
 
     def full_log(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self.log.entries]
+        """Every entry, with ``words`` and effects in the players' names beside the raw step."""
+        return log_in_words([e.to_json() for e in self.log.entries], self.names)
 
     def uptime(self) -> float:
         return self.clock.now() - self.started
