@@ -121,7 +121,7 @@ Skitter.onState((s) => {
   renderPlayers(s);
   document.getElementById("round").textContent = st.rules.variant === "trio" ? "Trio" : `Round ${st.round}`;
   document.getElementById("pot").textContent = `Pot ${st.pot}`;
-  document.getElementById("tracker").textContent = `board: ${s.tracker.mode}: ${s.tracker.message}`;
+  document.getElementById("tracker").textContent = `The board (${s.tracker.mode}): ${(s.words && s.words.board) || s.tracker.message}`;
   document.getElementById("match-info").textContent =
     `match ${s.match_id} · state ${s.seq} · source ${s.sensing.source}`;
   Skitter.renderAlerts(document.getElementById("alerts"), s);
