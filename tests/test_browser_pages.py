@@ -135,6 +135,9 @@ def test_hit_on_red_choice_and_undo_on_the_tablet(context: Any, server: LiveServ
     expect(scoreboard.locator("#p-white .score")).to_have_text("0")
     expect(scoreboard.locator("#p-black .score")).to_have_text("1")
     expect(tablet.locator("#red-choices button[data-choice=back]")).to_be_enabled()
+    chosen = tablet.locator("#red-choices button[data-choice=advance]")
+    expect(chosen).to_have_attribute("aria-pressed", "true")  # selected, not greyed out
+    assert chosen.evaluate("e => getComputedStyle(e).opacity") == "1"
     entries = context.request.get(server.url + "/api/match/log").json()["entries"]
     assert [e["kind"] for e in entries[-2:]] == ["decide", "undo"]
     assert entries[-2]["undone"] is True
@@ -163,7 +166,10 @@ def test_changes_are_refused_without_the_pin(context: Any, server: LiveServer) -
 
     tablet.fill("#login input[name=pin]", "0000")
     tablet.click("#login button[type=submit]")
-    expect(tablet.locator("#login .msg")).to_contain_text("wrong PIN")
+    expect(tablet.locator("#login .msg")).to_contain_text(
+        re.compile(r"Wrong PIN: try again in \d+ s"))
+    expect(tablet.locator("#login button[type=submit]")).to_be_disabled()  # counting down
+    expect(tablet.locator("#login button[type=submit]")).to_be_enabled(timeout=15000)
 
     board = context.new_page()
     board.goto(server.url + "/board")

@@ -36,7 +36,8 @@ const Common = (() => {
     }
     let data = null;
     try { data = await response.json(); } catch (err) { data = null; }
-    return { ok: response.ok, status: response.status, data };
+    const wait = Number(response.headers.get("Retry-After"));
+    return { ok: response.ok, status: response.status, data, retryAfter: wait > 0 ? wait : 0 };
   }
 
   // The words of a refused call: the server's sentence, or what was wrong with each input.

@@ -19,6 +19,9 @@ const Skitter = (() => {
   }
 
   function setLink(ok) {
+    // Back after a drop (perhaps a restarted server, which forgets sessions): pages that
+    // hold a login check it again before the next tap.
+    if (ok && !connected) document.dispatchEvent(new Event("skitter-connected"));
     connected = ok;
     const el = document.getElementById("live-status");
     if (el) el.textContent = ok ? "live" : "reconnecting…";
@@ -301,16 +304,33 @@ const Referee = (() => {
     set(false);
   }
   // Wire a login form: <form class="login"><input name="pin"><button></button><p class="msg">
+  // After a wrong PIN the button waits out the server's delay, counting down.
   function wire(form) {
+    const button = form.querySelector("button[type=submit]");
+    const label = button.textContent;
+    let timer = null;
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
+      if (button.disabled) return;
       const input = form.querySelector("input[name=pin]");
       const msg = form.querySelector(".msg");
       const r = await login(input.value);
       input.value = "";
-      msg.textContent = r.ok ? "" : Skitter.errorText(r);
+      if (r.ok) { msg.textContent = ""; return; }
+      const why = r.status === 429 ? "Too many wrong PINs" : r.status === 401 ? "Wrong PIN"
+        : Skitter.errorText(r);
+      let left = r.retryAfter;
+      const tick = () => {
+        msg.textContent = left > 0 ? `${why}: try again in ${left} s` : `${why}: try again`;
+        button.disabled = left > 0;
+        button.textContent = left > 0 ? `${label} (${left})` : label;
+        if (left-- > 0) timer = setTimeout(tick, 1000);
+      };
+      clearTimeout(timer);
+      tick();
     });
   }
+  document.addEventListener("skitter-connected", () => { check(); });
   return { check, login, logout, wire, get loggedIn() { return loggedIn; },
            onChange(fn) { listeners.push(fn); fn(loggedIn); } };
 })();

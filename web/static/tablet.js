@@ -108,6 +108,7 @@ function renderDecisions(s) {
         b.textContent = option === "advance" ? `${Skitter.nameOf(s, red.player)} +1`
           : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
         b.disabled = !red.changeable[i] || choice === option;
+        b.setAttribute("aria-pressed", String(choice === option));
         b.onclick = () => {
           const choices = red.choices.slice();
           choices[i] = option;
@@ -387,6 +388,11 @@ function setup() {
     renderBoardSection(s);
     renderAmend(s);
     fillCorrections(s);
+    if (!$("sec-new").open) {  // the new-match form starts from the current names
+      const form = $("new-match");
+      form.elements.black.value = Skitter.nameOf(s, "black");
+      form.elements.white.value = Skitter.nameOf(s, "white");
+    }
     $("undo").disabled = !s.can_undo;
     const lastEntry = (s.log || []).filter((e) => !e.undone).slice(-1)[0];
     $("undo-what").textContent = s.can_undo && lastEntry
