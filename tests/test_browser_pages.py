@@ -146,6 +146,15 @@ def test_hit_on_red_choice_and_undo_on_the_tablet(context: Any, server: LiveServ
     referee.goto(server.url + "/referee")
     expect(referee.locator("#log tr[data-seq]")).to_have_count(len(entries))
     expect(referee.locator("#log tr.round-sep")).to_have_text(["Round 1"])
+    expect(referee.locator("#clock")).to_contain_text(re.compile(r"Match \d+:\d\d · round 1"))
+    assert '{"' not in referee.locator("#log").inner_text()  # the raw step hides in "details"
+    referee.locator("#log details.raw summary").first.click()
+    expect(referee.locator("#log details.raw code").first).to_contain_text('{"')
+    csv_text = context.request.get(server.url + "/api/match/log.csv").text()
+    assert csv_text.splitlines()[0].startswith("seq,time (UTC),round,source,step")
+    assert len(csv_text.strip().splitlines()) == len(entries) + 1
+    jsonl = context.request.get(server.url + "/api/match/log.jsonl").text().splitlines()
+    assert '"match"' in jsonl[0] and len(jsonl) >= len(entries)
     expect(referee.locator("#chart path")).to_have_count(2)
     shot(referee, "referee")
     shot(tablet, "tablet")

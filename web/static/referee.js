@@ -147,3 +147,21 @@ Skitter.api("/api/board").then((r) => {
 });
 Referee.check();
 Skitter.start();
+
+// The match clock: time since the match's first step and since the current round began.
+function span(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : String(m)) + `:${String(r).padStart(2, "0")}`;
+}
+function renderClock() {
+  const el = document.getElementById("clock");
+  if (!el) return;
+  if (!entries.length) { el.textContent = "The match clock starts with the first step"; return; }
+  const now = Date.now() / 1000;
+  const round = entries[entries.length - 1].round;
+  const first = entries.find((e) => e.round === round) || entries[0];
+  el.textContent = `Match ${span(now - entries[0].at)} · round ${round} ${span(now - first.at)}` +
+    ` · started ${time(entries[0].at)}`;
+}
+setInterval(renderClock, 1000);
