@@ -44,6 +44,7 @@ function renderLog(s) {
   }
   if (round !== null) rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 6 }, `Round ${round}`)));
   document.getElementById("log").replaceChildren(...rows);
+  renderClock();
   drawChart(s);
 }
 
