@@ -7,9 +7,18 @@ A sensor that is stuck or chatters must never score ghost points. The monitor fl
   switch keeps going). The flag clears after a quiet window.
 - *stuck active*: when the match states what it expects (:meth:`HealthMonitor.set_expected`,
   after a clearing, a restore or at a round start), a cell that is active although its field
-  is expected empty and does not go inactive within ``restore_timeout_s``.
+  is expected empty and does not go inactive within ``restore_timeout_s`` of the players
+  working on that field.
 - *stuck inactive*: likewise a cell that stays inactive although its field is expected full
   (every cell covered). A field expected partly covered says nothing about single cells.
+
+A cell that a skitt reached during play and that is in conflict on a field nobody has touched
+since the expectation is explained by the pending restore (the players have not put that
+field back yet, however long they take), so it is never flagged: flagging it told players to
+mute working sensors after every round end. Its clock starts at the last debounced change on
+its field; a cell still in conflict ``restore_timeout_s`` after the rest of its field was put
+back is stuck. A cell that has not changed once since the monitor started (stuck from power
+on) is not explained by any shot, so its clock starts with the expectation.
 
 A flag on an unmuted cell holds play (the pipeline withholds readings, see
 :mod:`firmware_bridge.pipeline`). The referee mutes the cell with one tap; counts are then
@@ -77,8 +86,14 @@ class HealthMonitor:
         self._toggles: dict[int, deque[float]] = {}
         self._flags: dict[int, CellFlag] = {}
         self._muted: set[int] = set()
-        self._watch: dict[int, tuple[FlagKind, float]] = {}  # cell → (kind, deadline)
+        self._watch: dict[int, tuple[FlagKind, float | None]] = {}
+        """cell → (kind, deadline); no deadline while its field is untouched since the
+        expectation (the conflict is explained by the pending restore)."""
         self._expected: dict[str, int] = {}
+        self._touched: dict[str, float] = {}
+        """field → time of the last debounced change on it since the expectation was set."""
+        self._moved: set[int] = set()
+        """Cells that have changed at least once (a skitt reached or left them)."""
 
     # -- inputs from the pipeline ----------------------------------------------------------
 
@@ -95,8 +110,16 @@ class HealthMonitor:
 
     def cell_changed(self, cell: int, active: bool, at: float) -> None:
         """A debounced change: a watched cell that moved has been restored; a stuck flag
-        clears because the cell is evidently not stuck."""
+        clears because the cell is evidently not stuck. The players are working on the
+        cell's field: the other cells of that field still in conflict now have a deadline."""
         self._watch.pop(cell, None)
+        self._moved.add(cell)
+        field = self._roles.get(cell)
+        if field is not None and field in self._expected:
+            self._touched[field] = at
+            for other, (kind, _) in list(self._watch.items()):
+                if self._roles.get(other) == field:
+                    self._watch[other] = (kind, at + self.restore_timeout_s)
         flag = self._flags.get(cell)
         if flag is not None and flag.kind is not FlagKind.JITTERY:
             del self._flags[cell]
@@ -105,11 +128,14 @@ class HealthMonitor:
         """The match expects these counts from now on (``active``: the debounced cells now).
 
         Cells in conflict (active on a field expected empty, inactive on one expected full)
-        must be restored within the restore timeout, or they are flagged stuck. Saying the
-        same again does not restart a running timeout, so callers may repeat it freely."""
+        must be restored within the restore timeout once their field has been worked on, or
+        they are flagged stuck. Saying the same again does not restart a running timeout, so
+        callers may repeat it freely."""
         for name in counts:
             if name not in self.profile.fields:
                 raise ValueError(f"unknown field {name!r} in expected counts")
+        if dict(counts) != self._expected:
+            self._touched = {}
         self._expected = dict(counts)
         conflicts = self._conflicts(active)
         for cell, flag in list(self._flags.items()):
@@ -121,7 +147,16 @@ class HealthMonitor:
             if cell in self._flags:
                 continue
             kept = old.get(cell)
-            deadline = kept[1] if kept and kept[0] is kind else at + self.restore_timeout_s
+            touched = self._touched.get(self._roles.get(cell) or "")
+            deadline: float | None
+            if kept and kept[0] is kind and kept[1] is not None:
+                deadline = kept[1]
+            elif touched is not None:
+                deadline = touched + self.restore_timeout_s
+            elif cell in self._moved:
+                deadline = None  # explained by the pending restore
+            else:
+                deadline = at + self.restore_timeout_s
             self._watch[cell] = (kind, deadline)
         self.check(at)
 
@@ -129,11 +164,12 @@ class HealthMonitor:
         """Forget the expectation (no restore in progress)."""
         self._expected = {}
         self._watch = {}
+        self._touched = {}
 
     def check(self, now: float) -> None:
         """Flag watched cells past the restore timeout; clear jitter flags after quiet."""
         for cell, (kind, deadline) in sorted(self._watch.items()):
-            if now >= deadline:
+            if deadline is not None and now >= deadline:
                 self._flag(cell, kind, deadline)
                 del self._watch[cell]
         for cell, flag in list(self._flags.items()):

@@ -40,16 +40,39 @@ class Bench:
 # -- stuck cells ----------------------------------------------------------------------------
 
 
-def test_cell_active_on_a_field_expected_empty_is_flagged_after_the_restore_timeout():
-    bench = Bench(initial=[17], restore_timeout_s=5.0)
+def test_cell_left_active_after_the_rest_of_its_field_was_put_back_is_flagged_stuck():
+    bench = Bench(restore_timeout_s=5.0)
+    bench.board.place_skitt("white.red")
+    bench.board.place_skitt("white.red")  # cells 16 and 17, from a shot
+    bench.run(1)
     bench.pipeline.set_expected(EMPTY)
+    bench.run(29, step=0.1)
+    bench.board.magnet_leaves(16)  # the players clear white.red; cell 17 stays active
     bench.run(4.9)
     assert bench.pipeline.flags() == []
-    bench.run(0.2)
+    bench.run(0.3)
     (flag,) = bench.pipeline.flags()
-    assert (flag.cell, flag.field, flag.kind, flag.since) == (17, "white.red",
-                                                              FlagKind.STUCK_ACTIVE, 5.0)
+    assert (flag.cell, flag.field, flag.kind) == (17, "white.red", FlagKind.STUCK_ACTIVE)
+    assert 35.0 <= flag.since <= 35.1
     assert flag.message() == "sensor cell 17 on white.red is stuck active: check it or mute it"
+
+
+def test_occupied_cells_awaiting_a_restore_are_never_flagged_however_long_it_takes():
+    """Issue 13, item 2: after a round end every occupied cell waits for the players; that is
+    a restore in progress, not a fault, even long after the restore timeout."""
+    bench = Bench(restore_timeout_s=10.0)
+    for cell in (16, 17, 29):  # skitts shot during the round
+        bench.board.magnet_arrives(cell)
+    bench.run(1)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(600, step=0.5)
+    assert bench.pipeline.flags() == []
+    assert bench.pipeline.is_held()  # still waiting for the restore, without a fault
+    bench.board.magnet_leaves(16)
+    bench.board.magnet_leaves(17)
+    bench.board.magnet_leaves(29)
+    bench.run(20, step=0.1)
+    assert bench.pipeline.flags() == [] and not bench.pipeline.is_held()
 
 
 def test_stuck_cell_never_produces_a_count_change():
@@ -78,6 +101,21 @@ def test_hold_reasons_name_the_cell_being_waited_for():
     assert bench.pipeline.hold_reasons() == [
         "waiting for cell 17 (white.red, 0x21 GPA1) to be restored"
     ]
+
+
+def test_a_stuck_inactive_cell_is_found_once_its_field_has_been_put_back():
+    bench = Bench(initial=[16, 17, 18, 19], restore_timeout_s=2.0)
+    bench.board.magnet_leaves(19)  # a clearing took the field's skitts off
+    bench.run(1)
+    bench.pipeline.set_expected({**EMPTY, "white.red": 4})
+    bench.run(30, step=0.1)
+    assert bench.pipeline.flags() == []  # nobody has put the fourth skitt back yet
+    bench.board.magnet_leaves(18)  # a skitt pushed into place; cell 19 no longer reacts
+    bench.run(0.5)
+    bench.board.magnet_arrives(18)
+    bench.run(2.5)
+    (flag,) = bench.pipeline.flags()
+    assert (flag.cell, flag.kind) == (19, FlagKind.STUCK_INACTIVE)
 
 
 def test_cell_restored_within_the_timeout_is_not_flagged():

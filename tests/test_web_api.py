@@ -232,3 +232,24 @@ def test_full_log_has_score_after_each_step(referee: TestClient) -> None:
 def test_openapi_page_lists_the_api(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/api/state", "/api/match/steps", "/api/referee/login", "/healthz"} <= set(paths)
+
+
+def test_a_stale_correction_is_refused_and_told_what_the_other_tablet_did(
+    referee: TestClient,
+) -> None:
+    """Issue 13, item 8: two tablets never undo each other."""
+    from web_helpers import place_bigs, state, step
+
+    place_bigs(referee)
+    seen = state(referee)["seq"]  # both tablets show this state
+    first = step(referee, {"correct": {"score": {"white": 1}, "reason": "tablet one"}}, seen)
+    assert first.status_code == 200
+    second = step(referee, {"correct": {"score": {"black": 2}, "reason": "tablet two"}}, seen)
+    assert second.status_code == 409
+    body = second.json()
+    assert body["meanwhile"] == ["White's score was set to 1"]
+    assert body["state"]["state"]["score"] == {"black": 0, "white": 1}
+    again = step(referee, {"correct": {"score": {"black": 2}, "reason": "tablet two"}},
+                 body["state"]["seq"])
+    assert again.status_code == 200
+    assert state(referee)["state"]["score"] == {"black": 2, "white": 1}  # both kept

@@ -82,6 +82,26 @@ def test_a_shot_the_rules_refuse_goes_to_the_referee(
     assert body["log_length"] == 2
 
 
+def test_accepting_a_board_the_rules_refuse_answers_422_in_words(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    """Issue 13, item 10: Accept must not answer 200 while nothing happened."""
+    run_for(referee, fake_clock, 0.5)
+    for player in ("black", "white"):
+        referee.post("/api/board/big", json={"player": player, "on": True})
+        run_for(referee, fake_clock, 0.5)
+    for _ in range(2):
+        referee.post("/api/board/place", json={"field": "white.red"})
+    run_for(referee, fake_clock, 0.5)
+    before = state(referee)
+    response = referee.post("/api/referee/board/accept", json={"seq": before["seq"]})
+    assert response.status_code == 422, response.text
+    message = response.json()["message"]
+    assert message.startswith("Not possible: ") and "R2" in message
+    assert "{" not in message and "[" not in message and "white.red" not in message
+    assert state(referee)["log_length"] == before["log_length"]
+
+
 def test_referee_restores_a_refused_board_on_the_virtual_board(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:

@@ -18,8 +18,10 @@ from fastapi.staticfiles import StaticFiles
 
 from firmware_bridge.simulator import SimulatorError
 from scorekeeper.store import StoreUnwritable
+from scorekeeper.words import refusal
 from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
+from web.api.docs import install_docs
 from web.api.guards import install_guards
 from web.api.routers import admin, board, health, match_api, scoreboard
 from web.table.table import Refused, Stale, Table
@@ -77,7 +79,10 @@ def create_app(
         description="Reading is open to all; every change needs the referee's session "
         "(POST /api/referee/login) and carries the `seq` it was made against.",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
     )
+    install_docs(app)
     app.state.table = table
     app.state.auth = auth
     app.state.broadcaster = broadcaster
@@ -94,11 +99,19 @@ def create_app(
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "field": exc.field}, status_code=422)
+        names = request.app.state.table.names
+        return JSONResponse(
+            {"detail": str(exc), "field": exc.field, "message": refusal(str(exc), names)},
+            status_code=422,
+        )
 
     @app.exception_handler(SimulatorError)
     async def simulator(request: Request, exc: SimulatorError) -> JSONResponse:
-        return JSONResponse({"detail": str(exc), "field": "board"}, status_code=422)
+        names = request.app.state.table.names
+        return JSONResponse(
+            {"detail": str(exc), "field": "board", "message": refusal(str(exc), names)},
+            status_code=422,
+        )
 
     @app.exception_handler(StoreUnwritable)
     async def unwritable(request: Request, exc: StoreUnwritable) -> JSONResponse:
@@ -109,7 +122,10 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Stale)
     async def stale(request: Request, exc: Stale) -> JSONResponse:
         table: Table = request.app.state.table
-        return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=409)
+        return JSONResponse(
+            {"detail": str(exc), "state": table.snapshot(), "meanwhile": table.meanwhile(exc.seq)},
+            status_code=409,
+        )
 
 
 async def _poll(

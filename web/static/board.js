@@ -22,7 +22,9 @@ function draw(s) {
   document.getElementById("no-sim").classList.toggle("hidden", Boolean(v));
   if (!v || !profile) return;
   const st = s.state;
-  document.getElementById("message").textContent = s.tracker.message;
+  const turn = st.turn;
+  const aim = turn ? `${Skitter.nameOf(s, turn)} shoots at ${Skitter.nameOf(s, turn === "black" ? "white" : "black")}'s fields, ${turn === "black" ? "top" : "bottom"}. ` : "";
+  document.getElementById("message").textContent = aim + ((s.words && s.words.board) || s.tracker.message);
   document.getElementById("score").textContent =
     `${Skitter.nameOf(s, "black")} ${st.score.black} : ${st.score.white} ${Skitter.nameOf(s, "white")}`;
   const onBridge = new Set((v.bridges || []).map((b) => b.join("/")));

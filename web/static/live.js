@@ -5,8 +5,6 @@
 const Skitter = (() => {
   const listeners = [];
   let state = null;
-  let socket = null;
-  let retry = 0;
   let connected = false;
 
   function accept(snapshot) {
@@ -21,63 +19,26 @@ const Skitter = (() => {
   }
 
   function setLink(ok) {
+    // Back after a drop (perhaps a restarted server, which forgets sessions): pages that
+    // hold a login check it again before the next tap.
+    if (ok && !connected) document.dispatchEvent(new Event("skitter-connected"));
     connected = ok;
-    document.body.classList.toggle("offline", !ok);
     const el = document.getElementById("live-status");
     if (el) el.textContent = ok ? "live" : "reconnecting…";
   }
 
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    socket = new WebSocket(`${proto}//${location.host}/ws`);
-    let first = true;
-    socket.onopen = () => { retry = 0; setLink(true); };
-    socket.onmessage = (msg) => {
-      let snapshot;
-      try { snapshot = JSON.parse(msg.data); } catch (err) { return; }
-      if (first && state && snapshot.boot === state.boot && snapshot.seq < state.seq) {
-        state = null; // never happens with one server; be safe and take the server's word
-      }
-      first = false;
-      accept(snapshot);
-    };
-    socket.onclose = () => {
-      setLink(false);
-      retry = Math.min(retry + 1, 6);
-      setTimeout(connect, Math.min(5000, 250 * 2 ** retry));
-    };
-    socket.onerror = () => socket.close();
-  }
-
   async function api(path, body, method) {
-    const init = { method: method || (body === undefined ? "GET" : "POST"),
-                   credentials: "same-origin", headers: {} };
-    if (body !== undefined) {
-      init.headers["Content-Type"] = "application/json";
-      init.body = JSON.stringify(body);
-    }
-    let response;
-    try {
-      response = await fetch(path, init);
-    } catch (err) {
-      return { ok: false, status: 0, data: { detail: "the scorekeeper is not reachable" } };
-    }
-    let data = null;
-    try { data = await response.json(); } catch (err) { data = null; }
+    const result = await Common.api(path, body, method);
+    const data = result.data;
     if (data && data.seq !== undefined && data.state) accept(data);
-    if (response.status === 409 && data && data.state) accept(data.state);
-    return { ok: response.ok, status: response.status, data };
+    if (result.status === 409 && data && data.state) accept(data.state);
+    return result;
   }
 
   function errorText(result) {
-    const d = result.data && result.data.detail;
-    if (!d) return `error ${result.status}`;
-    if (Array.isArray(d)) {
-      return d.map((e) => `${(e.loc || []).filter((x) => x !== "body").join(".")}: ${e.msg}`)
-        .join("; ");
-    }
-    if (result.status === 409) return `Someone else changed the match first. ${d}`;
-    return String(d);
+    const text = Common.errorText(result);
+    if (result.status === 409) return `Someone else changed the match first. ${text}`;
+    return text;
   }
 
   // -- words and colours ------------------------------------------------------------------
@@ -213,31 +174,78 @@ const Skitter = (() => {
         const p = L.launch[player];
         const g = el("g", { class: "launch", "data-launch": player, role: "button" }, svg);
         el("rect", { x: p.x - 80, y: p.y - 16, width: 160, height: 32, rx: 16 }, g);
-        el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g, `${player} launch spot`);
+        el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g,
+          `${opts.names ? opts.names[player] || player : player}'s launch spot`);
         attachPress(g, () => opts.onLaunch(player));
       }
     }
+    if (opts.interactive) {
+      wirePresses(svg);
+      for (const node of svg.querySelectorAll("[data-press]")) node.dataset.pressKey = pressKey(node);
+    }
   }
 
-  // Tap or long press (>= 500 ms) on an element; the callback gets `long`.
+  // Tap or long press (>= 500 ms). Presses are tracked on the <svg> itself, which is never
+  // replaced, and each element only names its action (node.pressAction): a redraw from
+  // another client between press and release cannot lose a tap, count it twice, or turn it
+  // into a long press (issue 13, item 13). The action is looked up again by the element's
+  // data-key at release, so it is the current drawing's.
   function attachPress(node, callback) {
-    let timer = null, fired = false;
-    const start = (ev) => {
-      ev.preventDefault();
-      fired = false;
-      timer = setTimeout(() => { fired = true; timer = null; callback(true); }, 500);
+    node.pressAction = callback;
+    node.dataset.press = "1";
+  }
+  function actionFor(svg, key) {
+    const node = key && svg.querySelector(`[data-press-key="${CSS.escape(key)}"]`);
+    return node && node.pressAction;
+  }
+  function pressKey(node) {
+    if (node.dataset.field) return `field:${node.dataset.field}`;
+    if (node.dataset.big) return `big:${node.dataset.big}`;
+    if (node.dataset.launch) return `launch:${node.dataset.launch}`;
+    if (node.dataset.bridge) return `bridge:${node.dataset.bridge}`;
+    return "";
+  }
+  function wirePresses(svg) {
+    if (svg.pressWired) return;
+    svg.pressWired = true;
+    let press = null;  // {key, id, timer, fired}
+    const finish = (ev, cancelled) => {
+      if (!press || (ev && ev.pointerId !== press.id)) return;
+      const p = press;
+      press = null;
+      if (p.timer) clearTimeout(p.timer);
+      if (!cancelled && !p.fired) {
+        const action = actionFor(svg, p.key);
+        if (action) action(false);
+      }
     };
-    const end = (ev) => {
+    svg.addEventListener("pointerdown", (ev) => {
+      const node = ev.target.closest("[data-press]");
+      if (!node || !svg.contains(node)) return;
       ev.preventDefault();
-      if (timer) { clearTimeout(timer); timer = null; if (!fired) callback(false); }
-    };
-    const cancel = () => { if (timer) { clearTimeout(timer); timer = null; } };
-    node.addEventListener("pointerdown", start);
-    node.addEventListener("pointerup", end);
-    node.addEventListener("pointerleave", cancel);
-    node.addEventListener("contextmenu", (ev) => ev.preventDefault());
-    node.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === " ") callback(ev.shiftKey);
+      if (press) finish(null, false);  // a second finger: the first press ends as a tap
+      const key = node.dataset.pressKey;
+      press = { key, id: ev.pointerId, fired: false, timer: null };
+      const mine = press;
+      press.timer = setTimeout(() => {
+        mine.timer = null;
+        if (press !== mine) return;
+        mine.fired = true;
+        const action = actionFor(svg, key);
+        if (action) action(true);
+      }, 500);
+      try { svg.setPointerCapture(ev.pointerId); } catch (err) { /* synthetic events */ }
+    });
+    svg.addEventListener("pointerup", (ev) => { ev.preventDefault(); finish(ev, false); });
+    svg.addEventListener("pointercancel", (ev) => finish(ev, true));
+    svg.addEventListener("contextmenu", (ev) => ev.preventDefault());
+    svg.addEventListener("keydown", (ev) => {
+      if (ev.key !== "Enter" && ev.key !== " ") return;
+      const node = ev.target.closest("[data-press]");
+      if (!node) return;
+      ev.preventDefault();
+      const action = actionFor(svg, node.dataset.pressKey);
+      if (action) action(ev.shiftKey);
     });
   }
 
@@ -255,20 +263,20 @@ const Skitter = (() => {
     }
   }
 
-  function alertsHtml(s) {
-    return (s.alerts || []).map((a) =>
-      `<div class="alert alert-${esc(a.kind)}">${esc(a.message)}</div>`).join("");
+  function renderAlerts(box, s) {
+    box.replaceChildren(...(s.alerts || []).map((a) =>
+      Common.h("div", { class: `alert alert-${a.kind}` }, a.message)));
   }
 
   function start() {
-    connect();
+    Common.socket("/ws", accept, setLink);
     api("/api/state").then((r) => { if (r.ok) accept(r.data); });
   }
 
   return {
     get state() { return state; },
     onState(fn) { listeners.push(fn); if (state) fn(state); },
-    start, api, errorText, drawBoard, track, alertsHtml, colourOf, nameOf, fieldLabel, esc,
+    start, api, errorText, drawBoard, track, renderAlerts, colourOf, nameOf, fieldLabel, esc,
     signed, get connected() { return connected; },
   };
 })();
@@ -296,16 +304,33 @@ const Referee = (() => {
     set(false);
   }
   // Wire a login form: <form class="login"><input name="pin"><button></button><p class="msg">
+  // After a wrong PIN the button waits out the server's delay, counting down.
   function wire(form) {
+    const button = form.querySelector("button[type=submit]");
+    const label = button.textContent;
+    let timer = null;
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
+      if (button.disabled) return;
       const input = form.querySelector("input[name=pin]");
       const msg = form.querySelector(".msg");
       const r = await login(input.value);
       input.value = "";
-      msg.textContent = r.ok ? "" : Skitter.errorText(r);
+      if (r.ok) { msg.textContent = ""; return; }
+      const why = r.status === 429 ? "Too many wrong PINs" : r.status === 401 ? "Wrong PIN"
+        : Skitter.errorText(r);
+      let left = r.retryAfter;
+      const tick = () => {
+        msg.textContent = left > 0 ? `${why}: try again in ${left} s` : `${why}: try again`;
+        button.disabled = left > 0;
+        button.textContent = left > 0 ? `${label} (${left})` : label;
+        if (left-- > 0) timer = setTimeout(tick, 1000);
+      };
+      clearTimeout(timer);
+      tick();
     });
   }
+  document.addEventListener("skitter-connected", () => { check(); });
   return { check, login, logout, wire, get loggedIn() { return loggedIn; },
            onChange(fn) { listeners.push(fn); fn(loggedIn); } };
 })();

@@ -21,31 +21,35 @@ function renderPlayers(s) {
       rounds.textContent = "Trio: first to " + st.rules.points_to_win_round;
     } else {
       const need = st.rules.rounds_to_win_game;
-      let html = "Rounds ";
+      const dots = [];
       for (let i = 0; i < need; i++) {
-        html += `<span class="round-dot ${i < st.round_wins[p] ? "won" : ""}"></span>`;
+        dots.push(Common.h("span", { class: `round-dot ${i < st.round_wins[p] ? "won" : ""}` }));
       }
-      rounds.innerHTML = html;
+      rounds.replaceChildren("Rounds ", ...dots);
     }
   }
 }
 
+// The last step's effects in players' words (made by the server, see scorekeeper/words.py),
+// each with its ruling as a small badge.
 function renderEffects(list, s) {
-  const effects = s.state.last_effects || [];
+  const h = Common.h;
+  const effects = (s.words && s.words.effects) || s.state.last_effects || [];
   const last = (s.log || [])[(s.log || []).length - 1];  // the step that made this state
-  let head = "";
+  const items = [];
   if (last) {
-    const by = last.step.shot ? Skitter.nameOf(s, last.step.shot.by) + "'s shot" : last.text;
-    head = `<li class="muted">${Skitter.esc(by)}${last.source === "manual" ? " (entered by the referee)" : ""}` +
-      `${effects.length ? "" : ": no points, no penalty"}</li>`;
+    const by = last.step.shot ? Skitter.nameOf(s, last.step.shot.by) + "'s shot" : last.words || last.text;
+    items.push(h("li", { class: "muted" }, by,
+      last.source === "manual" ? " (entered by the referee)" : "",
+      effects.length ? "" : ": no points, no penalty"));
+  } else {
+    items.push(h("li", { class: "muted" },
+      s.state.phase === "shootoff" ? "waiting for the shoot-off" : "no shot yet"));
   }
-  if (!effects.length) {
-    list.innerHTML = head || `<li class="muted">${Skitter.esc(s.state.phase === "shootoff"
-      ? "waiting for the shoot-off" : "no shot yet")}</li>`;
-    return;
+  for (const e of effects) {
+    items.push(h("li", {}, h("span", { class: "reason" }, e.reason), e.text));
   }
-  list.innerHTML = head + effects.map((e) =>
-    `<li><span class="reason">${Skitter.esc(e.reason)}</span>${Skitter.esc(e.text)}</li>`).join("");
+  list.replaceChildren(...items);
 }
 
 function boardOptions(s) {

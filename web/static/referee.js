@@ -15,24 +15,36 @@ function toast(text) {
 
 function time(at) {
   const d = new Date(at * 1000);
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return d.toLocaleString([], { year: "numeric", month: "short", day: "numeric",
+    hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-function stepWords(e) {
-  const body = e.step[e.kind];
-  if (e.kind === "undo") return "undo";
-  return `${e.text}${e.kind === "shot" || e.kind === "decide" ? " " + JSON.stringify(body) : ""}`;
-}
-
+// The log in words (made by the server), the raw step behind a "details" toggle, and a
+// separator row where a new round starts.
 function renderLog(s) {
-  const tbody = document.getElementById("log");
-  tbody.innerHTML = entries.slice().reverse().map((e) => `
-    <tr class="${e.undone ? "undone" : ""}" data-seq="${e.seq}">
-      <td>${e.seq}</td><td>${Skitter.esc(time(e.at))}</td>
-      <td><span class="tag ${Skitter.esc(e.source)}">${Skitter.esc(e.source)}</span></td>
-      <td>${Skitter.esc(stepWords(e))}${e.reason ? `<br><em>reason: ${Skitter.esc(e.reason)}</em>` : ""}</td>
-      <td>${e.effects.map((x) => `<span class="reason">${Skitter.esc(x.reason)}</span>${Skitter.esc(x.text)}`).join("<br>")}</td>
-      <td>${e.score.black} : ${e.score.white}</td></tr>`).join("");
+  const h = Common.h;
+  const rows = [];
+  let round = null;
+  for (const e of entries.slice().reverse()) {
+    if (round !== null && e.round !== round) {
+      rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 6 }, `Round ${round}`)));
+    }
+    round = e.round;
+    rows.push(h("tr", { class: e.undone ? "undone" : "", dataset: { seq: e.seq } },
+      h("td", {}, String(e.seq)),
+      h("td", {}, time(e.at)),
+      h("td", {}, h("span", { class: `tag ${e.source}` }, e.source)),
+      h("td", {}, e.words || e.text,
+        e.reason ? h("div", {}, h("em", {}, `reason: ${e.reason}`)) : null,
+        h("details", { class: "raw" }, h("summary", {}, "details"),
+          h("code", {}, JSON.stringify(e.step)))),
+      h("td", {}, ...(e.effects || []).map((x) =>
+        h("div", {}, h("span", { class: "reason" }, x.reason), x.text))),
+      h("td", {}, `${e.score.black} : ${e.score.white}`)));
+  }
+  if (round !== null) rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 6 }, `Round ${round}`)));
+  document.getElementById("log").replaceChildren(...rows);
+  renderClock();
   drawChart(s);
 }
 
@@ -53,6 +65,12 @@ function drawChart(s) {
     const d = points.map((pt, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(pt[p]).toFixed(1)}`).join(" ");
     html += `<path class="line-${p}" d="${d}"><title>${Skitter.esc(Skitter.nameOf(s, p))}</title></path>`;
   }
+  entries.forEach((e, i) => {  // a dashed mark where each new round starts
+    if (i > 0 && e.round !== entries[i - 1].round) {
+      html += `<line class="round-mark" x1="${x(i)}" x2="${x(i)}" y1="${pad / 2}" y2="${H - pad}"/>` +
+        `<text x="${x(i) + 3}" y="${pad}">round ${Number(e.round)}</text>`;
+    }
+  });
   html += `<text x="${W - pad}" y="${H - 6}" text-anchor="end">steps →</text>`;
   ["black", "white"].forEach((p, i) => {
     html += `<line class="line-${p}" x1="${pad + 10 + i * 150}" x2="${pad + 40 + i * 150}" y1="14" y2="14"/>` +
@@ -104,10 +122,10 @@ Skitter.onState((s) => {
   renderPlayers(s);
   document.getElementById("round").textContent = st.rules.variant === "trio" ? "Trio" : `Round ${st.round}`;
   document.getElementById("pot").textContent = `Pot ${st.pot}`;
-  document.getElementById("tracker").textContent = `board: ${s.tracker.mode}: ${s.tracker.message}`;
+  document.getElementById("tracker").textContent = `The board (${s.tracker.mode}): ${(s.words && s.words.board) || s.tracker.message}`;
   document.getElementById("match-info").textContent =
     `match ${s.match_id} · state ${s.seq} · source ${s.sensing.source}`;
-  document.getElementById("alerts").innerHTML = Skitter.alertsHtml(s);
+  Skitter.renderAlerts(document.getElementById("alerts"), s);
   const opts = boardOptions(s);
   Skitter.drawBoard(document.getElementById("board"), opts);
   renderEffects(document.getElementById("effects"), s);
@@ -130,3 +148,21 @@ Skitter.api("/api/board").then((r) => {
 });
 Referee.check();
 Skitter.start();
+
+// The match clock: time since the match's first step and since the current round began.
+function span(seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+  return (h ? `${h}:${String(m).padStart(2, "0")}` : String(m)) + `:${String(r).padStart(2, "0")}`;
+}
+function renderClock() {
+  const el = document.getElementById("clock");
+  if (!el) return;
+  if (!entries.length) { el.textContent = "The match clock starts with the first step"; return; }
+  const now = Date.now() / 1000;
+  const round = entries[entries.length - 1].round;
+  const first = entries.find((e) => e.round === round) || entries[0];
+  el.textContent = `Match ${span(now - entries[0].at)} · round ${round} ${span(now - first.at)}` +
+    ` · started ${time(entries[0].at)}`;
+}
+setInterval(renderClock, 1000);

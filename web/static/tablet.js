@@ -79,7 +79,7 @@ function renderStatus(s) {
     el.classList.toggle("due", st.turn === p);
   }
   $("st-score").textContent = `${st.score.black} : ${st.score.white}`;
-  $("alerts").innerHTML = Skitter.alertsHtml(s);
+  Skitter.renderAlerts($("alerts"), s);
 }
 
 // -- decisions ----------------------------------------------------------------------------
@@ -109,6 +109,7 @@ function renderDecisions(s) {
         b.textContent = option === "advance" ? `${Skitter.nameOf(s, red.player)} +1`
           : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
         b.disabled = !red.changeable[i] || choice === option;
+        b.setAttribute("aria-pressed", String(choice === option));
         b.onclick = () => {
           const choices = red.choices.slice();
           choices[i] = option;
@@ -156,7 +157,7 @@ function setupShootoff() {
 function renderBoardSection(s) {
   const mode = s.tracker.mode;
   $("sec-board").classList.toggle("hidden", mode !== "review" && mode !== "restore");
-  $("board-message").textContent = s.tracker.message;
+  $("board-message").textContent = (s.words && s.words.board) || s.tracker.message;
   $("accept-board").classList.toggle("hidden", mode !== "review");
 }
 
@@ -172,7 +173,9 @@ function renderAmend(s) {
   const key = `${s.match_id}/${s.last_step.seq}`;
   if (key === amendFor) return;
   amendFor = key;
-  $("last-shot").textContent = `${Skitter.nameOf(s, last.by)}'s shot: ${JSON.stringify(last)}`;
+  const said = ((s.words && s.words.effects) || []).map((e) => e.text).join("; ");
+  $("last-shot").textContent = `${Skitter.nameOf(s, last.by)}'s shot` +
+    (said ? `: ${said}` : ": no points, no penalty");
   const colourFields = st.rules.colors.flatMap((c) => [`black.${c}`, `white.${c}`]);
   const opposite = st.rules.colors.map((c) => `${last.by === "black" ? "white" : "black"}.${c}`);
   offBoard.value = last.off_board || 0;
@@ -219,37 +222,61 @@ function setupCorrections() {
   for (const p of ["black", "white"]) {
     corr.score[p] = stepper(labelled($("corr-score"), p), -1, 4, 0, `score ${p}`);
     corr.wins[p] = stepper(labelled($("corr-wins"), p), 0, 4, 0, `round wins ${p}`);
+    corr.score[p].container = $("corr-score").lastChild;
+    corr.wins[p].container = $("corr-wins").lastChild;
   }
   $("corr-reset").onclick = () => { corr.dirty = false; fillCorrections(S()); };
-  $("corr-send").onclick = async () => {
-    const s = S(), st = s.state, body = {};
-    const score = {}, wins = {}, board = {};
-    for (const p of ["black", "white"]) {
-      if (corr.score[p].value !== st.score[p]) score[p] = corr.score[p].value;
-      if (corr.wins[p].value !== st.round_wins[p]) wins[p] = corr.wins[p].value;
-    }
-    for (const f of Object.keys(corr.board)) {
-      if (corr.board[f].value !== st.board[f]) board[f] = corr.board[f].value;
-    }
-    if (Object.keys(score).length) body.score = score;
-    if (Object.keys(wins).length) body.round_wins = wins;
-    if (Object.keys(board).length) body.board = board;
-    const turn = $("corr-turn").value;
-    if (turn && turn !== st.turn) body.turn = turn;
-    if (st.rules.flipping) {
-      const blocked = [...document.querySelectorAll("#corr-blocked input:checked")].map((i) => i.value);
-      if (blocked.sort().join() !== [...st.blocked].sort().join()) body.blocked = blocked;
-    }
-    if (!Object.keys(body).length) { toast("Nothing to correct: change a value first"); return; }
-    body.reason = $("corr-reason").value;
-    const r = await send("/api/match/steps", { step: { correct: body } }, "correction applied");
-    if (r && r.ok) { corr.dirty = false; $("corr-reason").value = ""; fillCorrections(S()); }
-  };
+  $("corr-conflict-ok").onclick = () => $("corr-conflict").classList.add("hidden");
+  $("corr-send").onclick = sendCorrection;
+}
+
+// Only the values the user changed are sent, measured against the state the form was filled
+// from, and against that state's seq: if another tablet changed the match meanwhile the
+// server answers 409 and nothing of theirs is overwritten (issue 13, item 8).
+async function sendCorrection() {
+  const base = corr.base, st = base.state, body = {};
+  const score = {}, wins = {}, board = {};
+  for (const p of ["black", "white"]) {
+    if (corr.score[p].value !== st.score[p]) score[p] = corr.score[p].value;
+    if (corr.wins[p].value !== st.round_wins[p]) wins[p] = corr.wins[p].value;
+  }
+  for (const f of Object.keys(corr.board)) {
+    if (corr.board[f].value !== st.board[f]) board[f] = corr.board[f].value;
+  }
+  if (Object.keys(score).length) body.score = score;
+  if (Object.keys(wins).length) body.round_wins = wins;
+  if (Object.keys(board).length) body.board = board;
+  const turn = $("corr-turn").value;
+  if (turn && turn !== st.turn) body.turn = turn;
+  if (st.rules.flipping) {
+    const blocked = [...document.querySelectorAll("#corr-blocked input:checked")].map((i) => i.value);
+    if (blocked.sort().join() !== [...st.blocked].sort().join()) body.blocked = blocked;
+  }
+  if (!Object.keys(body).length) { toast("Nothing to correct: change a value first"); return; }
+  body.reason = $("corr-reason").value;
+  const r = await Skitter.api("/api/match/steps", { seq: base.seq, step: { correct: body } });
+  if (r.status === 401) Referee.check();
+  if (r.status === 409) {
+    const what = (r.data && r.data.meanwhile) || [];
+    $("corr-conflict-text").textContent = "Not applied: the match changed meanwhile" +
+      (what.length ? ` (${what.join("; ")})` : "") +
+      ". The form now shows the current state; make your change again if it is still needed.";
+    $("corr-conflict").classList.remove("hidden");
+    corr.dirty = false;
+    fillCorrections(S());
+    return;
+  }
+  if (!r.ok) { toast(Skitter.errorText(r)); return; }
+  toast("correction applied", true);
+  corr.dirty = false;
+  $("corr-reason").value = "";
+  fillCorrections(S());
 }
 
 function fillCorrections(s) {
   const st = s.state;
   if (corr.dirty) return;
+  corr.base = s;
   for (const p of ["black", "white"]) {
     corr.score[p].max = st.rules.points_to_win_round - 1;
     corr.score[p].value = st.score[p];
@@ -263,14 +290,23 @@ function fillCorrections(s) {
     corr.board = {};
     for (const f of Object.keys(st.board)) {
       corr.board[f] = stepper(labelled(boardBox, f), 0, st.rules.pot, 0, `board ${f}`);
+      corr.board[f].container = boardBox.lastChild;
     }
+  }
+  // labels in names (the aria-labels keep the field ids for the referee's tools)
+  for (const p of ["black", "white"]) {
+    corr.score[p].container.firstChild.nodeValue = Skitter.nameOf(s, p);
+    corr.wins[p].container.firstChild.nodeValue = Skitter.nameOf(s, p);
+  }
+  for (const f of Object.keys(corr.board)) {
+    corr.board[f].container.firstChild.nodeValue = Skitter.fieldLabel(s, f);
   }
   for (const [f, n] of Object.entries(st.board)) {
     corr.board[f].value = n;
     corr.board[f].onchange = () => { corr.dirty = true; };
   }
-  options($("corr-turn"), [["", st.turn ? `${st.turn} (as now)` : "(nobody)"],
-    ["black", "black"], ["white", "white"]]);
+  options($("corr-turn"), [["", st.turn ? `${Skitter.nameOf(s, st.turn)} (as now)` : "(nobody)"],
+    ["black", Skitter.nameOf(s, "black")], ["white", Skitter.nameOf(s, "white")]]);
   $("corr-blocked-box").classList.toggle("hidden", !st.rules.flipping);
   const blocked = $("corr-blocked");
   blocked.replaceChildren();
@@ -323,7 +359,24 @@ function setup() {
   offBoard = stepper($("amend-off"), 0, 20, 0, "off the board");
   $("amend-send").onclick = () => send("/api/match/amend", amendBody(), "last shot amended");
   $("no-change").onclick = () => send("/api/match/no-change", {}, "turn recorded: no change");
-  $("undo").onclick = () => send("/api/match/undo", {}, "last step undone");
+  // Undo is deliberate: the first tap says what would be taken back, the second does it.
+  let undoArmed = null;
+  const disarm = () => {
+    clearTimeout(undoArmed); undoArmed = null;
+    $("undo").textContent = "Undo last step…";
+    $("undo-cancel").classList.add("hidden");
+  };
+  $("undo-cancel").onclick = disarm;
+  $("undo").onclick = () => {
+    if (!undoArmed) {
+      $("undo").textContent = "Yes, take it back";
+      $("undo-cancel").classList.remove("hidden");
+      undoArmed = setTimeout(disarm, 6000);
+      return;
+    }
+    disarm();
+    send("/api/match/undo", {}, "last step undone");
+  };
   $("pause").onclick = () => send("/api/referee/pause", { paused: !S().sensing.paused },
     S().sensing.paused ? "sensing resumed" : "sensing paused");
   $("accept-board").onclick = () => send("/api/referee/board/accept", {}, "board accepted");
@@ -336,7 +389,15 @@ function setup() {
     renderBoardSection(s);
     renderAmend(s);
     fillCorrections(s);
+    if (!$("sec-new").open) {  // the new-match form starts from the current names
+      const form = $("new-match");
+      form.elements.black.value = Skitter.nameOf(s, "black");
+      form.elements.white.value = Skitter.nameOf(s, "white");
+    }
     $("undo").disabled = !s.can_undo;
+    const lastEntry = (s.log || []).filter((e) => !e.undone).slice(-1)[0];
+    $("undo-what").textContent = s.can_undo && lastEntry
+      ? `The last step: ${lastEntry.words || lastEntry.text}` : "Nothing to take back";
     $("no-change").disabled = !s.state.turn;
     $("pause").textContent = s.sensing.paused ? "Resume sensing" : "Pause sensing";
   });

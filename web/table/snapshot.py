@@ -10,6 +10,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.tracker import Tracker
+from scorekeeper.words import (
+    board_words,
+    effects_in_names,
+    in_names,
+    moment,
+    name_of,
+    restore_instruction,
+    turn_prompt,
+)
 from web.table.sensing import Sensing
 
 
@@ -46,31 +55,36 @@ def alerts(
     state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str] | None = None,
     *, storage: str | None = None,
 ) -> list[dict[str, str]]:
-    """Everything that stops play, most urgent first, in words for a TV across the room.
+    """Everything that stops play, most urgent first, in players' words for a TV across the
+    room. Cell numbers and expander addresses stay in the referee's sensor details.
 
     ``storage``: why the match log cannot be written, when it cannot (nothing is scored).
     """
     names = names or {}
 
     def who(player: str | None) -> str:
-        return names.get(player or "", player or "nobody")
+        return name_of(player, names)
 
     out: list[dict[str, str]] = []
     if storage:
         out.append({"kind": "storage", "message": storage})
     link = view["link"]
     if not link["up"]:
-        out.append({"kind": "link", "message": link["message"] or "sensor link down"})
+        out.append({"kind": "link", "message": "The board's sensors are not connected: "
+                    "play is paused until they are back"})
     sensors = view.get("sensors") or {}
-    for reason in sensors.get("held", []):
-        out.append({"kind": "sensor", "message": reason})
+    if any(not f.get("muted") for f in sensors.get("flags", [])):
+        out.append({"kind": "sensor", "message": "A board sensor needs the referee: "
+                    "play waits until it is checked"})
     tracker = view["tracker"]
     if tracker["mode"] == "restore":
-        out.append({"kind": "restore", "message": tracker["message"]})
+        out.append({"kind": "restore", "message": restore_instruction(
+            tracker.get("differences") or {}, tracker.get("big_differences") or {}, names)})
     elif tracker["mode"] == "review":
-        out.append({"kind": "review", "message": tracker["message"]})
+        out.append({"kind": "review", "message": "The board does not match the match: "
+                    "the referee decides on the tablet"})
     elif tracker["mode"] == "paused" and link["up"]:
-        out.append({"kind": "paused", "message": tracker["message"]})
+        out.append({"kind": "paused", "message": "Sensing is paused by the referee"})
     pending = state.get("pending") or {}
     for red in pending.get("red") or []:
         if any(red.get("changeable", [])):
@@ -81,13 +95,34 @@ def alerts(
             })
     unblock = pending.get("unblock")
     if unblock:
-        fields = ", ".join(unblock.get("fields", []))
+        fields = ", ".join(in_names(f, names) for f in unblock.get("fields", []))
         out.append({
             "kind": "decision",
             "message": f"{who(unblock['player'])} may lift a blockade ({fields})",
         })
     if state.get("phase") == "shootoff":
-        out.append({"kind": "shootoff", "message": "shoot-off: who starts? (enter on the tablet)"})
-    if state.get("phase") == "game_over":
-        out.append({"kind": "game_over", "message": f"game over: {who(state.get('winner'))} wins"})
+        out.append({"kind": "shootoff",
+                    "message": "Shoot-off: who starts? (enter it on the tablet)"})
     return out
+
+
+def words_part(
+    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str]
+) -> dict[str, Any]:
+    """The words the pages show for the match itself: effects, the turn, a round or game
+    moment, and what the board needs (see :mod:`scorekeeper.words`)."""
+    return {
+        "board": board_words(view["tracker"]["message"], names),
+        "effects": effects_in_names(state.get("last_effects") or [], names),
+        "turn": turn_prompt(state, names),
+        "moment": moment(state, names),
+    }
+
+
+def log_in_words(entries: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Log entries with ``words`` beside the raw ``text`` and effects in names."""
+    return [
+        {**e, "words": in_names(str(e.get("text", "")), names),
+         "effects": effects_in_names(e.get("effects") or [], names)}
+        for e in entries
+    ]

@@ -32,15 +32,20 @@ from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
 from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
+from scorekeeper.words import what_changed
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
 from web.table.sensing import Sensing
-from web.table.snapshot import alerts, sensing_part
+from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
 
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
 RECHECK_S = 5.0
 """While the match log cannot be written, how often the polling loop tries it again."""
 LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
+
+
+CHANGES_KEPT = 256
+"""How many recent match changes :meth:`Table.meanwhile` can describe."""
 
 
 class Refused(Exception):
@@ -53,6 +58,11 @@ class Refused(Exception):
 
 class Stale(Exception):
     """A change made against an old state (HTTP 409)."""
+
+    def __init__(self, seq: int, message: str) -> None:
+        super().__init__(message)
+        self.seq = seq
+        """The state the refused change was made against."""
 
 
 class Table:
@@ -80,12 +90,16 @@ class Table:
         """Differs on every start, so a page can tell a restarted server's ``seq`` apart."""
         self.seq = 0
         self.version = 0
+        self._changes: list[tuple[int, int]] = []
+        """(state seq, log length) after each recent match change, to tell a refused
+        change what happened since the state it was made against."""
         self.paused = False
         self._sensing_view: dict[str, Any] | None = None
         self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
         self._next_recheck = 0.0
         self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+        self._changes.append((self.seq, len(self.log)))
         self._after_match_change(lay_out_simulator=True)
 
     # -- loading ------------------------------------------------------------------------------
@@ -154,17 +168,30 @@ class Table:
             "handicaps": self.meta.get("handicaps", {}),
             "state": state,
             "can_undo": bool(self.match.can_undo),
-            "log": self.log.tail(LOG_TAIL),
+            "log": log_in_words(self.log.tail(LOG_TAIL), self.names),
             "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
             **view,
             "storage": {"ok": self.store.write_problem is None,
                         "message": self.store.write_problem or ""},
             "alerts": alerts(state, view, self.names, storage=self.store.write_problem),
+            "words": words_part(state, view, self.names),
         }
 
+    def meanwhile(self, seq: int) -> list[str]:
+        """What changed in the match after state ``seq``, in players' words (for a 409);
+        empty when that state is too old to tell."""
+        known = [n for v, n in self._changes if v <= seq]
+        if not known:
+            return []
+        out: list[str] = []
+        for e in self.log.entries[known[-1]:]:
+            out.extend(what_changed(e.step, e.text, self.names))
+        return out
+
     def full_log(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self.log.entries]
+        """Every entry, with ``words`` and effects in the players' names beside the raw step."""
+        return log_in_words([e.to_json() for e in self.log.entries], self.names)
 
     def uptime(self) -> float:
         return self.clock.now() - self.started
@@ -180,7 +207,7 @@ class Table:
     def check_seq(self, seq: int) -> None:
         """Raise :class:`Stale` when the match changed since ``seq`` (or ``seq`` is unknown)."""
         if seq < self.version or seq > self.seq:
-            raise Stale(
+            raise Stale(seq,
                 f"the match changed since state {seq} (now state {self.seq}, last match "
                 f"change at {self.version}); look again and retry"
             )
@@ -284,7 +311,7 @@ class Table:
             self.tracker.sync(self.expectation())
             self._publish(match_changed=False)
             raise Refused("the sensed board shows no shot of the player due", "board")
-        self._apply_sensed(shot, source="manual")
+        self._apply_sensed(shot, source="manual", answer=True)
 
     def restore_board(self) -> None:
         """The referee will have the board put back to what the match expects."""
@@ -360,12 +387,16 @@ class Table:
         if shot is not None:
             self._apply_sensed(shot, source="sensor")
 
-    def _apply_sensed(self, shot: Shot, *, source: str) -> None:
+    def _apply_sensed(self, shot: Shot, *, source: str, answer: bool = False) -> None:
+        """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
+        raised when a person asked (``answer``: Accept must not look accepted, issue 13)."""
         try:
             self.apply_step({"shot": shot.to_json()}, source=source)
         except Refused as exc:
             self.tracker.refused(str(exc))
             self._publish(match_changed=False)
+            if answer:
+                raise
         except StoreUnwritable as exc:
             if source != "sensor":
                 raise
@@ -399,6 +430,8 @@ class Table:
         self.seq += 1
         if match_changed:
             self.version = self.seq
+            self._changes.append((self.seq, len(self.log)))
+            del self._changes[:-CHANGES_KEPT]
         self._sensing_view = self._sensing_json() if view is None else view
         self.publish(self._snapshot(self._sensing_view))
 

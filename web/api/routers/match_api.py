@@ -6,10 +6,15 @@ refuses it with 422 (rules, input) or 409 (stale) and then nothing reaches the l
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
+from fastapi.responses import Response
 
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
@@ -32,6 +37,33 @@ async def get_state(table: TableDep) -> dict[str, Any]:
 async def get_log(table: TableDep) -> dict[str, Any]:
     return {"match_id": table.match_id, "seq": table.seq, "names": table.names,
             "entries": table.full_log()}
+
+
+@router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)")
+async def get_log_jsonl(table: TableDep) -> Response:
+    out = io.StringIO()
+    table.store.export_jsonl(table.match_id, out)
+    return Response(out.getvalue(), media_type="application/x-ndjson", headers={
+        "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.jsonl"'})
+
+
+@router.get("/match/log.csv", summary="The match log as a table: one row per step, in words")
+async def get_log_csv(table: TableDep) -> Response:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["seq", "time (UTC)", "round", "source", "step", "what it did", "reason",
+                     f"score {table.names.get('black', 'black')}",
+                     f"score {table.names.get('white', 'white')}", "undone", "raw step"])
+    for e in table.full_log():
+        writer.writerow([
+            e["seq"], datetime.fromtimestamp(e["at"], UTC).isoformat(timespec="seconds"),
+            e["round"], e["source"], e["words"],
+            "; ".join(f"{x['reason']} {x['text']}" for x in e["effects"]), e.get("reason") or "",
+            e["score"]["black"], e["score"]["white"], "yes" if e["undone"] else "",
+            json.dumps(e["step"]),
+        ])
+    return Response(out.getvalue(), media_type="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.csv"'})
 
 
 @router.get("/matches", response_model=list[StoredMatch],

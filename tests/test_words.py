@@ -1,0 +1,47 @@
+"""Player words: names instead of sides and field ids, calm restore instructions."""
+
+from __future__ import annotations
+
+from scorekeeper.words import in_names, moment, restore_instruction, turn_prompt
+
+NAMES = {"black": "Ann", "white": "Bo"}
+
+
+def test_effects_name_the_players_and_their_fields():
+    text = "black +1: third skitt on white's yellow field"
+    assert in_names(text, NAMES) == "Ann +1: third skitt on Bo's yellow field"
+    assert in_names("take 1 skitt off white.red", NAMES) == "take 1 skitt off Bo's red"
+    assert in_names("white wins round 1", NAMES) == "Bo wins round 1"
+
+
+def test_a_restore_is_one_calm_instruction_in_player_words():
+    said = restore_instruction({"white.red": 3, "minus": 1}, {}, NAMES)
+    assert said == "Put back: take 3 skitts off Bo's red, 1 off the minus field"
+    assert restore_instruction({}, {"black": "missing"}, NAMES) == (
+        "Put back: put Ann's big skitt back on its spot")
+
+
+def test_the_round_and_the_game_are_moments_with_the_winner_named():
+    state = {"phase": "play", "round_wins": {"black": 0, "white": 1},
+             "last_effects": [{"kind": "round", "player": "white"}]}
+    assert moment(state, NAMES) == {"kind": "round", "title": "Bo wins round 1",
+                                    "detail": "Round wins: Ann 0, Bo 1"}
+    over = {"phase": "game_over", "winner": "black", "round_wins": {"black": 2, "white": 1},
+            "rules": {"variant": "classic"}}
+    assert moment(over, NAMES)["detail"] == "Final result: 2 round wins to 1"
+    assert moment({"phase": "play", "last_effects": []}, NAMES) is None
+
+
+def test_the_prompt_says_who_shoots_and_what():
+    assert turn_prompt({"phase": "play", "turn": "black"}, NAMES) == "Ann to shoot"
+    assert turn_prompt({"phase": "play", "turn": "white", "must_place_big": True}, NAMES) == (
+        "Bo: shoot your big skitt to the centre")
+
+
+def test_a_refusal_reads_as_a_sentence_with_its_ruling():
+    from scorekeeper.words import refusal
+
+    message = ("shot.delta: one shot adds at most one skitt to the board, but the changes add 2"
+               " (R2) [round 1, black to shoot, score black 0 white 0, pot 20]")
+    assert refusal(message, NAMES) == (
+        "Not possible: one shot adds at most one skitt to the board, but the changes add 2 (R2)")
