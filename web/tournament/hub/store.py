@@ -267,6 +267,14 @@ class HubStore:
             n = seq
         return n
 
+    def previous_match(self, board: str, match_id: int) -> int | None:
+        """The board's latest match before ``match_id`` the hub has events of."""
+        rows = self._all(
+            "SELECT MAX(match_id) FROM events WHERE board = ? AND match_id < ?",
+            (board, match_id),
+        )
+        return None if rows[0][0] is None else int(rows[0][0])
+
     def matches_received(self) -> list[tuple[str, int, int]]:
         """``(board, match_id, events)`` for every match seen, by board then match."""
         return [
