@@ -8,6 +8,7 @@ step, the result is withdrawn until the game ends again.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -114,6 +115,7 @@ class Tournament:
     def __init__(self, store: HubStore, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self._pairing = threading.Lock()
 
     # Players -------------------------------------------------------------------------
 
@@ -180,7 +182,14 @@ class Tournament:
         return None
 
     def pair_next_round(self, boards: Sequence[str] = ()) -> list[Pairing]:
-        """Pair the next round and put its games on ``boards`` in order (if given)."""
+        """Pair the next round and put its games on ``boards`` in order (if given).
+
+        Runs in a worker thread (the web app's); two referees pairing at once get one round
+        and one refusal."""
+        with self._pairing:
+            return self._pair_next_round(boards)
+
+    def _pair_next_round(self, boards: Sequence[str]) -> list[Pairing]:
         reason = self.can_pair_next()
         if reason:
             raise TournamentError(f"cannot pair the next round: {reason}")
