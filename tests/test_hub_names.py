@@ -59,3 +59,11 @@ def test_a_game_left_without_a_result_while_its_pairing_waits_raises_an_alert(
     hub.store.set_board_state("b1", {"match_id": 2, "seq": 0}, at=2.0)
     (alert,) = attention(hub)
     assert alert["kind"] == "no_result" and "without a result" in alert["message"]
+
+
+def test_an_event_row_keeps_only_the_state_the_hub_reads(hub: Tournament) -> None:
+    full = {**state(score=(1, 0)), "board": {"black.red": 2}, "options": {"trio": False}}
+    hub.receive(event("b1", 1, 1, full, ("Ann Lee", "Bob")))
+    (kept,) = hub.store.events("b1", 1)
+    assert "board" not in kept.state and "options" not in kept.state
+    assert kept.state["score"] == {"black": 1, "white": 0}
