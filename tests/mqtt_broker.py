@@ -14,7 +14,7 @@ import shutil
 import socket
 import subprocess
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,7 +81,8 @@ class Broker:
     """One Mosquitto process; :meth:`restart` keeps its port, users, ACL and saved sessions.
 
     ``users`` maps user names to passwords (written with ``mosquitto_passwd``); without
-    users anonymous clients are allowed. ``acl`` is the text of an ACL file.
+    users anonymous clients are allowed. ``acl`` is the text of an ACL file; ``extra`` are
+    more configuration lines (``max_queued_bytes 20000``).
     """
 
     def __init__(
@@ -92,10 +93,12 @@ class Broker:
         acl: str | None = None,
         tls: TlsFiles | None = None,
         include_dir: Path | None = None,
+        extra: Sequence[str] = (),
     ) -> None:
         self.binary = require_mosquitto()
         self.tls = tls
         self.include_dir = include_dir
+        self.extra = tuple(extra)
         self.workdir = Path(workdir)
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.port = free_port()
@@ -152,6 +155,7 @@ class Broker:
             lines.append(f"acl_file {acl}")
         if self.include_dir is not None:
             lines.append(f"include_dir {self.include_dir}")
+        lines += self.extra
         path = self.workdir / "mosquitto.conf"
         path.write_text("\n".join(lines) + "\n")
         return path

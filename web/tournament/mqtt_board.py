@@ -6,8 +6,9 @@ publishes what it finds, so nothing here can stop or slow the game:
 
 - every match event goes to ``<prefix>/<board>/events`` (QoS 1) with the id
   ``<board>:<match>:<seq>``, the player names and the match state right after it;
-- the latest state goes to ``<prefix>/<board>/state`` (retained, with its ``seq``), so a hub
-  that starts late sees every board at once;
+- the latest state goes to ``<prefix>/<board>/state`` (retained, with its ``seq`` and the
+  last ``seq`` of the board's previous matches), so a hub that starts late sees every board at
+  once and knows how far each earlier game went;
 - ``<prefix>/<board>/status`` is ``{"online": true}`` (retained) while connected, and the
   broker publishes ``{"online": false}`` (the last will) when the board vanishes.
 
@@ -46,6 +47,11 @@ log = logging.getLogger(__name__)
 CommandHandler = Callable[[dict[str, Any]], Mapping[str, Any] | None]
 """Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}``; returns the
 answer (e.g. ``{"seq": 17}``) or raises with a message for the hub's referee."""
+
+PREVIOUS_MATCHES = 3
+"""How many earlier matches the retained state names with their last ``seq``: a hub that
+was away while a board finished a game and started the next still learns how far that game
+went, and asks for what it lacks, even when the broker dropped those events."""
 
 StateReplay = Callable[[StoredMatch], Sequence[Mapping[str, Any] | None]]
 """The match state after each event of a stored match (index ``seq - 1``)."""
@@ -329,12 +335,21 @@ class BoardLink:
             {
                 "v": wire.WIRE_VERSION,
                 "board_id": self.board_id,
+                "previous": self._previous(current),
                 "alerts": [{"kind": k, "message": m} for k, m in self._alerts],
                 "at": self._clock(),
             }
         )
         self.client.publish(self.topics.state, wire.encode(payload), qos=1, retain=True)
         self._last_state = (current, payload["seq"], self._alerts)
+
+    def _previous(self, current: int | None) -> list[dict[str, int]]:
+        """The latest earlier matches with events, newest first, and their last ``seq``."""
+        return [
+            {"match_id": m["id"], "seq": m["events"]}
+            for m in self._reader_store().list_matches()
+            if m["id"] != current and m["events"] > 0
+        ][:PREVIOUS_MATCHES]
 
     def _status_payload(self, online: bool) -> bytes:
         return wire.encode(

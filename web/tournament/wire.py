@@ -3,7 +3,8 @@
 Every topic lives under ``<prefix>/<board-id>/`` (prefix ``skitter`` by default), so a
 broker ACL can let a board publish under its own id only (``hardware/mosquitto/acl``)::
 
-    <prefix>/<board>/state           retained: the board's full state and its sequence number
+    <prefix>/<board>/state           retained: the board's full state and its sequence number,
+                                     with ``previous``: [{match_id, seq}] of earlier matches
     <prefix>/<board>/events          QoS 1: every match event, with the state after it
     <prefix>/<board>/status          retained: online / offline (offline is the last will)
     <prefix>/<board>/command         hub → board: undo, correct, resend

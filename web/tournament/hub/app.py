@@ -187,7 +187,9 @@ async def swiss_rounds(body: SwissRounds, hub: HubDep, _: Referee) -> dict[str, 
 async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
     boards = [b["board"] for b in hub.tournament.store.boards() if b["online"]]
     try:
-        pairings = hub.tournament.pair_next_round(boards)
+        # Swiss pairing of a big field takes a while: off the event loop, so pages and
+        # /healthz go on answering meanwhile.
+        pairings = await asyncio.to_thread(hub.tournament.pair_next_round, boards)
     except TournamentError as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
     hub.changed()

@@ -3,7 +3,8 @@
 It subscribes to ``<prefix>/+/state``, ``/events``, ``/status`` and ``/command/result`` with a
 persistent session (``clean_session=False``), so a broker that keeps sessions holds the
 boards' events for the hub while it restarts. Whatever still goes missing shows up as a gap
-in a match's ``seq`` numbers (or a board state ahead of the events received); after a short
+in a match's ``seq`` numbers (or a board state ahead of the events received, for its current
+match or for an earlier one its state names under ``previous``); after a short
 grace the hub asks that board to ``resend`` from the gap, and again every few seconds until
 the gap is filled. Every received event is stored under its id, so repeats change nothing.
 
@@ -33,6 +34,11 @@ GAP_GRACE = 1.0
 """Seconds a gap may last before the hub asks for a resend (events may be on their way)."""
 RESEND_EVERY = 5.0
 """Seconds between two resend requests for the same gap."""
+STATES_AGAIN = 15.0
+"""Seconds between two re-subscriptions to the boards' retained states (the first comes
+``GAP_GRACE`` after connecting): a broker whose queue for the hub was full drops the
+retained states it sends on subscribing too, and a board that has stopped playing sends no
+new one, so the hub would never learn how far that board's games went."""
 
 
 class HubLink:
@@ -57,6 +63,9 @@ class HubLink:
         self._any = wire.Topics(self.prefix, "+")
         self.connected = False
         self._gaps: dict[tuple[str, int], tuple[int, float, float]] = {}
+        self._current: dict[str, int] = {}
+        self._states_due: float | None = None
+        self._probed: set[tuple[str, int]] = set()
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._janitor: threading.Thread | None = None
@@ -124,6 +133,7 @@ class HubLink:
             log.warning("broker refused the hub: %s", reason)
             return
         self.connected = True
+        self._states_due = self._monotonic() + GAP_GRACE
         client.subscribe(
             [
                 (self._any.state, 1),
@@ -173,14 +183,36 @@ class HubLink:
             match_id, seq = data.get("match_id"), data.get("seq")
             if isinstance(match_id, int) and isinstance(seq, int):
                 self._check_gap(board, match_id, seq)
+            for earlier in previous_matches(data):
+                self._check_gap(board, *earlier)
         elif kind == "events":
             ev = parse_event(board, data)
             self.tournament.receive(ev)
             self._check_gap(board, ev.match_id, ev.seq)
+            self._check_earlier(board, ev.match_id)
         elif kind == "command/result":
             command_id = data.get("id")
             if isinstance(command_id, str):
                 self.store.set_command_result(command_id, data, at=now)
+
+    def _check_earlier(self, board: str, match_id: int) -> None:
+        """When a board moves on to a new match, ask once for the rest of its previous one
+        unless the hub saw it end: its last events may be what a full broker queue dropped,
+        and the board's state naming it may have been dropped as well."""
+        with self._lock:
+            if self._current.get(board) == match_id:
+                return
+            self._current[board] = match_id
+        earlier = self.store.previous_match(board, match_id)
+        if earlier is None or (board, earlier) in self._probed:
+            return
+        latest = self.store.latest_event(board, earlier)
+        if latest is not None and latest.state.get("phase") == "game_over":
+            return
+        self._probed.add((board, earlier))
+        if self.connected:
+            have = self.store.contiguous_seq(board, earlier)
+            self.send_command(board, "resend", match_id=earlier, after=have)
 
     def _check_gap(self, board: str, match_id: int, seen_seq: int) -> None:
         have = self.store.contiguous_seq(board, match_id)
@@ -199,8 +231,16 @@ class HubLink:
         while not self._stopping.wait(0.25):
             try:
                 self.request_missing()
+                self._states_again()
             except Exception:
                 log.exception("hub: gap check")
+
+    def _states_again(self) -> None:
+        due = self._states_due
+        if not self.connected or due is None or self._monotonic() < due:
+            return
+        self._states_due = self._monotonic() + STATES_AGAIN
+        self.client.subscribe(self._any.state, 1)
 
     def request_missing(self) -> int:
         """Ask boards to resend where a gap outlived its grace; return how many were asked."""
@@ -224,6 +264,23 @@ class HubLink:
                 if (board, match_id) in self._gaps:
                     self._gaps[(board, match_id)] = (wanted, first_seen, now)
         return asked
+
+
+def previous_matches(state: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """``(match_id, last seq)`` of the earlier matches a board's state names (malformed
+    entries are skipped: an old board sends none, and the current match still counts)."""
+    found = state.get("previous")
+    if not isinstance(found, list):
+        return []
+    out = []
+    for item in found:
+        if not isinstance(item, dict):
+            continue
+        match_id, seq = item.get("match_id"), item.get("seq")
+        if (isinstance(match_id, int) and isinstance(seq, int) and not isinstance(match_id, bool)
+                and not isinstance(seq, bool) and match_id > 0 and seq > 0):
+            out.append((match_id, seq))
+    return out
 
 
 def parse_event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 import networkx as nx
 
@@ -26,6 +27,12 @@ SCORE_PENALTY = 1_000
 """Times the squared score difference."""
 FALLBACK_WORTH = 1
 """Worth of a rematch or of a second bye: used only when nothing else completes the round."""
+
+FIRST_WINDOW = 12
+"""Places apart in the standings the first matching graph spans; doubled until every player
+is paired without a rematch or a second bye (or the graph spans the whole field). A full
+graph of 256 players has 32,640 edges and took seconds to match; a window has a few
+thousand."""
 
 _BYE = object()
 
@@ -96,15 +103,51 @@ def swiss(
     """
     _check_players(ranked)
     blacks = blacks or {}
+    window = FIRST_WINDOW
+    while True:
+        matching, fallback = _match(ranked, scores, played, had_bye, window)
+        if window >= len(ranked) or (not fallback and _complete(matching, ranked)):
+            break
+        window *= 2
     rank = {p: i for i, p in enumerate(ranked)}
+    pairs: list[tuple[str, str | None]] = []
+    bye: list[tuple[str, str | None]] = []
+    for a, b in matching:
+        if a is _BYE or b is _BYE:
+            bye.append((b if a is _BYE else a, None))
+            continue
+        first, second = sorted((a, b), key=lambda p: (blacks.get(p, 0), rank[p]))
+        pairs.append((first, second))
+    pairs.sort(key=lambda pair: min(rank[p] for p in pair if p is not None))
+    return pairs + bye
+
+
+def _complete(matching: Collection[tuple[Any, Any]], ranked: Sequence[str]) -> bool:
+    return 2 * len(matching) >= len(ranked)
+
+
+def _match(
+    ranked: Sequence[str],
+    scores: Mapping[str, float],
+    played: Collection[frozenset[str]],
+    had_bye: Collection[str],
+    window: int,
+) -> tuple[set[tuple[Any, Any]], bool]:
+    """A maximum matching over the pairs at most ``window`` places apart in the standings
+    (and at most one game won apart, unless the window already spans everyone), and whether
+    it needed a rematch or a second bye."""
+    rank = {p: i for i, p in enumerate(ranked)}
+    everyone = window >= len(ranked)
     graph = nx.Graph()
     graph.add_nodes_from(ranked)
     for i, a in enumerate(ranked):
-        for b in ranked[i + 1 :]:
+        for b in ranked[i + 1 : i + 1 + window]:
+            diff = scores.get(a, 0) - scores.get(b, 0)
+            if not everyone and abs(diff) > 1:
+                continue
             if frozenset((a, b)) in played:
                 worth = FALLBACK_WORTH
             else:
-                diff = scores.get(a, 0) - scores.get(b, 0)
                 worth = PAIR_WORTH - SCORE_PENALTY * diff * diff - abs(rank[a] - rank[b])
             graph.add_edge(a, b, weight=worth)
     if len(ranked) % 2:
@@ -117,16 +160,8 @@ def swiss(
                 worth = PAIR_WORTH - SCORE_PENALTY * diff * diff - (len(ranked) - rank[p])
             graph.add_edge(p, _BYE, weight=worth)
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs: list[tuple[str, str | None]] = []
-    bye: list[tuple[str, str | None]] = []
-    for a, b in matching:
-        if a is _BYE or b is _BYE:
-            bye.append((b if a is _BYE else a, None))
-            continue
-        first, second = sorted((a, b), key=lambda p: (blacks.get(p, 0), rank[p]))
-        pairs.append((first, second))
-    pairs.sort(key=lambda pair: min(rank[p] for p in pair if p is not None))
-    return pairs + bye
+    fallback = any(graph[a][b]["weight"] == FALLBACK_WORTH for a, b in matching)
+    return matching, fallback
 
 
 def _check_players(players: Sequence[str]) -> None:

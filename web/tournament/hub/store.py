@@ -53,6 +53,17 @@ CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NUL
 """
 
 
+STATE_KEYS = ("phase", "round", "rounds", "score", "round_wins", "winner", "last_effects")
+"""What the hub reads of the state after each event (results, points, the match log's
+lines); the rest of a board's state (its fields, turn, options) stays with the board, and
+the latest full state is kept per board from its retained ``state`` message."""
+
+
+def kept_state(state: Mapping[str, Any]) -> dict[str, Any]:
+    """The part of an event's state the hub stores."""
+    return {k: state[k] for k in STATE_KEYS if k in state}
+
+
 class HubStoreError(Exception):
     """The hub's file cannot be used, or a change breaks the tournament's own rules."""
 
@@ -217,7 +228,7 @@ class HubStore:
                 " names, received_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     ev.id, ev.board, ev.match_id, ev.seq, ev.at, ev.source, _dump(ev.event),
-                    _dump(ev.state), _dump(ev.names), received_at,
+                    _dump(kept_state(ev.state)), _dump(ev.names), received_at,
                 ),
             )
             new = cur.rowcount == 1
@@ -266,6 +277,14 @@ class HubStore:
                 break
             n = seq
         return n
+
+    def previous_match(self, board: str, match_id: int) -> int | None:
+        """The board's latest match before ``match_id`` the hub has events of."""
+        rows = self._all(
+            "SELECT MAX(match_id) FROM events WHERE board = ? AND match_id < ?",
+            (board, match_id),
+        )
+        return None if rows[0][0] is None else int(rows[0][0])
 
     def matches_received(self) -> list[tuple[str, int, int]]:
         """``(board, match_id, events)`` for every match seen, by board then match."""

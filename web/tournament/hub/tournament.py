@@ -8,8 +8,10 @@ step, the result is withdrawn until the game ends again.
 
 from __future__ import annotations
 
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from scorekeeper.clock import Clock
@@ -87,6 +89,17 @@ def _scores_at_round_end(
     return totals
 
 
+def name_key(name: str) -> str:
+    """What two spellings of a name must share to be the same player: a board's names are
+    typed on a tablet, so case and surrounding or doubled spaces do not count."""
+    return " ".join(name.split()).casefold()
+
+
+def same_players(names: Sequence[str], pairing: Pairing) -> bool:
+    """True when ``names`` are the pairing's two players, spelt as :func:`name_key` allows."""
+    return {name_key(n) for n in names} == {name_key(p) for p in pairing.players()}
+
+
 def check_name(name: object) -> str:
     if not isinstance(name, str) or not name.strip():
         raise TournamentError("a player's name must be a non-empty text")
@@ -102,6 +115,7 @@ class Tournament:
     def __init__(self, store: HubStore, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self._pairing = threading.Lock()
 
     # Players -------------------------------------------------------------------------
 
@@ -168,7 +182,14 @@ class Tournament:
         return None
 
     def pair_next_round(self, boards: Sequence[str] = ()) -> list[Pairing]:
-        """Pair the next round and put its games on ``boards`` in order (if given)."""
+        """Pair the next round and put its games on ``boards`` in order (if given).
+
+        Runs in a worker thread (the web app's); two referees pairing at once get one round
+        and one refusal."""
+        with self._pairing:
+            return self._pair_next_round(boards)
+
+    def _pair_next_round(self, boards: Sequence[str]) -> list[Pairing]:
         reason = self.can_pair_next()
         if reason:
             raise TournamentError(f"cannot pair the next round: {reason}")
@@ -236,6 +257,7 @@ class Tournament:
             pairing = self._pairing_for(result, board)
             if pairing is not None:
                 where = (pairing.round, pairing.table)
+                result = _spelt_as(result, pairing)
         self.store.save_game(
             StoredGame(board, match_id, latest.seq, result, latest.at, where[0], where[1])
         )
@@ -263,11 +285,22 @@ class Tournament:
 
     def _pairing_for(self, result: GameResult, board: str) -> Pairing | None:
         """The newest unfinished pairing of these two players (this board's first)."""
-        wanted = frozenset((result.black, result.white))
         taken = {(g.round, g.table) for g in self.store.games() if g.round is not None}
         candidates = [
             p for p in self.store.pairings()
-            if p.players() == wanted and (p.round, p.table) not in taken
+            if not p.is_bye and same_players((result.black, result.white), p)
+            and (p.round, p.table) not in taken
         ]
         candidates.sort(key=lambda p: (p.round, p.board == board), reverse=True)
         return candidates[0] if candidates else None
+
+
+def _spelt_as(result: GameResult, pairing: Pairing) -> GameResult:
+    """``result`` with the players' names as registered (standings count by those)."""
+    registered = {name_key(p): p for p in pairing.players()}
+
+    def spelt(name: str | None) -> str | None:
+        return None if name is None else registered.get(name_key(name), name)
+
+    return replace(result, black=spelt(result.black) or result.black,
+                   white=spelt(result.white) or result.white, winner=spelt(result.winner))

@@ -10,7 +10,8 @@ from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event
-from web.tournament.hub.tournament import Tournament
+from web.tournament.hub.model import Pairing
+from web.tournament.hub.tournament import Tournament, same_players
 
 GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_points",
              "white_points")
@@ -34,6 +35,48 @@ def board_alerts(entry: dict[str, Any], received: int) -> list[dict[str, str]]:
         out.append({"kind": "restore", "message": "board to restore to the match's position"})
     out.extend({"kind": str(a.get("kind", "note")), "message": str(a.get("message", ""))}
                for a in own)
+    return out
+
+
+def name_alerts(payload: dict[str, Any], pairing: Pairing | None) -> list[dict[str, str]]:
+    """A warning when the board's players are not the ones paired on it (beyond case and
+    spaces, which the hub matches anyway): its result would find no pairing."""
+    names = payload.get("names") or {}
+    shown = [str(names.get(c, "")) for c in ("black", "white")]
+    if pairing is None or pairing.is_bye or not all(n.strip() for n in shown):
+        return []
+    if same_players(shown, pairing):
+        return []
+    return [{"kind": "names", "message": f"players {shown[0]} and {shown[1]} are not the pairing "
+             f"on this board ({pairing.black} and {pairing.white}): check the names"}]
+
+
+def attention(t: Tournament) -> list[dict[str, Any]]:
+    """What the referee must look at: games whose result found no pairing, and games a board
+    left behind without a result while their pairing still waits for one."""
+    store = t.store
+    out: list[dict[str, Any]] = []
+    if not store.round_numbers():
+        return out
+    for g in store.games():
+        if g.round is None:
+            out.append({"kind": "unpaired", "board": g.board, "match_id": g.match_id,
+                        "message": f"Board {g.board}: the game of {g.result.black} and "
+                        f"{g.result.white} ended, but no open pairing has these players; "
+                        "check the names"})
+    current = {b["board"]: (b.get("state") or {}).get("match_id") for b in store.boards()}
+    open_pairings = [p for n, _ in store.round_numbers() for p in t.round_open(n)]
+    for board, match_id, count in store.matches_received():
+        if match_id == current.get(board) or store.game(board, match_id) is not None:
+            continue
+        latest = store.latest_event(board, match_id)
+        if latest is None:
+            continue
+        names = [str(latest.names.get(c, "")) for c in ("black", "white")]
+        if any(same_players(names, p) for p in open_pairings):
+            out.append({"kind": "no_result", "board": board, "match_id": match_id,
+                        "message": f"Board {board}: the game of {names[0]} and {names[1]} "
+                        f"(match {match_id}) was left after {count} steps without a result"})
     return out
 
 
@@ -62,7 +105,7 @@ def boards_view(t: Tournament) -> list[dict[str, Any]]:
                 "round": state.get("round"),
                 "score": state.get("score") or {},
                 "round_wins": state.get("round_wins") or {},
-                "alerts": board_alerts(entry, received),
+                "alerts": board_alerts(entry, received) + name_alerts(payload, pairing),
                 "pairing": None if pairing is None else
                 {"round": pairing.round, "table": pairing.table},
                 "last_command": commands[0] if commands else None,
@@ -118,6 +161,7 @@ def snapshot(t: Tournament, *, seq: int, broker_connected: bool) -> dict[str, An
         "system": t.system,
         "planned_rounds": t.planned_rounds(),
         "next_round_blocked": t.can_pair_next(),
+        "attention": attention(t),
         "players": t.store.players(),
         "boards": boards_view(t),
         "standings": [s.to_json() for s in t.standings()],

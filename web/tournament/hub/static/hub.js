@@ -194,12 +194,18 @@ async function showLog(board, match) {
   } catch (e) { say(e.message, true); }
 }
 
+function renderAttention(s) {
+  const list = $("#attention");
+  list.replaceChildren(...(s.attention || []).map((a) => el("li", a.message)));
+  $("#attention-box").hidden = list.children.length === 0;
+}
+
 function render(s) {
   snap = s;
   const broker = $("#broker");
   broker.textContent = s.broker_connected ? "broker connected" : "broker not connected";
   broker.className = "pill " + (s.broker_connected ? "ok" : "bad");
-  renderBoards(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
+  renderAttention(s); renderBoards(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
   for (const e of document.querySelectorAll(".referee-only")) e.hidden = !referee;
 }
 

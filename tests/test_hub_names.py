@@ -1,0 +1,69 @@
+"""A board's player names against the pairings: case and spaces do not count, anything else
+is shown to the referee; a finished or abandoned game never goes unnoticed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_hub_tournament import event, play_game, state
+
+from scorekeeper.clock import FakeClock
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+from web.tournament.hub.view import attention, boards_view
+
+
+@pytest.fixture
+def hub(tmp_path: Path) -> Iterator[Tournament]:
+    store = HubStore(tmp_path / "hub.db")
+    try:
+        t = Tournament(store, FakeClock(5000.0))
+        for name in ("Ann Lee", "Bob"):
+            t.add_player(name)
+        t.pair_next_round(["b1"])
+        yield t
+    finally:
+        store.close()
+
+
+def test_names_differing_only_in_case_and_spaces_find_their_pairing(hub: Tournament) -> None:
+    play_game(hub, "b1", 1, ("  ann  LEE ", "bob"), black_wins=True)
+    (game,) = hub.store.games()
+    assert (game.round, game.table) == (1, 1)
+    assert (game.result.black, game.result.winner) == ("Ann Lee", "Ann Lee")
+    assert not hub.round_open(1)
+    assert [s.won for s in hub.standings() if s.player == "Ann Lee"] == [1]
+    assert attention(hub) == []
+
+
+def test_a_finished_game_whose_names_match_no_pairing_is_shown_to_the_referee(
+    hub: Tournament,
+) -> None:
+    hub.store.set_board_state("b1", {"match_id": 1, "seq": 4, "names":
+                                     {"black": "Anne", "white": "Bob"}}, at=1.0)
+    (card,) = boards_view(hub)
+    assert any(a["kind"] == "names" and "Anne" in a["message"] for a in card["alerts"])
+    play_game(hub, "b1", 1, ("Anne", "Bob"), black_wins=True)
+    (alert,) = attention(hub)
+    assert alert["kind"] == "unpaired" and "Anne" in alert["message"]
+
+
+def test_a_game_left_without_a_result_while_its_pairing_waits_raises_an_alert(
+    hub: Tournament,
+) -> None:
+    hub.receive(event("b1", 1, 1, state(score=(1, 0)), ("Ann Lee", "Bob")))
+    hub.store.set_board_state("b1", {"match_id": 1, "seq": 1}, at=1.0)
+    assert attention(hub) == []  # still the board's game
+    hub.store.set_board_state("b1", {"match_id": 2, "seq": 0}, at=2.0)
+    (alert,) = attention(hub)
+    assert alert["kind"] == "no_result" and "without a result" in alert["message"]
+
+
+def test_an_event_row_keeps_only_the_state_the_hub_reads(hub: Tournament) -> None:
+    full = {**state(score=(1, 0)), "board": {"black.red": 2}, "options": {"trio": False}}
+    hub.receive(event("b1", 1, 1, full, ("Ann Lee", "Bob")))
+    (kept,) = hub.store.events("b1", 1)
+    assert "board" not in kept.state and "options" not in kept.state
+    assert kept.state["score"] == {"black": 1, "white": 0}
