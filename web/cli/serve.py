@@ -79,6 +79,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
     app = create_app(table, Auth.create(pins, clock), public_url=addresses[0])
+    app.state.caller.language = settings.caller_language
     app.dependency_overrides[get_settings] = lambda: settings
     if settings.mqtt.enabled:
         from web.tournament.mqtt_table import TableLink

@@ -162,6 +162,9 @@ class Settings:
     board_id: str | None = None
     """This board's name in a tournament; None: the profile's ``board_id``, else host name."""
 
+    caller_language: str = "en"
+    """The language the caller speaks at start (``en`` or ``de``; the tablet may change it)."""
+
     mqtt: MqttSettings = field(default_factory=MqttSettings)
     """Tournament link; off unless ``mqtt.url`` is set."""
 

@@ -44,7 +44,7 @@ class SourceSpec:
 
 TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
-    "settle_ms", "debounce_ms", "record", "board_id",
+    "settle_ms", "debounce_ms", "record", "board_id", "caller_language",
 )  # fmt: skip
 MQTT_KEYS = (
     "url", "username", "password", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
@@ -185,6 +185,17 @@ def _check_password(key: str, raw: Raw) -> str:
     return raw.value
 
 
+CALLER_LANGUAGES = ("en", "de")
+"""Languages the caller speaks (the sentence tables of ``web/caller/sentences.py``)."""
+
+
+def _check_language(key: str, raw: Raw) -> str:
+    text = _want_str(key, raw)
+    if text not in CALLER_LANGUAGES:
+        raise fail(key, raw, f"must be one of {', '.join(CALLER_LANGUAGES)}")
+    return text
+
+
 def _check_mqtt_url(key: str, raw: Raw) -> str:
     text = _want_str(key, raw)
     try:
@@ -215,6 +226,7 @@ CHECKS = {
     "debounce_ms": lambda k, r: _want_int(k, r, 0, 60_000),
     "record": _want_path,
     "board_id": _check_name,
+    "caller_language": lambda k, r: _check_language(k, r),
     "mqtt.url": _check_mqtt_url,
     "mqtt.username": _want_str,
     "mqtt.password": lambda k, r: _check_password(k, r),
