@@ -149,7 +149,7 @@ def match_record(match_id: int, created_at: float, rules: Any, setup: Any,
     return MatchRecord(
         match_id=match_id,
         created_at=created_at,
-        names={p: clean.get(p, p) for p in PLAYERS},
+        names={p: " ".join(clean.get(p, p).split()) for p in PLAYERS},
         finished=state.phase == "game_over",
         winner=state.winner,
         round_wins=dict(state.round_wins),
