@@ -23,8 +23,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "own_goal": "Own goal by {shooter}, {mine} to {theirs}",
         "no_score": "No score",
         "invalid": "Invalid shot",
-        "round": "{winner} wins the round, {mine} rounds to {theirs}",
-        "game": "{winner} wins the match, {mine} rounds to {theirs}",
+        "round": "{winner} wins the round, {mine} {rounds} to {theirs}",
+        "game": "{winner} wins the match, {mine} {rounds} to {theirs}",
         "shootoff_again": "Equal, shoot off again",
         "shootoff": "{winner} starts",
         "undo": "Taken back",
@@ -38,8 +38,8 @@ SENTENCES: dict[str, dict[str, str]] = {
         "own_goal": "Eigentor von {shooter}, {mine} zu {theirs}",
         "no_score": "Kein Punkt",
         "invalid": "Ungültiger Schuss",
-        "round": "{winner} gewinnt die Runde, {mine} zu {theirs} Runden",
-        "game": "{winner} gewinnt das Spiel, {mine} zu {theirs} Runden",
+        "round": "{winner} gewinnt die Runde, {rounds} {mine} zu {theirs}",
+        "game": "{winner} gewinnt das Spiel, {rounds} {mine} zu {theirs}",
         "shootoff_again": "Gleichstand, noch einmal",
         "shootoff": "{winner} beginnt",
         "undo": "Zurückgenommen",
@@ -56,6 +56,8 @@ NUMBERS = {
            "zehn", "elf", "zwölf"),
 }
 MINUS = {"en": "minus", "de": "minus"}
+ROUNDS = {"en": ("round", "rounds"), "de": ("Runden", "Runden")}
+"""The word for rounds after the winner's count: one round, two rounds."""
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,9 @@ def sentence(entry: Mapping[str, Any], state: Mapping[str, Any], names: Mapping[
     elif "game" in kinds or "round" in kinds:
         which = "game" if "game" in kinds else "round"
         winner = next(e.get("player") for e in effects if e.get("kind") == which)
-        text = table[which].format(winner=name(winner), **pair(
-            int(wins.get(winner, 0)), int(wins.get(_other(winner), 0))))
+        mine, theirs = int(wins.get(winner, 0)), int(wins.get(_other(winner), 0))
+        rounds = ROUNDS[language][0 if mine == 1 else 1]
+        text = table[which].format(winner=name(winner), rounds=rounds, **pair(mine, theirs))
     elif shooter not in ("black", "white"):
         text = table["no_score"]
     else:
