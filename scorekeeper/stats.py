@@ -238,9 +238,8 @@ class HeadToHead:
 
 
 def head_to_head(records: Iterable[MatchRecord], a: str, b: str) -> HeadToHead:
-    """``a`` against ``b`` (names, matched as :func:`player_key` does)."""
+    """``a`` against ``b`` (names matched as :func:`player_key` does; shown as given)."""
     ka, kb = player_key(a), player_key(b)
-    names = [a.strip(), b.strip()]
     matches, wins, rounds = 0, [0, 0], [0, 0]
     for r in counted_records(records):
         side = {r.key(p): p for p in PLAYERS}
@@ -249,11 +248,10 @@ def head_to_head(records: Iterable[MatchRecord], a: str, b: str) -> HeadToHead:
         matches += 1
         for i, key in enumerate((ka, kb)):
             p = side[key]
-            names[i] = r.names[p]
             wins[i] += r.winner == p
             rounds[i] += r.round_wins.get(p, 0)
-    return HeadToHead((names[0], names[1]), matches, (wins[0], wins[1]),
-                      (rounds[0], rounds[1]))
+    return HeadToHead((" ".join(a.split()), " ".join(b.split())), matches,
+                      (wins[0], wins[1]), (rounds[0], rounds[1]))
 
 
 def known_names(records: Iterable[MatchRecord]) -> list[str]:

@@ -50,7 +50,9 @@ class Overview:
         return self.ratings.get(player_key(name))
 
     def head_to_head(self, a: str, b: str) -> HeadToHead:
-        return head_to_head(self.records, a, b)
+        """``a`` against ``b``, each shown by the name of their statistics when known."""
+        shown = [p.name if (p := self.player(n)) is not None else n for n in (a, b)]
+        return head_to_head(self.records, shown[0], shown[1])
 
     def names(self) -> list[str]:
         return known_names(self.records)
