@@ -87,17 +87,18 @@ def test_sound_turned_on_at_the_tv_plays_after_a_shot(browser: Any, server: Live
         toggle.click()
         expect(toggle).to_contain_text("Sound on")
         post(ctx, server, "/api/match/steps", {"step": {"shot": {"by": "black", "big": "placed"}}})
-        page.wait_for_function("document.body.dataset.callerPlayed === 'No score'")
+        page.wait_for_function(
+            "document.body.dataset.callerPlayed === 'Ann places the big skitt'")
         played = page.evaluate(
             "(() => { const a = document.getElementById('caller-audio');"
             " return {src: a.currentSrc, played: a.played.length, error: a.error}; })()")
         assert played["src"].endswith(".wav") and played["played"] >= 1 and not played["error"]
-        expect(page.locator("#caller-line")).to_have_text("No score")
+        expect(page.locator("#caller-line")).to_have_text("Ann places the big skitt")
         shot(page, "caller-tv-sound-on-1920x1080")
         # Muted again on this screen: the next shot shows its words but plays nothing.
         toggle.click()
         post(ctx, server, "/api/match/steps", {"step": {"shot": {"by": "white", "big": "placed"}}})
-        page.wait_for_function("document.body.dataset.callerSaid === 'No score' && "
+        page.wait_for_function("document.body.dataset.callerSaid === 'Bo places the big skitt' && "
                                "document.getElementById('caller-audio').paused")
         assert page.evaluate("document.body.dataset.caller") == "off"
     finally:

@@ -22,6 +22,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "penalty": "Penalty for {shooter}",
         "own_goal": "Own goal by {shooter}, {mine} to {theirs}",
         "no_score": "No score",
+        "big": "{shooter} places the big skitt",
         "invalid": "Invalid shot",
         "round": "{winner} wins the round, {mine} {rounds} to {theirs}",
         "game": "{winner} wins the match, {mine} {rounds} to {theirs}",
@@ -37,6 +38,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "penalty": "Strafpunkt für {shooter}",
         "own_goal": "Eigentor von {shooter}, {mine} zu {theirs}",
         "no_score": "Kein Punkt",
+        "big": "{shooter} setzt den großen Skitt",
         "invalid": "Ungültiger Schuss",
         "round": "{winner} gewinnt die Runde, {rounds} {mine} zu {theirs}",
         "game": "{winner} gewinnt das Spiel, {rounds} {mine} zu {theirs}",
@@ -131,6 +133,8 @@ def sentence(entry: Mapping[str, Any], state: Mapping[str, Any], names: Mapping[
         elif any(e.get("player") == _other(shooter) and e.get("kind") == "back"
                  or e.get("player") == shooter and e.get("kind") == "point" for e in effects):
             text = table["scores"].format(shooter=name(shooter), **pair(mine, theirs))
+        elif "big" in kinds:
+            text = table["big"].format(shooter=name(shooter))
         else:
             text = table["no_score"]
     if state.get("board_must_change") and state.get("phase") != "game_over":

@@ -52,7 +52,8 @@
     const axis = { stroke: "#9aa5b4", grid: { stroke: "#2c3440" }, ticks: { stroke: "#2c3440" } };
     const opts = {
       width: Math.max(280, box.clientWidth), height: window.innerWidth < 700 ? 220 : 300,
-      series, scales: { x: { time: false } },
+      series, scales: { x: { time: false } }, legend: { live: false },
+      cursor: { show: false },
       axes: [{ ...axis, label: "after match", incrs: [1, 2, 5, 10, 20, 50] },
              { ...axis, label: "rating" }],
     };
