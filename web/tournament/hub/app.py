@@ -30,6 +30,7 @@ from web.api.auth import COOKIE, LoginThrottle, Session, Sessions, log_in
 from web.api.broadcaster import Broadcaster
 from web.config.pin import PinStore
 from web.tournament.hub import view
+from web.tournament.hub.ratings import router as ratings_router
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.wire import WireError, check_board_id
 
@@ -278,5 +279,6 @@ def create_hub_app(hub: Hub) -> FastAPI:
     app.include_router(pages)
     app.include_router(api)
     app.include_router(referee)
+    app.include_router(ratings_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
