@@ -19,12 +19,10 @@ from fastapi.staticfiles import StaticFiles
 from firmware_bridge.simulator import SimulatorError
 from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.api.routers import admin, board, health, match_api, scoreboard
+from web.api.routers import admin, board, caller, health, match_api, scoreboard, stats
 from web.caller.caller import Caller
-from web.caller.routes import router as caller_router
 from web.caller.speech import Speech
 from web.stats.history import History
-from web.stats.routes import router as stats_router
 from web.table.table import Refused, Stale, Table
 
 log = logging.getLogger("skitter.web")
@@ -90,8 +88,8 @@ def create_app(
     # The caller (speech) and players' history live beside the match log, in their own modules.
     app.state.caller = Caller(Speech(table.store.path.parent / "speech"))
     app.state.history = History(table.store.path)
-    app.include_router(caller_router)
-    app.include_router(stats_router)
+    app.include_router(caller.router)
+    app.include_router(stats.router)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
     return app
