@@ -55,3 +55,9 @@ def test_latency_prints_percentiles_and_the_echo_baseline() -> None:
     out = run_bench("latency.py", "--shots", "1", "--clients", "1,3")
     assert "bare WebSocket echo round trip" in out
     assert "p99 added latency with 3 clients" in out
+
+
+def test_stats_read_prints_cold_and_warm_reads() -> None:
+    out = run_bench("stats_read.py", "--matches", "6", "--steps", "40", "--players", "4")
+    assert "cold read (replay all)" in out and "warm read (cached)" in out
+    assert "matches stored: 6" in out

@@ -175,3 +175,17 @@ def test_cli_prints_and_exports_the_same(played: TestClient, tmp_path: Path,
     assert main(["stats", "--db", str(db), "--player", "Nobody"]) == 1
     assert "no finished match" in capsys.readouterr().err
 
+
+
+def test_a_damaged_match_is_left_out_and_named(played: TestClient, tmp_path: Path) -> None:
+    from scorekeeper.store import MatchStore
+
+    with MatchStore(tmp_path / "skitter.db") as store:
+        bad = store.create_match({}, {"first": "black"}, {"black": "Dee", "white": "Eve"},
+                                 at=5.0)
+        store.append(bad, {"shot": {"by": "white", "delta": {}}}, at=6.0)  # not white's turn
+    body = played.get("/api/stats").json()
+    assert body["matches"] == 2 and {r["name"] for r in body["players"]} == {"ANN", "bo"}
+    assert len(body["problems"]) == 1
+    assert f"match {bad} is left out of the statistics" in body["problems"][0]
+    assert "step 1" in body["problems"][0]
