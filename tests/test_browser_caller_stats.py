@@ -12,7 +12,7 @@ import pytest
 from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, LiveServer, live_server
 from browser_support import require_chromium as _require_chromium
 from speech_support import require_espeak
-from test_stats import MATCH_1, MATCH_2
+from stats_matches import MATCH_1, MATCH_2
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

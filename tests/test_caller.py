@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from speech_support import require_espeak, seconds_of
-from test_stats import MATCH_1, new_match
+from stats_matches import MATCH_1, new_match
 from web_helpers import state, step
 
 from web.caller.caller import Caller

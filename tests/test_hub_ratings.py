@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fastapi.testclient import TestClient
-from test_hub_app import FakeSender
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.ratings import Result, rate
@@ -15,6 +15,15 @@ from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.model import GameResult
 from web.tournament.hub.store import HubStore, StoredGame
 from web.tournament.hub.tournament import Tournament
+
+
+class FakeSender:
+    """Stands in for the MQTT link (the ratings send nothing)."""
+
+    connected = True
+
+    def send_command(self, board: str, kind: str, **kw: Any) -> str:
+        raise AssertionError("the ratings send no command")
 
 
 def test_registered_players_are_rated_from_the_hubs_games(tmp_path: Path) -> None:
