@@ -106,18 +106,24 @@ def test_sound_turned_on_at_the_tv_plays_after_a_shot(browser: Any, server: Live
 
 
 def test_the_tv_without_a_tap_stays_silent(browser: Any, server: LiveServer) -> None:
-    ctx = context(browser, SIZES["tv720"])
-    try:
-        referee_request(ctx, server)
-        page = ctx.new_page()
-        page.goto(server.url + "/")
-        page.wait_for_selector("#caller-toggle")
-        post(ctx, server, "/api/match/steps", {"step": {"shot": {"by": "black", "big": "placed"}}})
-        page.wait_for_function("document.body.dataset.callerSaid !== undefined")
-        assert page.evaluate("document.getElementById('caller-audio').played.length") == 0
-        shot(page, "caller-tv-1280x720")
-    finally:
-        ctx.close()
+    shots = iter([{"by": "black", "big": "placed"}, {"by": "white", "big": "placed"},
+                  {"by": "black", "delta": {}}])
+    for name in ("tv720", "tablet-portrait", "phone"):
+        ctx = context(browser, SIZES[name])
+        try:
+            referee_request(ctx, server)
+            page = ctx.new_page()
+            page.goto(server.url + "/")
+            page.wait_for_selector("#caller-toggle")
+            page.wait_for_function("document.body.dataset.seq !== undefined")
+            post(ctx, server, "/api/match/steps", {"step": {"shot": next(shots)}})
+            page.wait_for_function("document.body.dataset.callerSaid !== undefined")
+            assert page.evaluate("document.getElementById('caller-audio').played.length") == 0
+            box = page.locator("#caller").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[name][0]
+            shot(page, f"caller-tv-{SIZES[name][0]}x{SIZES[name][1]}")
+        finally:
+            ctx.close()
 
 
 def test_the_tablet_shows_the_caller_and_changes_its_language(

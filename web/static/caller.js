@@ -34,7 +34,8 @@
       #caller.on button { border-color: var(--muted, #9aa5b4); }
       #caller-line { font-size: 1.2rem; color: var(--text, #fff); background: var(--panel, #1d232c);
         padding: .4rem .8rem; border-radius: .6rem; }
-      #caller-line:empty { display: none; }`;
+      #caller-line:empty { display: none; }
+      @media (max-width: 700px) { #caller { position: static; margin: .6rem; flex-wrap: wrap; } }`;
     const box = make("div", { id: "caller", role: "region", "aria-label": "Caller" }, document.body);
     const button = make("button", { id: "caller-toggle", type: "button" }, box);
     const line = make("span", { id: "caller-line", "aria-live": "polite" }, box);
