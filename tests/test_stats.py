@@ -131,3 +131,25 @@ def test_a_damaged_match_is_left_out_and_named(played: TestClient, tmp_path: Pat
     assert len(body["problems"]) == 1
     assert f"match {bad} is left out of the statistics" in body["problems"][0]
     assert "step 1" in body["problems"][0]
+
+
+def test_an_undone_decision_gives_the_red_point_back_its_advance() -> None:
+    """R4 and R19, counted without the API: a red point changed to back, then the change
+    taken back, counts as one advance; the shot's point stays one point throughout."""
+    from scorekeeper.stats import match_record
+
+    steps: list[dict[str, Any]] = [
+        {"shot": {"by": "black", "big": "placed"}},
+        {"shot": {"by": "white", "big": "placed"}},
+        {"correct": {"board": {"white.red": 2}, "reason": "set up"}},
+        {"shot": {"by": "black", "delta": {"white.red": 1}}},
+        {"decide": {"by": "black", "red": ["back"]}},
+    ]
+    rules = {"points_to_win_round": 2, "rounds_to_win_game": 2}
+    names = {"black": "Ann", "white": "Bo"}
+    decided = match_record(1, 0.0, rules, {"first": "black"}, names, steps).tally["black"]
+    undone = match_record(1, 0.0, rules, {"first": "black"}, names,
+                          [*steps, {"undo": True}]).tally["black"]
+    assert (decided.points, decided.red_advance, decided.red_back) == (1, 0, 1)
+    assert (undone.points, undone.red_advance, undone.red_back) == (1, 1, 0)
+    assert undone.shots == decided.shots == 2
