@@ -64,3 +64,9 @@ def test_web_faults_prints_pin_checks_under_concurrent_guessing() -> None:
     out = run_bench("web_faults.py", "--skip-serve")
     assert "for 100 simultaneous wrong PINs from one address" in out
     assert "PIN checks a minute under concurrent guessing" in out
+
+
+def test_stats_read_prints_cold_and_warm_reads() -> None:
+    out = run_bench("stats_read.py", "--matches", "6", "--steps", "40", "--players", "4")
+    assert "cold read (replay all)" in out and "warm read (cached)" in out
+    assert "matches stored: 6" in out

@@ -107,6 +107,13 @@ def test_nothing_is_run_only_printed(root, stubs, tmp_path):
         assert line in out
 
 
+def test_the_callers_voice_is_installed(root, stubs):
+    """The caller speaks with Debian's espeak-ng: the package list names it."""
+    out = install(root, stubs, "--kiosk").stdout
+    apt = [line for line in out.splitlines() if "apt-get install" in line]
+    assert apt and any("espeak-ng" in line.split() for line in apt), apt
+
+
 def test_the_venv_the_script_builds_is_the_one_the_unit_runs(root, stubs):
     out = install(root, stubs).stdout
     unit = (root / "etc/systemd/system/skitter.service").read_text()

@@ -170,7 +170,7 @@ create_user() {
 # --- the program: /opt/skitter/venv -------------------------------------------------------------
 install_program() {
     mkdir -p "$ROOT/opt/skitter/bin"
-    run apt-get install -y --no-install-recommends python3-venv python3-lgpio i2c-tools
+    run apt-get install -y --no-install-recommends python3-venv python3-lgpio i2c-tools espeak-ng
     # System site packages: gpiozero uses the lgpio that Raspberry Pi OS ships.
     if [ "$PRINT_ONLY" -eq 1 ] || [ ! -x /opt/skitter/venv/bin/python ]; then
         run python3 -m venv --system-site-packages /opt/skitter/venv

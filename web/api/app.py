@@ -23,7 +23,10 @@ from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.docs import install_docs
 from web.api.guards import install_guards
-from web.api.routers import admin, board, health, match_api, scoreboard
+from web.api.routers import admin, board, caller, health, match_api, scoreboard, stats
+from web.caller.caller import Caller
+from web.caller.speech import Speech
+from web.stats.history import History
 from web.table.table import Refused, Stale, Table
 
 log = logging.getLogger("skitter.web")
@@ -90,6 +93,11 @@ def create_app(
     for router in (scoreboard.router, match_api.router, login_router(), admin.router,
                    board.router, health.router):
         app.include_router(router)
+    # The caller (speech) and players' history live beside the match log, in their own modules.
+    app.state.caller = Caller(Speech(table.store.path.parent / "speech"))
+    app.state.history = History(table.store.path)
+    app.include_router(caller.router)
+    app.include_router(stats.router)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
     install_guards(app, allowed_origins)

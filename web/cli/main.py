@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.calibrate",
     "web.cli.hub",
     "web.cli.log",
+    "web.cli.stats",
 )
 
 

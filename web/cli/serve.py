@@ -82,6 +82,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     addresses = page_addresses(settings.host, settings.port)
     app = create_app(table, Auth.create(pins, clock), public_url=addresses[0],
                      allowed_origins=settings.allowed_origins)
+    app.state.caller.language = settings.caller_language
     if settings.mqtt.enabled:
         from web.tournament.mqtt_table import TableLink
 

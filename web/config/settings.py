@@ -174,6 +174,9 @@ class Settings:
     """Trust ``X-Forwarded-For`` (only behind a reverse proxy: otherwise anyone could claim
     another address and dodge the wrong-PIN throttle)."""
 
+    caller_language: str = "en"
+    """The language the caller speaks at start (``en`` or ``de``; the tablet may change it)."""
+
     mqtt: MqttSettings = field(default_factory=MqttSettings)
     """Tournament link; off unless ``mqtt.url`` is set."""
 

@@ -45,6 +45,7 @@ class SourceSpec:
 TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
     "settle_ms", "debounce_ms", "record", "board_id", "allowed_origins", "proxy_headers",
+    "caller_language",
 )  # fmt: skip
 MQTT_KEYS = (
     "url", "username", "password", "password_file", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
@@ -185,6 +186,17 @@ def _check_password(key: str, raw: Raw) -> str:
     return raw.value
 
 
+CALLER_LANGUAGES = ("en", "de")
+"""Languages the caller speaks (the sentence tables of ``web/caller/sentences.py``)."""
+
+
+def _check_language(key: str, raw: Raw) -> str:
+    text = _want_str(key, raw)
+    if text not in CALLER_LANGUAGES:
+        raise fail(key, raw, f"must be one of {', '.join(CALLER_LANGUAGES)}")
+    return text
+
+
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
 
 
@@ -257,6 +269,7 @@ CHECKS = {
     "debounce_ms": lambda k, r: _want_int(k, r, 0, 60_000),
     "record": _want_path,
     "board_id": _check_name,
+    "caller_language": lambda k, r: _check_language(k, r),
     "mqtt.url": _check_mqtt_url,
     "mqtt.username": _want_str,
     "allowed_origins": _check_origins,

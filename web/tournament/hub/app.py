@@ -33,6 +33,7 @@ from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
+from web.tournament.hub.ratings import router as ratings_router
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.wire import WireError, check_board_id
 
@@ -254,6 +255,7 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     app.include_router(pages)
     app.include_router(api)
     app.include_router(login_router())
+    app.include_router(ratings_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
     return app

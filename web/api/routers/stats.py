@@ -1,0 +1,78 @@
+"""``/stats`` and its API: players' statistics, ratings, head to head, known names.
+
+Reading the history replays stored matches, so it runs in a worker thread, off the event
+loop that senses the board.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+
+from web.api.routers.scoreboard import STATIC
+from web.stats.history import History, Overview
+
+router = APIRouter(tags=["stats"])
+
+
+def get_history(request: Request) -> History:
+    return request.app.state.history  # type: ignore[no-any-return]
+
+
+HistoryDep = Annotated[History, Depends(get_history)]
+
+
+async def read(history: History) -> Overview:
+    return await asyncio.to_thread(history.overview)
+
+
+@router.get("/stats", include_in_schema=False)
+async def stats_page() -> FileResponse:
+    return FileResponse(STATIC / "stats.html", media_type="text/html",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/stats", summary="Every player's statistics and rating, best rating first")
+async def stats(history: HistoryDep) -> dict[str, Any]:
+    view = await read(history)
+    keys = sorted(view.ratings, key=lambda k: view.ratings[k].name.casefold())
+    return {
+        "players": view.table(),
+        "matches": sum(1 for r in view.records if r.counted),
+        "ratings": {"names": [view.ratings[k].name for k in keys],
+                    "after_match": [[h.get(k) for k in keys] for h in view.history]},
+        "problems": view.problems,
+    }
+
+
+@router.get("/api/stats/player", summary="One player's statistics and rating",
+            response_model=None)
+async def stats_player(history: HistoryDep,
+                       name: Annotated[str, Query(min_length=1, max_length=80)]
+                       ) -> dict[str, Any] | JSONResponse:
+    view = await read(history)
+    player = view.player(name)
+    if player is None:
+        return JSONResponse({"detail": f"name: no finished match of a player called {name!r}",
+                             "field": "name"}, status_code=404)
+    rating = view.rating(name)
+    return {**player.to_json(), "rating": None if rating is None else rating.to_json()}
+
+
+@router.get("/api/stats/head-to-head", summary="Two players' matches against each other")
+async def stats_head_to_head(
+    history: HistoryDep,
+    a: Annotated[str, Query(min_length=1, max_length=80)],
+    b: Annotated[str, Query(min_length=1, max_length=80)],
+) -> dict[str, Any]:
+    view = await read(history)
+    return view.head_to_head(a, b).to_json()
+
+
+@router.get("/api/players", summary="Every player's name known from stored matches")
+async def players(history: HistoryDep) -> list[str]:
+    view = await read(history)
+    return view.names()

@@ -1,0 +1,147 @@
+// The caller: after each step the TV says a short sentence, rendered by the scorekeeper
+// (espeak-ng) and played here. Browsers only play sound after a person has tapped the page,
+// so the TV shows one button to turn sound on; the tablet shows the caller's status, its
+// language and a mute for the whole room. Other pages do not load this file.
+"use strict";
+
+(() => {
+  const page = (document.currentScript && document.currentScript.dataset.page) || "";
+  const LANGUAGE_NAMES = { en: "English", de: "Deutsch" };
+
+  async function getJson(path) {
+    const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
+    if (!response.ok) throw new Error(`the scorekeeper answered ${response.status}`);
+    return response.json();
+  }
+
+  function make(tag, attrs, parent, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // ---- TV: one tap turns sound on; a second tap mutes this screen again.
+  function tv() {
+    const style = make("style", {}, document.head);
+    style.textContent = `
+      #caller { position: fixed; left: 1rem; bottom: 1rem; display: flex; gap: .8rem;
+        align-items: center; z-index: 20; max-width: calc(100vw - 2rem); }
+      #caller button { font-size: 1.1rem; padding: .5rem 1rem; border-radius: .6rem;
+        border: 2px solid var(--accent, #ffd43b); background: var(--panel, #1d232c);
+        color: var(--text, #fff); cursor: pointer; }
+      #caller.on button { border-color: var(--muted, #9aa5b4); }
+      #caller-line { font-size: 1.2rem; color: var(--text, #fff); background: var(--panel, #1d232c);
+        padding: .4rem .8rem; border-radius: .6rem; }
+      #caller-line:empty { display: none; }
+      @media (max-width: 700px) { #caller { position: static; margin: .6rem; flex-wrap: wrap; } }`;
+    const box = make("div", { id: "caller", role: "region", "aria-label": "Caller" }, document.body);
+    const button = make("button", { id: "caller-toggle", type: "button" }, box);
+    const line = make("span", { id: "caller-line", "aria-live": "polite" }, box);
+    const audio = make("audio", { id: "caller-audio", preload: "auto" }, box);
+    let on = false;
+    let baseline = null;
+    let spoken = null;
+
+    function show() {
+      box.classList.toggle("on", on);
+      button.textContent = on ? "Sound on · tap to mute" : "Tap to turn on the caller's voice";
+      document.body.dataset.caller = on ? "on" : "off";
+    }
+    button.addEventListener("click", () => {
+      on = !on;
+      if (!on) audio.pause();
+      show();
+    });
+    audio.addEventListener("playing", () => {
+      document.body.dataset.callerPlayed = audio.dataset.text || "";
+    });
+
+    async function say(key) {
+      try {
+        const got = await getJson("/api/caller/latest");
+        if (key !== baseline || got.seq === null) return; // a newer step came meanwhile
+        line.textContent = got.text || "";
+        document.body.dataset.callerSaid = got.text || "";
+        if (!on || !got.audio || got.seq === spoken) return;
+        spoken = got.seq;
+        audio.dataset.text = got.text;
+        audio.src = got.audio;
+        await audio.play();
+      } catch (err) {
+        console.warn("caller:", err);
+      }
+    }
+
+    Skitter.onState((s) => {
+      const key = `${s.boot}:${s.match_id}:${s.log_length}`;
+      if (baseline === null) { baseline = key; return; } // what was said before we came
+      if (key === baseline) return;
+      baseline = key;
+      say(key);
+    });
+    show();
+  }
+
+  // ---- Tablet: why the caller is silent, its language, and a mute for the room.
+  function tablet() {
+    const main = document.querySelector("main") || document.body;
+    const card = make("section", { class: "card", id: "sec-caller" });
+    const anchor = document.getElementById("sec-new");
+    const before = anchor ? anchor.closest("section") : null;
+    main.insertBefore(card, before);
+    make("h2", {}, card, "Caller");
+    const status = make("p", { id: "caller-status" }, card, "Asking the scorekeeper…");
+    const row = make("div", { class: "row" }, card);
+    const label = make("label", {}, row, "Language ");
+    const select = make("select", { id: "caller-language" }, label);
+    const mute = make("button", { id: "caller-mute", type: "button", class: "secondary" }, row);
+    const msg = make("p", { class: "msg", role: "alert", id: "caller-msg" }, card);
+    let current = null;
+
+    function render(c) {
+      current = c;
+      if (!select.options.length) {
+        for (const code of c.languages) make("option", { value: code }, select, LANGUAGE_NAMES[code] || code);
+      }
+      select.value = c.language;
+      mute.textContent = c.muted ? "Unmute the caller" : "Mute the caller";
+      status.textContent = c.silent
+        ? `The caller is silent: ${c.silent.replace(/^the caller is silent: /, "")}.`
+        : `The caller speaks ${LANGUAGE_NAMES[c.language] || c.language} on the TV once ` +
+          "someone there taps “turn on the caller's voice”.";
+      status.classList.toggle("bad", Boolean(c.silent) && !c.muted);
+    }
+
+    async function refresh() {
+      try { render(await getJson("/api/caller")); } catch (err) {
+        status.textContent = `The caller's status could not be read: ${err.message}`;
+      }
+    }
+
+    async function change(body) {
+      msg.textContent = "";
+      if (!current) return;
+      const result = await Skitter.api("/api/caller", { version: current.version, ...body });
+      if (result.ok) { render(result.data); return; }
+      if (result.status === 409 && result.data && result.data.caller) {
+        render(result.data.caller);
+        msg.textContent = "Someone else changed the caller first; this is how it is now.";
+        return;
+      }
+      msg.textContent = result.status === 401
+        ? "Log in with the referee PIN to change the caller."
+        : Skitter.errorText(result);
+      if (current) render(current);
+    }
+
+    select.addEventListener("change", () => change({ language: select.value }));
+    mute.addEventListener("click", () => change({ muted: !current.muted }));
+    Skitter.onState(() => refresh());
+    refresh();
+  }
+
+  if (page === "tv") tv();
+  else if (page === "tablet") tablet();
+})();
