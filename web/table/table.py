@@ -176,7 +176,10 @@ class Table:
 
     # -- changes to the match -----------------------------------------------------------------
 
-    def apply_step(self, step: Mapping[str, Any], *, source: str = "manual") -> list[Any]:
+    def apply_step(
+        self, step: Mapping[str, Any], *, source: str = "manual",
+        timeline: Mapping[str, Any] | None = None,
+    ) -> list[Any]:
         """Check, store, apply and publish one scenario-format step; :class:`Refused` if not.
 
         The live match refuses a step without changing (``Match.apply``), so it is applied
@@ -192,7 +195,8 @@ class Table:
             raise Refused(str(exc), field=_field_named(str(exc), step)) from None
         at = self.wall.now()
         try:
-            seq = self.store.append(self.match_id, body, at=at, source=source)
+            seq = self.store.append(self.match_id, body, at=at, source=source,
+                                    timeline=timeline)
         except Exception:
             self.match_id, self.match, self.log, self.names, self.meta = self._resume()
             raise
@@ -324,11 +328,21 @@ class Table:
     def _observe(self, reading: BoardReading) -> None:
         shot = self.tracker.observe(reading, self.expectation())
         if shot is not None:
-            self._apply_sensed(shot, source="sensor")
+            self._apply_sensed(shot, source="sensor", timeline=self._timeline_of(reading))
 
-    def _apply_sensed(self, shot: Shot, *, source: str) -> None:
+    def _timeline_of(self, reading: BoardReading) -> dict[str, Any] | None:
+        """The sensor timeline that ended in ``reading``, with the tracker's conclusion."""
+        pipeline = self.sensing.pipeline if self.sensing is not None else None
+        if pipeline is None or pipeline.last_reading is not reading:
+            return None
+        timeline = pipeline.last_timeline
+        return None if timeline is None else timeline.to_json()
+
+    def _apply_sensed(
+        self, shot: Shot, *, source: str, timeline: Mapping[str, Any] | None = None
+    ) -> None:
         try:
-            self.apply_step({"shot": shot.to_json()}, source=source)
+            self.apply_step({"shot": shot.to_json()}, source=source, timeline=timeline)
         except Refused as exc:
             self.tracker.refused(str(exc))
             self._publish(match_changed=False)
