@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from firmware_bridge.simulator import SimulatorError
 from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.api.routers import admin, board, health, match_api, scoreboard
+from web.api.routers import admin, board, health, match_api, review, scoreboard
 from web.table.table import Refused, Stale, Table
 
 log = logging.getLogger("skitter.web")
@@ -80,7 +80,7 @@ def create_app(
     app.state.broadcaster = broadcaster
     app.state.public_url = public_url
     for router in (scoreboard.router, match_api.router, admin.router, board.router,
-                   health.router):
+                   health.router, review.router):
         app.include_router(router)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)

@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from firmware_bridge.profile import BoardProfile, load_profile
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
@@ -33,6 +34,7 @@ from scorekeeper.shot import Shot
 from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
+from web.table.review import build_review
 from web.table.sensing import Sensing
 from web.table.snapshot import alerts, sensing_part
 
@@ -79,6 +81,8 @@ class Table:
         self.seq = 0
         self.version = 0
         self.paused = False
+        self.review_shown: dict[str, Any] | None = None
+        """The review the referee mirrors on the scoreboard (seq, ms, playing, speed)."""
         self._sensing_view: dict[str, Any] | None = None
         self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
@@ -148,12 +152,32 @@ class Table:
             "log": self.log.tail(LOG_TAIL),
             "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
+            "review_shown": self.review_shown,
             **view,
             "alerts": alerts(state, view, self.names),
         }
 
     def full_log(self) -> list[dict[str, Any]]:
         return [e.to_json() for e in self.log.entries]
+
+    def review(self, seq: int) -> dict[str, Any]:
+        """Step ``seq`` with its sensor timeline (``web.table.review``); LookupError if none."""
+        last = self.log.last_standing()
+        return build_review(
+            self.log.entries, seq, self.store.timeline(self.match_id, seq), self.profile(),
+            self.match_id, self.names, None if last is None else last.seq,
+        )
+
+    def show_review(self, shown: Mapping[str, Any] | None) -> None:
+        """Mirror a review on the scoreboard (None ends it); the match does not change."""
+        if shown is not None and not any(e.seq == shown.get("seq") for e in self.log.entries):
+            raise Refused(f"step {shown.get('seq')}: no such step to show", "seq")
+        self.review_shown = None if shown is None else dict(shown)
+        self._publish(match_changed=False)
+
+    def profile(self) -> BoardProfile:
+        """The board's profile (the default one when the table has no sensors)."""
+        return self.sensing.profile if self.sensing is not None else load_profile()
 
     def uptime(self) -> float:
         return self.clock.now() - self.started
@@ -254,6 +278,7 @@ class Table:
         )
         self.match, self.log, self.rules, self.setup = match, MatchLog(), r, s
         self.names, self.meta = dict(names), dict(meta)
+        self.review_shown = None
         self._after_match_change(lay_out_simulator=True)
 
     # -- the board and sensing ----------------------------------------------------------------
