@@ -180,7 +180,7 @@ class ReplaySource:
         self._t0: float | None = None
         self._next = 0
         self._initial_sent = False
-        self._active: set[int] = set()
+        self._active: set[int] = set(self.log.header.active)  # the board as it starts
         self._closed = False
 
     @property
