@@ -32,7 +32,7 @@ function renderLog(s) {
       <td><span class="tag ${Skitter.esc(e.source)}">${Skitter.esc(e.source)}</span></td>
       <td>${Skitter.esc(stepWords(e))}${e.reason ? `<br><em>reason: ${Skitter.esc(e.reason)}</em>` : ""}</td>
       <td>${e.effects.map((x) => `<span class="reason">${Skitter.esc(x.reason)}</span>${Skitter.esc(x.text)}`).join("<br>")}</td>
-      <td>${e.score.black} : ${e.score.white}</td></tr>`).join("");
+      <td>${e.score.black} : ${e.score.white}</td><td>${Review.button(e)}</td></tr>`).join("");
   drawChart(s);
 }
 
@@ -123,6 +123,7 @@ document.getElementById("pause").onclick = async () => {
   if (!r.ok) toast(Skitter.errorText(r));
 };
 Referee.wire(document.getElementById("login"));
+Review.wire();
 Skitter.api("/api/board").then((r) => {
   if (!r.ok) return;
   profile = r.data.profile;

@@ -13,6 +13,7 @@ Skitter.onState((s) => {
   document.getElementById("alerts").innerHTML = Skitter.alertsHtml(s);
   Skitter.drawBoard(document.getElementById("board"), boardOptions(s));
   renderEffects(document.getElementById("effects"), s);
+  Review.mirror(s);
 });
 Skitter.api("/api/about").then((r) => {
   if (r.ok) document.getElementById("url").textContent = r.data.scoreboard;

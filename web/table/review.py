@@ -74,17 +74,21 @@ def build_review(
     except ValueError as exc:
         out["note"] = f"this step's sensor timeline cannot be read ({exc})"
         return out
-    out["frames"] = frames(parsed, profile)
+    out["frames"] = frames(parsed, profile, names)
     out["settled_ms"] = parsed.settled_ms
     out["reading"] = dict(parsed.reading)
     out["note"] = parsed.note()
     return out
 
 
-def frames(timeline: Timeline, profile: BoardProfile) -> list[dict[str, Any]]:
-    """The board before the shot, then after each change: counts and big spots."""
+def frames(
+    timeline: Timeline, profile: BoardProfile, names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The board before the shot, then after each change: counts, big spots, and where the
+    change was in player words (``place``) and in sensor terms (``where``)."""
     muted = timeline.muted
     active = set(timeline.before)
+    roles = profile.cell_roles()
     out = [_frame(profile, active, muted, 0, None, None)]
     for change in timeline.changes:
         if change.cell >= profile.cells:
@@ -93,8 +97,25 @@ def frames(timeline: Timeline, profile: BoardProfile) -> list[dict[str, Any]]:
             active.add(change.cell)
         else:
             active.discard(change.cell)
-        out.append(_frame(profile, active, muted, change.ms, change.cell, change.active))
+        frame = _frame(profile, active, muted, change.ms, change.cell, change.active)
+        frame["place"] = place_words(roles.get(change.cell, ""), names)
+        out.append(frame)
     return out
+
+
+def place_words(role: str, names: Mapping[str, str]) -> str:
+    """Where on the board a cell is, for players: ``Bo's red``, ``Ann's launch spot``."""
+    kind, _, what = role.partition(":")
+    if not what:
+        return field_words(kind, names) if kind else "a cell that counts for nothing"
+    if kind == "big":
+        return f"{_name(what, names)}'s big skitt spot"
+    if kind == "launch":
+        return f"{_name(what, names)}'s launch spot"
+    if kind == "bridge":
+        a, _, b = what.partition("/")
+        return f"the bridge between {field_words(a, names)} and {field_words(b, names)}"
+    return role
 
 
 def _frame(
