@@ -61,7 +61,7 @@ const Review = (() => {
     let html = `<div class="review-words"><p><strong>${sensed ? "The sensors concluded" :
       "Entered by hand"}:</strong> <span id="review-concluded">${esc(data.recorded)}</span></p>` +
       `<p><strong>The match recorded:</strong> ${esc(data.recorded)}` +
-      `${data.effects.length ? ` (${esc(data.effects.join("; "))})` : " (no points, no penalty)"}</p>` +
+      `</p><p class="muted">Score after this step: ${esc(data.score)}</p>` +
       `${later ? `<p><strong>Later:</strong></p>${later}` : ""}` +
       `${data.note ? `<p class="review-note">${esc(data.note)}</p>` : ""}</div>`;
     $("review-body").innerHTML = html;
@@ -151,8 +151,7 @@ const Review = (() => {
     if (!r.ok) { toast(Skitter.errorText(r)); return; }
     toast("the last shot was amended");
     form.reset();
-    const last = r.data.last_step;
-    await open(last ? last.seq : data.seq);
+    await open(data.seq);  // the review stays on the shot, now with its amendment
   }
 
   async function close() {

@@ -59,7 +59,7 @@ def build_review(
         "seq": seq,
         "source": entry.source,
         "recorded": step_words(entry.step, names),
-        "effects": [e.get("text", "") for e in entry.effects],
+        "score": " · ".join(f"{_name(p, names)} {n}" for p, n in entry.score.items()),
         "later": later_changes(entries, index, names),
         "can_amend": last_standing == seq and "shot" in entry.step,
         "file": review_file(entry, timeline, profile, match_id, names),
@@ -174,7 +174,9 @@ def shot_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
     who = _name(str(shot.get("by", "")), names)
     parts: list[str] = []
     delta = shot.get("delta") or {}
-    for field, n in delta.items() if isinstance(delta, Mapping) else ():
+    changes = list(delta.items()) if isinstance(delta, Mapping) else []
+    changes.sort(key=lambda fn: fn[1] < 0)  # what arrived, then what left (as played)
+    for field, n in changes:
         place = field_words(str(field), names)
         if n > 0:
             parts.append(f"+{n} {_skitts(n)} on {place}")
