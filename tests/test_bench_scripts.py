@@ -55,3 +55,9 @@ def test_latency_prints_percentiles_and_the_echo_baseline() -> None:
     out = run_bench("latency.py", "--shots", "1", "--clients", "1,3")
     assert "bare WebSocket echo round trip" in out
     assert "p99 added latency with 3 clients" in out
+
+
+def test_review_size_prints_bytes_per_shot_with_and_without_timelines() -> None:
+    out = run_bench("review_size.py", "--shots", "30")
+    assert "bytes per shot" in out and "after pruning the timelines" in out
+    assert "steps: " in out and "(30 shots" in out
