@@ -161,6 +161,8 @@ def test_the_review_steps_through_a_shot_as_the_sensors_saw_it(
                 '#review, #review *')].map((e) => e.getBoundingClientRect().right))""")
             assert right <= w + 1, f"{name}: the review is wider than the screen ({right})"
             shot(page, f"review-{name}")
+            if name == "tablet":
+                panel.screenshot(path=str(SCREENSHOTS / "review-panel.png"))
     finally:
         ctx.close()
 
