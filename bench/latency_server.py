@@ -26,17 +26,12 @@ from typing import Any
 import uvicorn
 from websockets.asyncio.server import ServerConnection, serve
 
-from firmware_bridge.sources import MonotonicClock
+from firmware_bridge.clocks import MonotonicClock, WallClock
 from web.api.app import create_app
 from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.wiring import open_table
-
-
-class WallClock:
-    def now(self) -> float:
-        return time.time()
 
 
 async def echo(connection: ServerConnection) -> None:

@@ -14,6 +14,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout the benchmarks run from."""
 
+TESTS = str(ROOT / "tests")
+# The benchmarks reuse the test suite's support code (the emulated I2C bus, seeded matches,
+# ``skitter serve`` as a child process) rather than keeping copies; never the other way round.
+if TESTS not in sys.path:
+    sys.path.insert(0, TESTS)
+
 
 def cpu_model() -> str:
     """The CPU's marketing name from ``/proc/cpuinfo`` (``model name`` on x86, ``Model`` on
@@ -48,10 +54,3 @@ def print_header(title: str) -> None:
     for line in machine_lines():
         print(line)
     print()
-
-
-def use_test_emulation() -> None:
-    """Make ``tests/emulation`` importable as ``emulation`` (as pytest does for the tests)."""
-    tests = str(ROOT / "tests")
-    if tests not in sys.path:
-        sys.path.insert(0, tests)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from adafruit_mcp230xx.mcp23017 import MCP23017
-from machine import print_header, use_test_emulation
+from machine import print_header
 from minimal_bus import MinimalI2C
 
 from firmware_bridge.mcp23017 import MCP23017Source
@@ -193,7 +193,6 @@ def main(argv: list[str] | None = None) -> int:
     busy_bus = MinimalI2C(ADDRESSES)
     busy, busy_check = pipeline_scan(busy_bus, busy_bus.set_level, profile)
 
-    use_test_emulation()
     from emulation.i2c import FakeI2C
 
     model_bus = FakeI2C(ADDRESSES)

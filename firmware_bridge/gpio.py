@@ -18,11 +18,11 @@ from typing import Any
 
 from gpiozero import LED, Button, DigitalInputDevice, GPIOZeroError
 
+from firmware_bridge.profile_model import BUTTON_NAMES
 from firmware_bridge.source import SourceError
 
 Pin = int | str
 
-BUTTON_NAMES: tuple[str, ...] = ("end_turn", "undo", "red_back")
 """The buttons the scorekeeper knows: end the turn, undo the last event, red skitt back."""
 
 

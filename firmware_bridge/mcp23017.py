@@ -35,14 +35,9 @@ from typing import Any
 from adafruit_mcp230xx.mcp23017 import MCP23017
 
 from firmware_bridge.gpio import InterruptLine, Pin
+from firmware_bridge.profile_model import MCP23017_ADDRESSES, OUTPUT_ONLY_PINS
 from firmware_bridge.source import LinkStatus, SensorEvent, SourceError
 from scorekeeper.clock import Clock
-
-ADDRESSES = range(0x20, 0x28)
-"""The addresses an MCP23017 can be strapped to (A2..A0)."""
-
-OUTPUT_ONLY_PINS = (7, 15)
-"""GPA7 and GPB7: output-only on current MCP23017 silicon."""
 
 IOCON_MIRROR = 0x40
 """INTA and INTB both report changes on either port."""
@@ -133,10 +128,10 @@ class MCP23017Source:
         retries: int = 3,
     ) -> None:
         addresses = tuple(addresses)
-        if not 1 <= len(addresses) <= len(ADDRESSES):
+        if not 1 <= len(addresses) <= len(MCP23017_ADDRESSES):
             raise SourceError(f"{len(addresses)} MCP23017 addresses given: use 1 to 8")
         for a in addresses:
-            if a not in ADDRESSES:
+            if a not in MCP23017_ADDRESSES:
                 raise SourceError(f"MCP23017 address 0x{a:02X} is outside 0x20-0x27 (A2-A0)")
             if addresses.count(a) > 1:
                 raise SourceError(f"MCP23017 address 0x{a:02X} is listed twice")

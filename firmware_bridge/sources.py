@@ -16,7 +16,6 @@ never quietly runs on the simulator instead.
 from __future__ import annotations
 
 import importlib
-import time
 from typing import Any
 
 from firmware_bridge.profile import BoardProfile
@@ -30,13 +29,6 @@ HARDWARE_SOURCES: dict[str, str] = {
 }
 
 SPECS_HELP = "sim, mcp23017, serial, serial:PORT or replay:FILE"
-
-
-class MonotonicClock:
-    """The real clock (``time.monotonic``), for the application's edge."""
-
-    def now(self) -> float:
-        return time.monotonic()
 
 
 def source_names() -> tuple[str, ...]:

@@ -48,10 +48,9 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
     """The app on the simulated board, real clock, served by uvicorn in a thread."""
     import uvicorn
 
-    from firmware_bridge.sources import MonotonicClock
+    from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
     from web.api.deps import Auth
-    from web.cli.serve import WallClock
     from web.config.pin import PinStore
     from web.table.wiring import open_table
 

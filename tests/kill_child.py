@@ -12,23 +12,13 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 
+from firmware_bridge.clocks import MonotonicClock, WallClock
 from web.table.wiring import open_table
 
 
-class Clock:
-    def now(self) -> float:
-        return time.monotonic()
-
-
-class Wall:
-    def now(self) -> float:
-        return time.time()
-
-
 def main(db: str) -> int:
-    table = open_table(db, "sim", clock=Clock(), wall=Wall())
+    table = open_table(db, "sim", clock=MonotonicClock(), wall=WallClock())
     out = sys.stdout
     out.write(json.dumps({"steps": len(table.log), "state": table.match.state.to_json()}) + "\n")
     out.flush()

@@ -25,13 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
+from matchgen import RULES, SETUP, random_steps
+
 from scorekeeper.events import parse_event
 from scorekeeper.match import Match
 from scorekeeper.store import MatchStore
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from matchgen import RULES, SETUP, random_steps  # noqa: E402
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 KILLS = 300 if FULL else 50

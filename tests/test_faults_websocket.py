@@ -22,20 +22,16 @@ import asyncio
 import json
 import os
 import random
-import sys
 from pathlib import Path
 from typing import Any
 
 import psutil
 import pytest
 import websockets
+from matchgen import random_steps
+from serve_proc import ServeProcess
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from matchgen import random_steps  # noqa: E402
-from serve_proc import ServeProcess  # noqa: E402
-
-from scorekeeper.options import Rules, Setup  # noqa: E402
+from scorekeeper.options import Rules, Setup
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 PASSING = 500 if FULL else 120

@@ -11,7 +11,7 @@ from pathlib import Path
 import paho.mqtt.client as mqtt
 import pytest
 from mqtt_broker import Broker, broker_fixture
-from test_web_serve import free_port, start, stop, wait_ready
+from serve_proc import free_port, start, stop, wait_ready
 
 
 @pytest.fixture

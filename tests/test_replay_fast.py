@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import json
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
+from matchgen import RULES, SETUP, random_steps
 from rules_support import CENTER, shot
 from test_properties import SEEDS, SETTINGS, candidate, games
 
@@ -21,10 +20,6 @@ from scorekeeper.events import Undo
 from scorekeeper.match import CHECKPOINT_EVERY, Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from matchgen import RULES, SETUP, random_steps  # noqa: E402
 
 PLAIN = Setup(first="black", big=CENTER)
 

@@ -5,12 +5,11 @@ checks would refuse."""
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
+from matchgen import RULES, SETUP, random_steps
 from rules_support import CENTER
 from test_properties import SEEDS, SETTINGS, candidate, games, play_randomly
 
@@ -25,10 +24,6 @@ from scorekeeper.rules.shots import invalid_shot
 from scorekeeper.rules.tally import Transition
 from scorekeeper.shot import Shot
 from scorekeeper.state import State
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
-from matchgen import RULES, SETUP, random_steps  # noqa: E402
 
 
 def full(state: State, shot: Shot) -> Transition | IllegalEventError:

@@ -2,69 +2,17 @@
 
 from __future__ import annotations
 
-import json
-import os
-import signal
 import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from serve_proc import free_port, post, start, stop, wait_ready
 
 from scorekeeper.clock import FakeClock
 from web.cli.serve import page_addresses
 from web.table.wiring import open_table
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
-    env["HOME"] = str(data)
-    return subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(data),
-         "--port", str(port),
-         *extra],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-
-
-def wait_ready(port: int, proc: subprocess.Popen[str]) -> dict:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"serve exited: {proc.stdout.read() if proc.stdout else ''}")
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1) as r:
-                return json.loads(r.read())
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("serve did not answer within 20 s")
-
-
-def stop(proc: subprocess.Popen[str]) -> str:
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=20)
-    assert proc.returncode == 0, out
-    return out
-
-
-def post(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict, str]:
-    req = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
-        headers={"Content-Type": "application/json", "Cookie": cookie},
-    )
-    with urllib.request.urlopen(req, timeout=5) as r:
-        return r.status, json.loads(r.read()), r.headers.get("set-cookie", "")
 
 
 @pytest.mark.timeout(90)

@@ -11,9 +11,10 @@ import sys
 import time
 
 from firmware_bridge.calibrate import Calibration, CalibrationError, write_count_maps
+from firmware_bridge.clocks import MonotonicClock
 from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
-from firmware_bridge.sources import SPECS_HELP, MonotonicClock
+from firmware_bridge.sources import SPECS_HELP
 from web.cli.sensors import open_for_command
 
 NAME = "calibrate"

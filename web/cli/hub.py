@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from pathlib import Path
 
+from firmware_bridge.clocks import WallClock
 from web.config.pin import PinError, PinStore
 from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
@@ -26,12 +26,6 @@ NAME = "hub"
 HELP = "Run the tournament hub: every board live, standings, pairings (needs an MQTT broker)."
 DEFAULT_PORT = 8100
 
-
-class WallClock:
-    """Seconds since the epoch: the hub's records are dated like the boards' logs."""
-
-    def now(self) -> float:
-        return time.time()
 
 
 def default_db(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path:

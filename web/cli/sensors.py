@@ -15,11 +15,12 @@ import time
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from firmware_bridge.clocks import MonotonicClock
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import BoardProfile, ProfileError, load_profile
 from firmware_bridge.replay import RecordingSource
 from firmware_bridge.source import Source, SourceError
-from firmware_bridge.sources import SPECS_HELP, MonotonicClock, open_source
+from firmware_bridge.sources import SPECS_HELP, open_source
 from scorekeeper.clock import Clock
 from scorekeeper.reading import BoardReading
 

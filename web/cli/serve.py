@@ -11,11 +11,11 @@ import argparse
 import logging
 import socket
 import sys
-import time
 
+from firmware_bridge.clocks import MonotonicClock, WallClock
 from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
-from firmware_bridge.sources import SPECS_HELP, MonotonicClock
+from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.store import StoreError
 from web.config.args import add_settings_arguments, settings_from_args
 from web.config.pin import PinError, PinStore, check_pin_format
@@ -28,12 +28,6 @@ PAGES = (("scoreboard", ""), ("referee", "referee"), ("tablet", "tablet"),
          ("virtual board", "board"))
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 
-
-class WallClock:
-    """Seconds since the epoch, for the match log's timestamps (the edge of the program)."""
-
-    def now(self) -> float:
-        return time.time()
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
