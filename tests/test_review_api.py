@@ -26,8 +26,9 @@ def sensed_shot(client: TestClient, clock: FakeClock) -> int:
     n = state(client)["log_length"]
     assert client.post("/api/board/place", json={"field": "white.yellow"}).status_code == 200
     run_for(client, clock, 1.0)
-    last = state(client)["last_step"]
-    assert state(client)["log_length"] == n + 1 and last["source"] == "sensor", state(client)["tracker"]
+    now = state(client)
+    last = now["last_step"]
+    assert now["log_length"] == n + 1 and last["source"] == "sensor", now["tracker"]
     return int(last["seq"])
 
 

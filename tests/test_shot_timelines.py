@@ -136,3 +136,21 @@ def test_export_carries_timelines_and_import_brings_them_back(tmp_path: Path) ->
     assert main(["log", "--db", str(db), "--import", str(out)]) == 0
     with MatchStore(db) as store:
         assert store.timelines(m + 1) == {1: TIMELINE}
+
+
+def test_skitter_sensors_plays_a_review_file_back_to_the_same_reading(tmp_path, capsys) -> None:
+    shot = [(1.0, 16, True), (1.004, 16, False), (1.010, 16, True), (1.2, 32, True)]
+    first, _ = run_pipeline([(0.0, 36, True), *shot])
+    assert first.last_timeline is not None
+    path = tmp_path / "shot.review.json"
+    path.write_text(json.dumps({"skitter_review": 1, "profile": PROFILE.name,
+                                "cells": PROFILE.cells, "step": {},
+                                "timeline": first.last_timeline.to_json()}))
+    argv = ["sensors", "--source", f"replay:{path}", "--json", "--duration", "1.2"]
+    assert main(argv) == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    readings = [x for x in lines if x["type"] == "reading"]
+    assert readings, lines[-1]
+    last = readings[-1]
+    del last["type"], last["at"]
+    assert last == first.last_timeline.reading
