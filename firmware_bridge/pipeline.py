@@ -32,6 +32,7 @@ from firmware_bridge.health import CellFlag, HealthMonitor
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.settle import SettleDetector
 from firmware_bridge.source import SensorEvent
+from firmware_bridge.timeline import Timeline, TimelineRecorder
 from scorekeeper.clock import Clock
 from scorekeeper.fields import Player
 from scorekeeper.reading import BoardReading
@@ -71,6 +72,9 @@ class Pipeline:
         self.rejected = 0
         """Events dropped because their cell is outside the profile's range."""
         self.last_reading: BoardReading | None = None
+        self._timeline = TimelineRecorder(initial_cells)
+        self.last_timeline: Timeline | None = None
+        """The sensor timeline that ended in :attr:`last_reading` (its shot's review)."""
 
     # -- input -----------------------------------------------------------------------------
 
@@ -103,6 +107,9 @@ class Pipeline:
         self._settle.taken()
         self._launched.clear()
         self.last_reading = reading
+        self.last_timeline = self._timeline.finish(
+            reading, self._debouncer.active, frozenset(self.health.muted)
+        )
         return [reading]
 
     def pump(self, source: _Polled) -> list[BoardReading]:
@@ -190,6 +197,7 @@ class Pipeline:
         if cell in self.health.muted:
             return
         self._last_change[cell] = event.at
+        self._timeline.change(cell, event.active, event.at)
         player = launch_player(self.profile, cell)
         if player is not None and event.active:
             self._launched.add(player)

@@ -6,7 +6,11 @@ A sensor log is JSON lines. The first line is a header, every other line one raw
     {"t": 0.512, "cell": 18, "active": true}
 
 ``t`` is seconds since recording started, ``active`` in the header the cells already active
-then. Logs are raw (before debouncing), so a replay goes through the same pipeline and gives
+then. A shot review downloaded from the referee page (one JSON object with
+``"skitter_review": 1``, see :mod:`firmware_bridge.timeline`) is read as a log too: its
+cells at rest are the header's ``active``, each debounced change a raw event.
+
+Logs are raw (before debouncing), so a replay goes through the same pipeline and gives
 the same readings as the original session: a bug seen at the table can be replayed at a
 desk. Bad lines are skipped and counted, never fatal (:meth:`ReplaySource.status`).
 """
@@ -19,9 +23,11 @@ from pathlib import Path
 from typing import IO, Any
 
 from firmware_bridge.source import LinkStatus, SensorEvent, Source, SourceError
+from firmware_bridge.timeline import Timeline
 from scorekeeper.clock import Clock
 
 LOG_VERSION = 1
+REVIEW_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,9 @@ def read_log(path: str | Path) -> SensorLog:
         text = p.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise SourceError(f"sensor log {p} cannot be read: {exc.strerror or exc}") from None
+    review = _review(text, p)
+    if review is not None:
+        return review
     lines = text.splitlines()
     header: LogHeader | None = None
     events: list[LoggedEvent] = []
@@ -85,6 +94,37 @@ def read_log(path: str | Path) -> SensorLog:
     if header is None:
         raise SourceError(f"sensor log {p} is empty: no header line")
     return SensorLog(header, tuple(events), tuple(bad))
+
+
+def _review(text: str, path: Path) -> SensorLog | None:
+    """A shot review file as a log (None when ``text`` is not one).
+
+    A debounced change is stamped with the moment it became certain; replayed as a raw event
+    at that offset it is confirmed one debounce time later, like every other change, so the
+    board goes through the same states and settles on the same reading."""
+    if not text.lstrip().startswith("{") or '"skitter_review"' not in text[:4096]:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None  # a one-line sensor log header is not a whole review: read as lines
+    if not isinstance(data, dict) or "skitter_review" not in data:
+        return None
+    if data.get("skitter_review") != REVIEW_VERSION:
+        raise SourceError(f"{path}: unknown review version {data.get('skitter_review')!r}")
+    try:
+        timeline = Timeline.from_json(data.get("timeline"))
+    except ValueError as exc:
+        raise SourceError(f"{path}: {exc}") from None
+    cells = data.get("cells")
+    if isinstance(cells, bool) or not isinstance(cells, int) or cells < 1:
+        raise SourceError(f"{path}: cells must be a positive integer, got {cells!r}")
+    bad = [c for c in (*timeline.before, *(ch.cell for ch in timeline.changes)) if c >= cells]
+    if bad:
+        raise SourceError(f"{path}: cell {bad[0]} is outside the board's 0..{cells - 1}")
+    header = LogHeader(str(data.get("profile", "")), cells, timeline.before)
+    events = tuple(LoggedEvent(ch.ms / 1000, ch.cell, ch.active) for ch in timeline.changes)
+    return SensorLog(header, events)
 
 
 def _header(data: Any, path: Path) -> LogHeader:
@@ -140,7 +180,7 @@ class ReplaySource:
         self._t0: float | None = None
         self._next = 0
         self._initial_sent = False
-        self._active: set[int] = set()
+        self._active: set[int] = set(self.log.header.active)  # the board as it starts
         self._closed = False
 
     @property

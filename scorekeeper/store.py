@@ -31,7 +31,7 @@ import json
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, Any
@@ -55,6 +55,14 @@ CREATE TABLE IF NOT EXISTS events (
     source TEXT NOT NULL,
     body TEXT NOT NULL,
     PRIMARY KEY (match_id, seq)
+);
+CREATE TABLE IF NOT EXISTS timelines (
+    match_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (match_id, seq),
+    FOREIGN KEY (match_id, seq) REFERENCES events(match_id, seq)
 );
 """
 
@@ -293,18 +301,26 @@ class MatchStore:
         self.write_problem = None
         return int(cur.lastrowid or 0)
 
-    def append(self, match_id: int, event: Any, *, at: float, source: str = "manual") -> int:
+    def append(
+        self, match_id: int, event: Any, *, at: float, source: str = "manual",
+        timeline: Mapping[str, Any] | None = None,
+    ) -> int:
         """Append ``event`` (an event value or its step object) and return its ``seq``.
 
+        ``timeline``: the shot's sensor timeline (JSON with its version ``v``), written in
+        the same transaction, so a step and its timeline are on disk together or not at all.
         The row is committed before this returns.
         """
-        return self.append_many(match_id, [event], at=at, source=source)[0]
+        return self.append_many(match_id, [event], at=at, source=source,
+                                timelines=[timeline])[0]
 
     def append_many(
-        self, match_id: int, events: Iterable[Any], *, at: float, source: str = "manual"
+        self, match_id: int, events: Iterable[Any], *, at: float, source: str = "manual",
+        timelines: Sequence[Mapping[str, Any] | None] | None = None,
     ) -> list[int]:
         """Append several steps in ONE transaction (an amend's undo and its new shot): all
-        are committed, or none (:class:`StoreUnwritable` when the disk refuses)."""
+        are committed, or none (:class:`StoreUnwritable` when the disk refuses). ``timelines``
+        gives each step's sensor timeline, or None, in the same order."""
         bodies = [_dump(e) for e in events]
         try:
             with self._transaction():
@@ -312,8 +328,15 @@ class MatchStore:
                     "SELECT COALESCE(MAX(seq), 0) FROM events WHERE match_id = ?", (match_id,)
                 ).fetchone()
                 seqs = [int(row[0]) + i for i in range(1, len(bodies) + 1)]
-                for seq, body in zip(seqs, bodies, strict=True):
+                for i, (seq, body) in enumerate(zip(seqs, bodies, strict=True)):
                     self._insert(match_id, seq, at, source, body)
+                    timeline = timelines[i] if timelines else None
+                    if timeline is not None:
+                        self._db.execute(
+                            "INSERT INTO timelines (match_id, seq, version, body) "
+                            "VALUES (?, ?, ?, ?)",
+                            (match_id, seq, int(timeline.get("v", 1)), _dump(dict(timeline))),
+                        )
         except sqlite3.OperationalError as exc:
             self.write_problem = str(_unwritable(exc))
             raise _unwritable(exc) from exc
@@ -325,6 +348,17 @@ class MatchStore:
             "INSERT INTO events (match_id, seq, at, source, body, sum) VALUES (?,?,?,?,?,?)",
             (match_id, seq, at, source, body, row_sum(match_id, seq, at, source, body)),
         )
+
+    def prune_timelines(self, before: float) -> int:
+        """Delete the timelines of steps recorded before ``before`` (epoch seconds); the
+        steps themselves stay. Returns how many were deleted."""
+        with self._transaction():
+            cur = self._db.execute(
+                "DELETE FROM timelines WHERE EXISTS (SELECT 1 FROM events e WHERE "
+                "e.match_id = timelines.match_id AND e.seq = timelines.seq AND e.at < ?)",
+                (before,),
+            )
+        return int(cur.rowcount)
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -441,6 +475,26 @@ class MatchStore:
         except sqlite3.DatabaseError as exc:
             raise _damaged(self.path, str(exc).splitlines()[0][:120]) from exc
 
+    def timeline(self, match_id: int, seq: int) -> dict[str, Any] | None:
+        """The sensor timeline stored with step ``seq``, or None (manual step, pruned)."""
+        row = self._db.execute(
+            "SELECT body FROM timelines WHERE match_id = ? AND seq = ?", (match_id, seq)
+        ).fetchone()
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+        except json.JSONDecodeError as exc:
+            raise StoreError(f"match {match_id} step {seq}: timeline is not valid JSON") from exc
+        return data if isinstance(data, dict) else None
+
+    def timelines(self, match_id: int) -> dict[int, dict[str, Any]]:
+        """Every stored timeline of ``match_id`` by step ``seq`` (for exports)."""
+        rows = self._db.execute(
+            "SELECT seq, body FROM timelines WHERE match_id = ? ORDER BY seq", (match_id,)
+        ).fetchall()
+        return {int(seq): json.loads(body) for seq, body in rows}
+
     def event_count(self, match_id: int) -> int:
         row = self._db.execute(
             "SELECT COUNT(*) FROM events WHERE match_id = ?", (match_id,)
@@ -452,9 +506,13 @@ class MatchStore:
     def export_jsonl(self, match_id: int, out: IO[str]) -> int:
         """Write the match as JSON lines (a header line, then one line per event)."""
         stored = self.load(match_id)
+        timelines = self.timelines(match_id)
         out.write(json.dumps({"match": stored.header()}) + "\n")
         for ev in stored.events:
-            out.write(json.dumps(ev.to_json()) + "\n")
+            line = ev.to_json()
+            if ev.seq in timelines:
+                line["timeline"] = timelines[ev.seq]
+            out.write(json.dumps(line) + "\n")
         return len(stored.events)
 
     def import_jsonl(self, lines: Iterable[str]) -> int:
@@ -464,6 +522,7 @@ class MatchStore:
         """
         header: Mapping[str, Any] | None = None
         events: list[StoredEvent] = []
+        timelines: dict[int, str] = {}
         for number, line in enumerate(lines, start=1):
             if not line.strip():
                 continue
@@ -480,6 +539,8 @@ class MatchStore:
                     raise StoreError(f"line {number}: unknown export format {fmt!r}")
                 continue
             events.append(_parse_export_event(obj, number, expected_seq=len(events) + 1))
+            if isinstance(obj.get("timeline"), dict):
+                timelines[obj["seq"]] = _dump(obj["timeline"])
         if header is None:
             raise StoreError("empty file: no match header")
         with self._transaction():
@@ -496,6 +557,11 @@ class MatchStore:
             match_id = int(cur.lastrowid or 0)
             for e in events:
                 self._insert(match_id, e.seq, e.at, e.source, _dump(e.body))
+            self._db.executemany(
+                "INSERT INTO timelines (match_id, seq, version, body) VALUES (?, ?, ?, ?)",
+                [(match_id, seq, int(json.loads(body).get("v", 1)), body)
+                 for seq, body in timelines.items()],
+            )
         return match_id
 
 

@@ -70,3 +70,9 @@ def test_stats_read_prints_cold_and_warm_reads() -> None:
     out = run_bench("stats_read.py", "--matches", "6", "--steps", "40", "--players", "4")
     assert "cold read (replay all)" in out and "warm read (cached)" in out
     assert "matches stored: 6" in out
+
+
+def test_review_size_prints_bytes_per_shot_with_and_without_timelines() -> None:
+    out = run_bench("review_size.py", "--shots", "30")
+    assert "bytes per shot" in out and "after pruning the timelines" in out
+    assert "steps: " in out and "(30 shots" in out

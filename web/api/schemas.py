@@ -166,3 +166,12 @@ class Launch(Strict):
 class BridgeTap(Strict):
     fields: list[str] = Field(min_length=2, max_length=2)
     on: bool = True
+
+
+class ReviewShow(Strict):
+    """Where the referee's review stands, for the scoreboard's mirror; ``seq`` null ends it."""
+
+    seq: int | None = Field(description="The step under review; null ends the mirror.", ge=1)
+    ms: int = Field(default=0, ge=0, le=3_600_000, description="Position in the timeline (ms).")
+    playing: bool = Field(default=False, description="Playing from `ms` at `speed`.")
+    speed: float = Field(default=1.0, gt=0, le=4, description="1 or 0.25 (times real time).")

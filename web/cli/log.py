@@ -1,15 +1,18 @@
-"""``skitter log``: list the stored matches, export one as JSON lines, import one back.
+"""``skitter log``: list the stored matches, export one as JSON lines, import one back, or
+prune old shot timelines.
 
 An export is a header line (rules, setup, names, timestamps) and one line per event with its
-time and source. An import is checked twice before anything is written: the file's shape by
-the store, and the events by replaying them through the rules, so a damaged or edited file
-that the rules would refuse adds nothing to the log.
+time and source, and a sensed step its sensor timeline (the shot review). An import is
+checked twice before anything is written: the file's shape by the store, and the events by
+replaying them through the rules, so a damaged or edited file that the rules would refuse
+adds nothing to the log.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,7 +25,7 @@ from web.config.args import add_config_argument
 from web.config.settings import ConfigError, load_settings
 
 NAME = "log"
-HELP = "List stored matches, export one as JSON lines, or import an export."
+HELP = "List stored matches, export or import one, or prune old shot timelines."
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     what.add_argument("--export", metavar="MATCH", help="match id to export, or 'latest'")
     what.add_argument("--import", dest="import_file", metavar="FILE", type=Path,
                       help="a JSON lines export to add as a new match")
+    what.add_argument("--prune-timelines", metavar="DAYS", type=_days,
+                      help="remove the sensor timelines of steps older than DAYS days "
+                           "(the steps stay)")
     parser.add_argument("-o", "--output", type=Path, help="write the export here (default: stdout)")
 
 
@@ -46,6 +52,8 @@ def run(args: argparse.Namespace) -> int:
                 return _export(store, args.export, args.output)
             if args.import_file is not None:
                 return _import(store, args.import_file)
+            if args.prune_timelines is not None:
+                return _prune(store, args.prune_timelines, time.time())
             return _list(store)
     except StoreError as exc:
         return _fail(str(exc))
@@ -110,6 +118,22 @@ def _import(store: MatchStore, path: Path) -> int:
         return _fail(f"{path}: the rules refuse this log: {exc}")
     match_id = store.import_jsonl(lines)
     print(f"imported {path} as match {match_id} ({len(staged.events)} events)")
+    return 0
+
+
+def _days(text: str) -> float:
+    try:
+        days = float(text)
+    except ValueError:
+        days = -1.0
+    if not days >= 0:
+        raise argparse.ArgumentTypeError(f"DAYS must be a number of days, 0 or more, not {text!r}")
+    return days
+
+
+def _prune(store: MatchStore, days: float, now: float) -> int:
+    removed = store.prune_timelines(now - days * 86400)
+    print(f"removed {removed} shot timeline(s) older than {days:g} days; every step is kept")
     return 0
 
 

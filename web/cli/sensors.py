@@ -21,6 +21,7 @@ from firmware_bridge.profile import BoardProfile, ProfileError, load_profile
 from firmware_bridge.replay import RecordingSource
 from firmware_bridge.source import Source, SourceError
 from firmware_bridge.sources import SPECS_HELP, open_source
+from firmware_bridge.timeline import reading_json
 from scorekeeper.clock import Clock
 from scorekeeper.reading import BoardReading
 
@@ -140,12 +141,8 @@ def frame_data(source: Source, pipeline: Pipeline) -> dict[str, Any]:
 
 
 def reading_data(reading: BoardReading) -> dict[str, Any]:
-    """A settled reading as JSON-able data."""
-    return {
-        "type": "reading", "at": reading.at, "counts": dict(reading.counts),
-        "big": dict(reading.big), "bridges": sorted(list(p) for p in reading.bridges),
-        "launched": sorted(reading.launched), "muted": sorted(reading.muted),
-    }
+    """A settled reading as JSON-able data (the keys a shot timeline keeps, and its time)."""
+    return {"type": "reading", "at": reading.at, **reading_json(reading)}
 
 
 def render_frame(source: Source, pipeline: Pipeline) -> str:

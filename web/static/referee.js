@@ -27,7 +27,7 @@ function renderLog(s) {
   let round = null;
   for (const e of entries.slice().reverse()) {
     if (round !== null && e.round !== round) {
-      rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 6 }, `Round ${round}`)));
+      rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, `Round ${round}`)));
     }
     round = e.round;
     rows.push(h("tr", { class: e.undone ? "undone" : "", dataset: { seq: e.seq } },
@@ -40,9 +40,10 @@ function renderLog(s) {
           h("code", {}, JSON.stringify(e.step)))),
       h("td", {}, ...(e.effects || []).map((x) =>
         h("div", {}, h("span", { class: "reason" }, x.reason), x.text))),
-      h("td", {}, `${e.score.black} : ${e.score.white}`)));
+      h("td", {}, `${e.score.black} : ${e.score.white}`),
+      h("td", {}, Review.button(e))));
   }
-  if (round !== null) rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 6 }, `Round ${round}`)));
+  if (round !== null) rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, `Round ${round}`)));
   document.getElementById("log").replaceChildren(...rows);
   renderClock();
   drawChart(s);
@@ -141,6 +142,7 @@ document.getElementById("pause").onclick = async () => {
   if (!r.ok) toast(Skitter.errorText(r));
 };
 Referee.wire(document.getElementById("login"));
+Review.wire();
 Skitter.api("/api/board").then((r) => {
   if (!r.ok) return;
   profile = r.data.profile;

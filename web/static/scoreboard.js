@@ -26,6 +26,7 @@ Skitter.onState((s) => {
   Skitter.renderAlerts(document.getElementById("alerts"), s);
   Skitter.drawBoard(document.getElementById("board"), boardOptions(s));
   renderEffects(document.getElementById("effects"), s);
+  Review.mirror(s);
 });
 Skitter.api("/api/about").then((r) => {
   if (r.ok) document.getElementById("url").textContent = r.data.scoreboard;

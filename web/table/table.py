@@ -23,6 +23,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from firmware_bridge.profile import BoardProfile, load_profile
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
@@ -34,6 +35,7 @@ from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
 from scorekeeper.words import what_changed
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
+from web.table.review import build_review
 from web.table.sensing import Sensing
 from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
 
@@ -94,6 +96,8 @@ class Table:
         """(state seq, log length) after each recent match change, to tell a refused
         change what happened since the state it was made against."""
         self.paused = False
+        self.review_shown: dict[str, Any] | None = None
+        """The review the referee mirrors on the scoreboard (seq, ms, playing, speed)."""
         self._sensing_view: dict[str, Any] | None = None
         self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
@@ -171,6 +175,7 @@ class Table:
             "log": log_in_words(self.log.tail(LOG_TAIL), self.names),
             "last_step": None if last is None else last.to_json(),
             "log_length": len(self.log),
+            "review_shown": self.review_shown,
             **view,
             "storage": {"ok": self.store.write_problem is None,
                         "message": self.store.write_problem or ""},
@@ -193,6 +198,25 @@ class Table:
         """Every entry, with ``words`` and effects in the players' names beside the raw step."""
         return log_in_words([e.to_json() for e in self.log.entries], self.names)
 
+    def review(self, seq: int) -> dict[str, Any]:
+        """Step ``seq`` with its sensor timeline (``web.table.review``); LookupError if none."""
+        last = self.log.last_standing()
+        return build_review(
+            self.log.entries, seq, self.store.timeline(self.match_id, seq), self.profile(),
+            self.match_id, self.names, None if last is None else last.seq,
+        )
+
+    def show_review(self, shown: Mapping[str, Any] | None) -> None:
+        """Mirror a review on the scoreboard (None ends it); the match does not change."""
+        if shown is not None and not any(e.seq == shown.get("seq") for e in self.log.entries):
+            raise Refused(f"step {shown.get('seq')}: no such step to show", "seq")
+        self.review_shown = None if shown is None else dict(shown)
+        self._publish(match_changed=False)
+
+    def profile(self) -> BoardProfile:
+        """The board's profile (the default one when the table has no sensors)."""
+        return self.sensing.profile if self.sensing is not None else load_profile()
+
     def uptime(self) -> float:
         return self.clock.now() - self.started
 
@@ -214,7 +238,10 @@ class Table:
 
     # -- changes to the match -----------------------------------------------------------------
 
-    def apply_step(self, step: Mapping[str, Any], *, source: str = "manual") -> list[Any]:
+    def apply_step(
+        self, step: Mapping[str, Any], *, source: str = "manual",
+        timeline: Mapping[str, Any] | None = None,
+    ) -> list[Any]:
         """Check, store, apply and publish one scenario-format step; :class:`Refused` if not.
 
         The live match refuses a step without changing (``Match.apply``), so it is applied
@@ -232,7 +259,8 @@ class Table:
             raise Refused(str(exc), field=_field_named(str(exc), step)) from None
         at = self.wall.now()
         try:
-            seq = self.store.append(self.match_id, body, at=at, source=source)
+            seq = self.store.append(self.match_id, body, at=at, source=source,
+                                    timeline=timeline)
         except StoreError:
             self.match = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
             self._publish(match_changed=False)
@@ -300,6 +328,7 @@ class Table:
             raise
         self.match, self.log, self.rules, self.setup = match, MatchLog(), r, s
         self.names, self.meta = dict(names), dict(meta)
+        self.review_shown = None
         self._after_match_change(lay_out_simulator=True)
 
     # -- the board and sensing ----------------------------------------------------------------
@@ -385,13 +414,24 @@ class Table:
     def _observe(self, reading: BoardReading) -> None:
         shot = self.tracker.observe(reading, self.expectation())
         if shot is not None:
-            self._apply_sensed(shot, source="sensor")
+            self._apply_sensed(shot, source="sensor", timeline=self._timeline_of(reading))
 
-    def _apply_sensed(self, shot: Shot, *, source: str, answer: bool = False) -> None:
+    def _timeline_of(self, reading: BoardReading) -> dict[str, Any] | None:
+        """The sensor timeline that ended in ``reading``, with the tracker's conclusion."""
+        pipeline = self.sensing.pipeline if self.sensing is not None else None
+        if pipeline is None or pipeline.last_reading is not reading:
+            return None
+        timeline = pipeline.last_timeline
+        return None if timeline is None else timeline.to_json()
+
+    def _apply_sensed(
+        self, shot: Shot, *, source: str, timeline: Mapping[str, Any] | None = None,
+        answer: bool = False,
+    ) -> None:
         """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
-        raised when a person asked (``answer``: Accept must not look accepted, issue 13)."""
+        raised when a person asked (``answer``: Accept must not look accepted)."""
         try:
-            self.apply_step({"shot": shot.to_json()}, source=source)
+            self.apply_step({"shot": shot.to_json()}, source=source, timeline=timeline)
         except Refused as exc:
             self.tracker.refused(str(exc))
             self._publish(match_changed=False)

@@ -1,0 +1,45 @@
+"""Shot review: a step of the log with the sensor timeline that made it, to replay, download
+or mirror on the scoreboard (``web.table.review``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from fastapi.responses import Response
+
+from web.api.deps import Referee, TableDep
+from web.api.schemas import ReviewShow
+from web.table.table import Table
+
+router = APIRouter(prefix="/api", tags=["review"])
+
+
+def _review(table: Table, seq: int) -> dict[str, Any]:
+    try:
+        return table.review(seq)
+    except LookupError as exc:
+        raise HTTPException(status_code=404, detail=str(exc)) from None
+
+
+@router.get("/match/log/{seq}/review", summary="One step and its sensor timeline, frame by frame")
+async def get_review(seq: int, table: TableDep) -> dict[str, Any]:
+    return _review(table, seq)
+
+
+@router.get("/match/log/{seq}/review-file", summary="Download a step and its timeline (JSON)")
+async def get_review_file(seq: int, table: TableDep) -> Response:
+    """Plays back with ``skitter serve --source replay:FILE`` or ``skitter sensors``."""
+    doc = _review(table, seq)["file"]
+    name = f"skitter-match{doc['match_id']}-step{seq}.review.json"
+    return Response(
+        json.dumps(doc, indent=1), media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.post("/referee/review-show", summary="Mirror a review on the scoreboard, or end it")
+async def post_review_show(body: ReviewShow, table: TableDep, _: Referee) -> dict[str, Any]:
+    table.show_review(None if body.seq is None else body.model_dump())
+    return table.snapshot()

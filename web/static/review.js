@@ -1,0 +1,227 @@
+// Shot review: replay one step of the match log from what the sensors recorded.
+// The referee page opens it from the log (a "review" button on each row); the scoreboard
+// mirrors it when the referee chooses to show it there (Review.mirror on each state).
+"use strict";
+
+const Review = (() => {
+  const SPEEDS = { "1": 1, "0.25": 0.25 };
+  let data = null;      // the review of the open step (GET /api/match/log/{seq}/review)
+  let index = 0;        // the frame shown
+  let at = 0;           // ms into the timeline
+  let playing = null;   // {speed, from, started} while playing
+  let shown = false;    // mirrored on the scoreboard
+  let mirrorData = null;
+  let mirrorTimer = null;
+
+  const $ = (id) => document.getElementById(id);
+  const esc = (t) => Skitter.esc(t);
+
+  function frameAt(frames, ms) {
+    let i = 0;
+    while (i + 1 < frames.length && frames[i + 1].ms <= ms) i++;
+    return i;
+  }
+
+  function boardOf(s, frame) {
+    const big = {};
+    for (const [p, on] of Object.entries(frame.big || {})) big[p] = on ? "center" : null;
+    return { counts: frame.counts, big, colors: s.state.rules.colors, names: s.names };
+  }
+
+  function changeWords(frame, i, total) {
+    if (frame.cell === undefined) return "the board at rest before the shot";
+    return `change ${i} of ${total}: a skitt ${frame.on ? "arrived on" : "left"} ${frame.place}`;
+  }
+
+  // -- the referee's panel ------------------------------------------------------------------
+
+  async function open(seq) {
+    stop();
+    const r = await Skitter.api(`/api/match/log/${seq}/review`);
+    const panel = $("review");
+    if (!r.ok) { panel.hidden = false; $("review-body").textContent = Skitter.errorText(r); return; }
+    data = r.data;
+    index = 0;
+    at = 0;
+    panel.hidden = false;
+    render();
+    panel.scrollIntoView({ block: "start" });
+  }
+
+  function render() {
+    const s = Skitter.state;
+    if (!data || !s) return;
+    const frames = data.frames;
+    const total = Math.max(0, frames.length - 1);
+    const end = data.settled_ms || 0;
+    $("review-title").textContent = `Review of step ${data.seq}`;
+    const later = data.later.length
+      ? `<ul>${data.later.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : "";
+    const sensed = data.source === "sensor";
+    let html = `<div class="review-words"><p><strong>${sensed ? "The sensors concluded" :
+      "Entered by hand"}:</strong> <span id="review-concluded">${esc(data.recorded)}</span></p>` +
+      `<p><strong>The match recorded:</strong> ${esc(data.recorded)}` +
+      `</p><p class="muted">Score after this step: ${esc(data.score)}</p>` +
+      `${later ? `<p><strong>Later:</strong></p>${later}` : ""}` +
+      `${data.note ? `<p class="review-note">${esc(data.note)}</p>` : ""}</div>`;
+    $("review-body").innerHTML = html;
+    const has = frames.length > 0;
+    $("review-player").hidden = !has;
+    if (!has) return;
+    index = Math.min(index, total);
+    const frame = frames[index];
+    Skitter.drawBoard($("review-board"), boardOf(s, frame));
+    const scrub = $("review-scrub");
+    scrub.max = String(Math.max(end, frames[total].ms));
+    scrub.value = String(Math.round(at));
+    $("review-time").textContent =
+      `${(at / 1000).toFixed(2)} s of ${(Math.max(end, frames[total].ms) / 1000).toFixed(2)} s`;
+    $("review-change").textContent = changeWords(frame, index, total);
+    $("review-cell").textContent = frame.where ? `sensor detail: ${frame.where}` : "";
+    $("review-prev").disabled = index === 0;
+    $("review-next").disabled = index === total;
+    $("review-amend").hidden = !data.can_amend;
+    $("review-show").textContent = shown ? "End the review on the scoreboard"
+      : "Show the review on the scoreboard";
+  }
+
+  function go(i) {
+    if (!data || !data.frames.length) return;
+    stop();
+    index = Math.max(0, Math.min(i, data.frames.length - 1));
+    at = data.frames[index].ms;
+    render();
+    sync();
+  }
+
+  function seek(ms) {
+    if (!data) return;
+    at = ms;
+    index = frameAt(data.frames, ms);
+    render();
+  }
+
+  function play(speed) {
+    if (!data || !data.frames.length) return;
+    const end = Math.max(data.settled_ms || 0, data.frames[data.frames.length - 1].ms);
+    if (at >= end) at = 0;
+    playing = { speed, from: at, started: performance.now() };
+    sync();
+    const tick = () => {
+      if (!playing) return;
+      const ms = playing.from + (performance.now() - playing.started) * playing.speed;
+      seek(Math.min(ms, end));
+      if (ms >= end) { playing = null; sync(); return; }
+      playing.frame = requestAnimationFrame(tick);
+    };
+    tick();
+  }
+
+  function stop() {
+    if (playing && playing.frame) cancelAnimationFrame(playing.frame);
+    playing = null;
+  }
+
+  async function sync() {
+    if (!shown || !data) return;
+    const r = await Skitter.api("/api/referee/review-show", {
+      seq: data.seq, ms: Math.round(at), playing: !!playing, speed: playing ? playing.speed : 1,
+    });
+    if (!r.ok) toast(Skitter.errorText(r));
+  }
+
+  async function toggleShow() {
+    if (!data) return;
+    shown = !shown;
+    if (shown) await sync();
+    else {
+      const r = await Skitter.api("/api/referee/review-show", { seq: null });
+      if (!r.ok) toast(Skitter.errorText(r));
+    }
+    render();
+  }
+
+  async function amend(form) {
+    const extra = {};
+    const off = Number(form.elements.off_board.value || 0);
+    if (off) extra.off_board = off;
+    if (form.elements.invalid.checked) extra.invalid = true;
+    if (!Object.keys(extra).length) { toast("nothing to add to the shot"); return; }
+    const r = await Skitter.api("/api/match/amend", { seq: Skitter.state.seq, ...extra });
+    if (!r.ok) { toast(Skitter.errorText(r)); return; }
+    toast("the last shot was amended");
+    form.reset();
+    await open(data.seq);  // the review stays on the shot, now with its amendment
+  }
+
+  async function close() {
+    stop();
+    if (shown) await toggleShow();
+    data = null;
+    $("review").hidden = true;
+  }
+
+  function wire() {
+    const log = $("log");
+    if (!log || !$("review")) return;
+    log.addEventListener("click", (ev) => {
+      const b = ev.target.closest("button[data-review]");
+      if (b) open(Number(b.dataset.review));
+    });
+    $("review-prev").onclick = () => go(index - 1);
+    $("review-next").onclick = () => go(index + 1);
+    $("review-play").onclick = () => play(1);
+    $("review-slow").onclick = () => play(SPEEDS["0.25"]);
+    $("review-pause").onclick = () => { stop(); sync(); };
+    $("review-scrub").oninput = (ev) => { stop(); seek(Number(ev.target.value)); };
+    $("review-scrub").onchange = () => sync();
+    $("review-close").onclick = close;
+    $("review-show").onclick = toggleShow;
+    $("review-download").onclick = () => {
+      if (data) window.location.href = `/api/match/log/${data.seq}/review-file`;
+    };
+    $("review-amend").onsubmit = (ev) => { ev.preventDefault(); amend(ev.target); };
+  }
+
+  // The review's row button, for the referee's log table.
+  function button(entry) {
+    const b = document.createElement("button");
+    b.className = "secondary review-open";
+    b.type = "button";
+    b.dataset.review = String(entry.seq);
+    b.textContent = "review";
+    return b;
+  }
+
+  // -- the scoreboard's mirror ----------------------------------------------------------------
+
+  async function mirror(s) {
+    const box = $("review-mirror");
+    if (!box) return;
+    const want = s.review_shown;
+    clearInterval(mirrorTimer);
+    mirrorTimer = null;
+    if (!want) { box.hidden = true; return; }
+    if (!mirrorData || mirrorData.seq !== want.seq) {
+      const r = await Skitter.api(`/api/match/log/${want.seq}/review`);
+      if (!r.ok) { box.hidden = true; return; }
+      mirrorData = r.data;
+    }
+    box.hidden = false;
+    $("review-mirror-words").textContent = `Replay of the shot: ${mirrorData.recorded}`;
+    const frames = mirrorData.frames;
+    if (!frames.length) return;
+    const end = Math.max(mirrorData.settled_ms || 0, frames[frames.length - 1].ms);
+    const started = performance.now();
+    const draw = () => {
+      const ms = want.playing
+        ? Math.min(end, want.ms + (performance.now() - started) * want.speed) : want.ms;
+      Skitter.drawBoard($("review-mirror-board"), boardOf(s, frames[frameAt(frames, ms)]));
+      if (ms >= end) { clearInterval(mirrorTimer); mirrorTimer = null; }
+    };
+    draw();
+    if (want.playing) mirrorTimer = setInterval(draw, 50);
+  }
+
+  return { wire, open, button, mirror };
+})();

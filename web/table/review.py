@@ -1,0 +1,218 @@
+"""A shot review: one step of the match log with the sensor timeline that made it.
+
+The referee page (``web/static/review.js``) replays a review frame by frame: each frame is
+the board after one debounced cell change, counted by the same functions the pipeline uses
+(:mod:`firmware_bridge.counts`), so the drawing shows the counts as the tracker saw them.
+Beside it stand the conclusion in player words and what the match recorded for that step,
+with any later undo, amendment or correction.
+
+The downloadable part (:func:`review_file`) is the step and its timeline; it plays back
+through ``--source replay:FILE`` (:func:`firmware_bridge.replay.read_log` reads it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from firmware_bridge.counts import big_spots, field_counts
+from firmware_bridge.profile import BoardProfile
+from firmware_bridge.replay import REVIEW_VERSION
+from firmware_bridge.timeline import Timeline
+from web.table.match_log import LogEntry
+
+NO_TIMELINE = {
+    "manual": "entered by hand: no sensor timeline (the sensors did not make this step)",
+    "pruned": "this step's sensor timeline was removed (skitter log --prune-timelines)",
+}
+
+
+def review_file(
+    entry: LogEntry, timeline: Mapping[str, Any] | None, profile: BoardProfile,
+    match_id: int, names: Mapping[str, str],
+) -> dict[str, Any]:
+    """The step and its timeline as a file a referee can take away and play back."""
+    return {
+        "skitter_review": REVIEW_VERSION,
+        "profile": profile.name,
+        "cells": profile.cells,
+        "match_id": match_id,
+        "seq": entry.seq,
+        "at": entry.at,
+        "source": entry.source,
+        "names": dict(names),
+        "step": dict(entry.step),
+        "timeline": None if timeline is None else dict(timeline),
+    }
+
+
+def build_review(
+    entries: Sequence[LogEntry], seq: int, timeline: Mapping[str, Any] | None,
+    profile: BoardProfile, match_id: int, names: Mapping[str, str], last_standing: int | None,
+) -> dict[str, Any]:
+    """Everything the review of step ``seq`` shows; ``LookupError`` for an unknown step."""
+    index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
+    if index is None:
+        raise LookupError(f"step {seq}: no such step in this match's log")
+    entry = entries[index]
+    out: dict[str, Any] = {
+        "seq": seq,
+        "source": entry.source,
+        "recorded": step_words(entry.step, names),
+        "score": " · ".join(f"{_name(p, names)} {n}" for p, n in entry.score.items()),
+        "later": later_changes(entries, index, names),
+        "can_amend": last_standing == seq and "shot" in entry.step,
+        "file": review_file(entry, timeline, profile, match_id, names),
+        "frames": [],
+        "note": "",
+    }
+    if timeline is None:
+        out["note"] = NO_TIMELINE["manual" if entry.source != "sensor" else "pruned"]
+        return out
+    try:
+        parsed = Timeline.from_json(timeline)
+    except ValueError as exc:
+        out["note"] = f"this step's sensor timeline cannot be read ({exc})"
+        return out
+    out["frames"] = frames(parsed, profile, names)
+    out["settled_ms"] = parsed.settled_ms
+    out["reading"] = dict(parsed.reading)
+    out["note"] = parsed.note()
+    return out
+
+
+def frames(
+    timeline: Timeline, profile: BoardProfile, names: Mapping[str, str]
+) -> list[dict[str, Any]]:
+    """The board before the shot, then after each change: counts, big spots, and where the
+    change was in player words (``place``) and in sensor terms (``where``)."""
+    muted = timeline.muted
+    active = set(timeline.before)
+    roles = profile.cell_roles()
+    out = [_frame(profile, active, muted, 0, None, None)]
+    for change in timeline.changes:
+        if change.cell >= profile.cells:
+            continue
+        if change.active:
+            active.add(change.cell)
+        else:
+            active.discard(change.cell)
+        frame = _frame(profile, active, muted, change.ms, change.cell, change.active)
+        frame["place"] = place_words(roles.get(change.cell, ""), names)
+        out.append(frame)
+    return out
+
+
+def place_words(role: str, names: Mapping[str, str]) -> str:
+    """Where on the board a cell is, for players: ``Bo's red``, ``Ann's launch spot``."""
+    kind, _, what = role.partition(":")
+    if not what:
+        return field_words(kind, names) if kind else "a cell that counts for nothing"
+    if kind == "big":
+        return f"{_name(what, names)}'s big skitt spot"
+    if kind == "launch":
+        return f"{_name(what, names)}'s launch spot"
+    if kind == "bridge":
+        a, _, b = what.partition("/")
+        return f"the bridge between {field_words(a, names)} and {field_words(b, names)}"
+    return role
+
+
+def _frame(
+    profile: BoardProfile, active: set[int], muted: frozenset[int], ms: int,
+    cell: int | None, on: bool | None,
+) -> dict[str, Any]:
+    cells = frozenset(active)
+    frame: dict[str, Any] = {
+        "ms": ms,
+        "counts": field_counts(profile, cells, muted),
+        "big": {str(p): bool(v) for p, v in big_spots(profile, cells, muted).items()},
+    }
+    if cell is not None:
+        frame["cell"] = cell
+        frame["where"] = profile.describe_cell(cell)
+        frame["on"] = bool(on)
+    return frame
+
+
+def later_changes(
+    entries: Sequence[LogEntry], index: int, names: Mapping[str, str]
+) -> list[str]:
+    """What happened to the step later: an undo, the amended shot, corrections before the
+    next shot."""
+    out: list[str] = []
+    entry = entries[index]
+    undone = entry.undone
+    for later in entries[index + 1:]:
+        kind = next(iter(later.step), "")
+        if kind == "undo" and undone:
+            out.append(f"step {later.seq}: taken back")
+            undone = False
+            continue
+        if kind == "shot":
+            if out and out[-1].endswith("taken back"):
+                out.append(f"step {later.seq}: amended to {step_words(later.step, names)}")
+            break
+        if kind == "correct":
+            reason = later.step["correct"].get("reason", "")
+            out.append(f"step {later.seq}: corrected ({reason})" if reason
+                       else f"step {later.seq}: corrected")
+    return out
+
+
+def step_words(step: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A step in player words; a shot as ``Ann: +1 skitt on Bo's yellow, 1 skitt off minus``."""
+    shot = step.get("shot")
+    if not isinstance(shot, Mapping):
+        text = next(iter(step), "step")
+        return text.replace("_", " ")
+    return shot_words(shot, names)
+
+
+def shot_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """What a shot did, in the words players use."""
+    who = _name(str(shot.get("by", "")), names)
+    parts: list[str] = []
+    delta = shot.get("delta") or {}
+    changes = list(delta.items()) if isinstance(delta, Mapping) else []
+    changes.sort(key=lambda fn: fn[1] < 0)  # what arrived, then what left (as played)
+    for field, n in changes:
+        place = field_words(str(field), names)
+        if n > 0:
+            parts.append(f"+{n} {_skitts(n)} on {place}")
+        elif n < 0:
+            parts.append(f"{-n} {_skitts(-n)} off {place}")
+    if shot.get("off_board"):
+        n = int(shot["off_board"])
+        parts.append(f"{n} {_skitts(n)} off the board")
+    big = shot.get("big")
+    if big == "placed":
+        parts.append("big skitt placed")
+    elif big == "missed":
+        parts.append("big skitt missed its spot")
+    elif isinstance(big, str):
+        parts.append(f"big skitt on {field_words(big, names)}")
+    if shot.get("knocked_big"):
+        parts.append("knocked a big skitt loose")
+    chain = shot.get("chain")
+    if isinstance(chain, list) and len(chain) == 2:
+        parts.append(f"chain {field_words(chain[0], names)} to {field_words(chain[1], names)}")
+    if shot.get("invalid"):
+        parts.append("declared invalid")
+    return f"{who}: {', '.join(parts) if parts else 'nothing changed'}"
+
+
+def field_words(field: str, names: Mapping[str, str]) -> str:
+    """``white.yellow`` as ``Bo's yellow``; ``minus`` stays."""
+    if "." not in field:
+        return field
+    side, colour = field.split(".", 1)
+    return f"{_name(side, names)}'s {colour}"
+
+
+def _name(player: str, names: Mapping[str, str]) -> str:
+    return str(names.get(player) or player)
+
+
+def _skitts(n: int) -> str:
+    return "skitt" if n == 1 else "skitts"
