@@ -1,4 +1,4 @@
-"""The machine a benchmark ran on, printed with every figure (DESIGN.md, "Benchmarks").
+"""The machine a benchmark ran on, printed with every figure (see ``bench/``).
 
 A figure without its machine means little: a Pi 4 and a laptop differ tenfold.
 """

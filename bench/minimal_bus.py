@@ -2,7 +2,7 @@
 
 The emulation in ``tests/emulation/i2c.py`` models interrupts, pull-ups and IOCON; that costs
 CPU on every read, which would inflate the "driver's own reads" baseline and flatter the
-pipeline's ratio. This bus does the least a bus can (DESIGN.md, "Benchmarks"): it stores
+pipeline's ratio. This bus does the least a bus can, so the baseline is the driver alone: it stores
 written bytes and hands back stored ones. Its one concession to the chip is that a write to
 GPIO lands in the output latch (OLAT), so the driver's ``gpio = 0`` at setup does not
 pretend every Hall switch pulled its input low; the inputs are set with :meth:`set_level`.

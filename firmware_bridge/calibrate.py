@@ -8,7 +8,7 @@ comments and layout survive.
 
 The dialogue goes through two injected functions (``ask`` returns the builder's answer,
 ``say`` shows a line) and an injected ``wait``, so the whole walk is tested with the
-simulated board and a fake clock (STYLE.md items 7-8).
+simulated board and a fake clock, no hardware and no sleeping.
 """
 
 from __future__ import annotations

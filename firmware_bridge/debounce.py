@@ -4,7 +4,7 @@ A Hall switch under a sliding skitt flickers. A change counts only once the cell
 new state for the debounce time; a blip shorter than that never reaches the counts. Time is
 taken from the events themselves (and from ``now`` at :meth:`Debouncer.advance`), so a
 batch of events with their real timestamps debounces exactly as if they had arrived one by
-one, and tests drive it with a fake clock (STYLE.md item 8).
+one, and tests drive it with a fake clock instead of sleeping.
 """
 
 from __future__ import annotations

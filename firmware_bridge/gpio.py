@@ -71,7 +71,7 @@ class Buttons:
     """Push buttons between a Pi GPIO and ground, read with the Pi's pull-ups.
 
     ``mapping`` names each button's pin, e.g. ``{"end_turn": 17, "undo": 27,
-    "red_back": 22}``. Buttons are trusted hardware (DESIGN.md): a press needs no referee
+    "red_back": 22}``. Buttons are trusted hardware, wired to the table: a press needs no referee
     session. gpiozero's ``bounce_time`` (seconds) filters contact bounce.
     """
 

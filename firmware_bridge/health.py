@@ -1,4 +1,4 @@
-"""Stuck and jittery cells (DESIGN.md, "Stuck and jittery cells").
+"""Stuck and jittery cells: found, reported, and kept from scoring.
 
 A sensor that is stuck or chatters must never score ghost points. The monitor flags:
 

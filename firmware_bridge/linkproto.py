@@ -1,4 +1,4 @@
-"""The sensor-link frame codec (``/work/shared/spec/sensor-link.md``, version 1).
+"""The sensor-link frame codec (``docs/sensor-link.md``, version 1).
 
 One frame per line of printable ASCII, ending in ``*`` and the CRC-8/SMBUS of everything
 before that ``*`` as two hex digits. The firmware under ``hardware/firmware/`` writes the same

@@ -1,6 +1,6 @@
 """The sensing pipeline: raw cell events in, settled :class:`BoardReading` values out.
 
-Layers, as in Mission Pinball Framework (DESIGN.md)::
+Layers, as in Mission Pinball Framework's switch handling::
 
     SensorEvent ─► Debouncer ─► active cells ─► counts (profile) ─► SettleDetector ─► BoardReading
          └──────────► HealthMonitor (raw toggles, debounced changes, expectations)

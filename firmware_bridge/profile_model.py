@@ -107,7 +107,7 @@ class Mcp23017Config:
 
 @dataclass(frozen=True)
 class SerialConfig:
-    """A microcontroller reporting cells over USB serial (spec/sensor-link.md)."""
+    """A microcontroller reporting cells over USB serial (docs/sensor-link.md)."""
 
     baudrate: int = 115200
     usb_ids: tuple[tuple[int, int], ...] = DEFAULT_USB_IDS

@@ -1,4 +1,4 @@
-"""Cell states from a microcontroller over USB serial (spec/sensor-link.md, version 1).
+"""Cell states from a microcontroller over USB serial (docs/sensor-link.md, version 1).
 
 The microcontroller (an RP2040 running ``hardware/firmware/``) scans the Hall switches and
 sends one ``S`` frame per change and at least every 200 ms. This module is the host end: the

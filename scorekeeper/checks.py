@@ -1,7 +1,7 @@
 """Small checks for objects that come from JSON (scenario files, the match log, the web).
 
 Each check names the key it looked at, so a refusal says exactly what was wrong
-(SCENARIOS.md: "anything wrong inside a step ... is a refusal of that step").
+(docs/scenarios.md: a wrong key, type or name inside a step is a refusal of that step).
 
 Whatever arrives, however deep, big or strange, gets a refusal and never another exception:
 :func:`decode_json` turns text into a value (no recursion error, no NaN, no number too long

@@ -2,7 +2,7 @@
 
 Debouncing, settling and the tracker's restore timeout all take a :class:`Clock`. The real
 one lives at the application's edge (``web``); tests use :class:`FakeClock` and advance it
-instead of sleeping, so timing tests are exact (STYLE.md, gpiozero section).
+instead of sleeping, so timing tests are exact and fast.
 """
 
 from __future__ import annotations

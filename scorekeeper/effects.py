@@ -16,7 +16,7 @@ from scorekeeper.fields import Player
 
 
 class Reason(Enum):
-    """Why something happened: one member per clause of RULINGS.md."""
+    """Why something happened: one member per ruling in docs/rules.md."""
 
     def __new__(cls, clause: str, doc: str) -> Reason:
         obj = object.__new__(cls)

@@ -26,7 +26,7 @@ class IllegalEventError(ScorekeeperError, ValueError):
 
 class MalformedEventError(IllegalEventError):
     """A step, option or setup object that is wrong in itself: an unknown key, a wrong type,
-    an unknown name or a value out of range. It is a refusal like any other (SCENARIOS.md)."""
+    an unknown name or a value out of range. It is a refusal like any other (docs/scenarios.md)."""
 
 
 class NothingToUndoError(IllegalEventError):

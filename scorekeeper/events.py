@@ -1,7 +1,7 @@
 """The steps of a match, as recorded in its log and written in scenario files.
 
 A match is the fold of its events (:mod:`scorekeeper.match`). Each event is a frozen value
-whose ``to_json()`` gives back the step object it was parsed from (SCENARIOS.md, "Steps"):
+whose ``to_json()`` gives back the step object it was parsed from (docs/scenarios.md, "Steps"):
 
 - :class:`ShotEvent` ``{"shot": {...}}``: one shot (:class:`~scorekeeper.shot.Shot`).
 - :class:`ShootOff` ``{"shootoff": {"black": v, "white": v}}``: the values reached (R14).

@@ -1,4 +1,4 @@
-"""The names the whole program speaks: players, colours and fields (RULINGS.md, "Words").
+"""The names the whole program speaks: players, colours and fields (docs/rules.md, "Words").
 
 A field is named ``<side>.<colour>`` for the colour field on that player's side (in front of
 that player), or ``minus`` for the central minus field. Black shoots at ``white.*`` and white

@@ -38,7 +38,7 @@ SETUP_KEYS = ("first", "big", "board", "blocked", "score", "round_wins", "round"
 
 @dataclass(frozen=True)
 class Rules:
-    """The options of a game (RULINGS.md; SCENARIOS.md ``rules``)."""
+    """The options of a game (docs/rules.md; docs/scenarios.md ``rules``)."""
 
     variant: Variant = "classic"
     """``"classic"`` or ``"trio"`` (R17)."""
@@ -152,7 +152,7 @@ class Rules:
 
 @dataclass(frozen=True)
 class Setup:
-    """The position before the first step (SCENARIOS.md ``setup``); every part optional."""
+    """The position before the first step (docs/scenarios.md ``setup``); every part optional."""
 
     first: Player | None = None
     """Who shoots first; ``None`` starts the game with a shoot-off (R14)."""

@@ -1,4 +1,4 @@
-"""The scenario runner: plays rules scenario files (SCENARIOS.md, format 1) and reports.
+"""The scenario runner: plays rules scenario files (docs/scenarios.md, format 1) and reports.
 
 ``skitter rules-check FILE_OR_FOLDER...`` runs every scenario: a folder means every
 ``*.json`` file under it, recursively, in path order. Each file stops at its first failure
@@ -72,7 +72,7 @@ def compact(value: Any) -> str:
 # -- Checking the file's shape ------------------------------------------------------------
 
 def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
-    """An expect step's keys and names; a wrong one refuses the step (SCENARIOS.md)."""
+    """An expect step's keys and names; a wrong one refuses the step (docs/scenarios.md)."""
     exp = checks.mapping(obj, f"{where}expect")
     checks.only_keys(exp, EXPECT_KEYS, f"{where}expect")
     for key in ("score", "round_wins"):

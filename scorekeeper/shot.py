@@ -1,4 +1,4 @@
-"""A shot as the scorekeeper judges it (RULINGS.md, "Words"; SCENARIOS.md, ``shot``).
+"""A shot as the scorekeeper judges it (docs/rules.md, "Words"; docs/scenarios.md).
 
 A shot is the *net change* of each field's count between two settled boards (what sensors
 see) plus what a person enters because sensors cannot see it. The changes the rules make

@@ -1,7 +1,7 @@
 """Shared fixtures: a fake clock, and the web app on the simulated board behind a test client.
 
-Every fixture that swaps something in restores it (STYLE.md 14): the client's dependency
-overrides are cleared and the table (store and source) is closed in teardown.
+Every fixture that swaps something in restores it, so tests stay independent: the client's
+dependency overrides are cleared and the table (store and source) is closed in teardown.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The broker is Debian's ``mosquitto``. Without it the MQTT tests skip on a laptop
 when ``CI`` is set (common rule: CI must not pass by skipping). Its configuration, password
 file, ACL and persistence database live under the test's ``tmp_path``; ``user root`` keeps it
 from dropping privileges and then failing to read the root-owned 0600 password file
-(DESIGN.md, "Mosquitto in tests, as root").
+(tests run as root in CI containers).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The sensor-link frame codec against the spec (spec/sensor-link.md, "Framing")."""
+"""The sensor-link frame codec against docs/sensor-link.md ("Lines and frames")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The serial source end to end: an emulated microcontroller on a pty (spec/sensor-link.md).
+"""The serial source end to end: an emulated microcontroller on a pty (docs/sensor-link.md).
 
 Time decisions (hello retry, link down after 1 s of silence, reopen backoff) follow a
 FakeClock; the only real waiting is for bytes to cross the pty (``pump``).

@@ -3,7 +3,7 @@
 Each Hall switch goes between a GPIO below and GND (3.3 V supply); the RP2040's internal
 pull-ups hold a free input high and an open-drain switch (A3144, DRV5032FB) pulls it LOW when
 a magnet is present, so low = magnet. Cell *i* is ``SENSOR_PINS[i]``. The frames go out on
-the USB data port that ``boot.py`` enables (spec/sensor-link.md); the on-board LED follows
+the USB data port that ``boot.py`` enables (docs/sensor-link.md); the on-board LED follows
 LED bit 0 of the host's ``L`` frame.
 
 Edit ``BOARD_ID`` (it must match the profile's ``board_id`` if the profile names one) and

@@ -1,4 +1,4 @@
-"""The skitter sensor firmware's logic, with no board imports (spec/sensor-link.md, v1).
+"""The skitter sensor firmware's logic, with no board imports (docs/sensor-link.md, v1).
 
 ``code.py`` reads the pins and moves bytes; everything else is here: the CRC-8/SMBUS, frame
 encoding, the per-cell debounce, the heartbeat and the host's commands. It runs unchanged

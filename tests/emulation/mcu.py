@@ -1,4 +1,4 @@
-"""An emulated sensor microcontroller on a pseudo-terminal, speaking spec/sensor-link.md.
+"""An emulated sensor microcontroller on a pseudo-terminal, speaking docs/sensor-link.md.
 
 The host opens ``link`` (a symlink to the pty's slave side), as it would open
 ``/dev/ttyACM0``. The emulator answers ``?`` with a hello and a full ``S`` frame from its own

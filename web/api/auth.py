@@ -1,7 +1,7 @@
 """The referee's session: a PIN buys an HttpOnly, SameSite=Strict cookie.
 
-Reading is open to everyone; every change needs the session (DESIGN.md, "Who may change a
-match"). The PIN itself is checked by ``web.config.pin.PinStore`` (only its hash is kept).
+Reading is open to everyone; every change needs the session, because only the referee
+changes a match. The PIN itself is checked by ``web.config.pin.PinStore`` (only its hash is kept).
 
 Wrong PINs are slowed down per client address, without sleeping: after the n-th wrong PIN
 in a row that client must wait ``min(CAP, BASE * 2 ** (n - 1))`` seconds before its next

@@ -1,6 +1,6 @@
 """Dependencies the routers ask for: the table and the referee's session.
 
-``Referee`` is the typed dependency every change takes (STYLE.md, FastAPI section): a
+``Referee`` is the typed dependency every change takes, declared in its signature: a
 request without a live session cookie gets 401 before its handler runs. It, ``Auth`` and the
 login routes live in :mod:`web.api.auth`, shared with the tournament hub.
 """

@@ -1,4 +1,4 @@
-"""``skitter rules-check FILE_OR_FOLDER...``: run rules scenario files (SCENARIOS.md).
+"""``skitter rules-check FILE_OR_FOLDER...``: run rules scenario files (docs/scenarios.md).
 
 Prints ``PASS``/``FAIL`` per file and ``N passed, M failed``; exits 0 when all passed, 1 when
 any failed, 2 when no file was found.

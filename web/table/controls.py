@@ -3,7 +3,7 @@
 A board builder may wire push buttons per player (``end_turn``: "my shot changed nothing";
 ``undo``; ``red_back``: "push the next Hit on Red point back") and for the referee
 (``undo``), and an LED per player that is lit while that player is due to shoot. Buttons are
-trusted hardware (DESIGN.md): a press needs no referee session, and goes through the same
+trusted hardware, wired to the table: a press needs no referee session, and goes through the same
 checks as the tablet, recorded with source ``button``. A press the rules refuse changes
 nothing and is reported in :attr:`HardwareControls.last_message`.
 """

@@ -18,7 +18,7 @@ AMEND_KEYS = (
     "off_board", "big", "knocked_big", "chain", "blockade", "red", "opponent_red", "unblock",
     "invalid",
 )  # fmt: skip
-"""What a person may add to the last shot: what the sensors cannot see (SCENARIOS.md)."""
+"""What a person may add to the last shot: what the sensors cannot see (docs/scenarios.md)."""
 
 
 @dataclass
