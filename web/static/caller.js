@@ -26,17 +26,26 @@
   function tv() {
     const style = make("style", {}, document.head);
     style.textContent = `
-      #caller { position: fixed; left: 1rem; bottom: 1rem; display: flex; gap: .8rem;
-        align-items: center; z-index: 20; max-width: calc(100vw - 2rem); }
-      #caller button { font-size: 1.1rem; padding: .5rem 1rem; border-radius: .6rem;
+      #caller { display: flex; gap: .8rem; align-items: center; min-width: 0; flex: 0 1 auto;
+        max-width: 100%; }
+      #caller button { font-size: 1rem; padding: .35rem .9rem; min-height: 44px; border-radius: .6rem;
         border: 2px solid var(--accent, #ffd43b); background: var(--panel, #1d232c);
         color: var(--text, #fff); cursor: pointer; }
       #caller.on button { border-color: var(--muted, #9aa5b4); }
       #caller-line { font-size: 1.2rem; color: var(--text, #fff); background: var(--panel, #1d232c);
-        padding: .4rem .8rem; border-radius: .6rem; }
-      #caller-line:empty { display: none; }
-      @media (max-width: 700px) { #caller { position: static; margin: .6rem; flex-wrap: wrap; } }`;
-    const box = make("div", { id: "caller", role: "region", "aria-label": "Caller" }, document.body);
+        padding: .4rem .8rem; border-radius: .6rem; min-width: 0; overflow: hidden;
+        text-overflow: ellipsis; white-space: nowrap; }
+      /* The TV already shows every moment in large type; the spoken line is kept for
+         assistive technology (aria-live) rather than drawn twice. */
+      #caller-line { position: absolute; width: 1px; height: 1px; overflow: hidden;
+        clip: rect(0 0 0 0); }
+      @media (max-width: 700px) { #caller { flex-wrap: wrap; justify-content: flex-start; } }`;
+    // In the header, beside the live mark, so it never covers the board or the last shot.
+    const header = document.querySelector("header.top");
+    const box = make("div", { id: "caller", role: "region", "aria-label": "Caller" });
+    const live = document.getElementById("live-status");
+    if (header && live && live.parentNode === header) header.insertBefore(box, live);
+    else (header || document.body).appendChild(box);
     const button = make("button", { id: "caller-toggle", type: "button" }, box);
     const line = make("span", { id: "caller-line", "aria-live": "polite" }, box);
     const audio = make("audio", { id: "caller-audio", preload: "auto" }, box);
