@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -63,7 +64,8 @@ def create_app(
             if controls is not None:
                 steps.append(controls.poll)
             task = asyncio.create_task(
-                _poll(steps, poll_interval, table.seconds_to_rest), name="skitter-poll"
+                _poll(steps, poll_interval, table.seconds_to_rest, writer=table.writer),
+                name="skitter-poll",
             )
         try:
             yield
@@ -125,13 +127,14 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def unwritable(request: Request, exc: StoreUnwritable) -> JSONResponse:
         # Nothing of the step was kept or applied; the pages show the same message.
         table: Table = request.app.state.table
-        return JSONResponse({"detail": str(exc), "state": table.snapshot()}, status_code=503)
+        return JSONResponse({"detail": str(exc), "state": table.published}, status_code=503)
 
     @app.exception_handler(Stale)
     async def stale(request: Request, exc: Stale) -> JSONResponse:
         table: Table = request.app.state.table
         return JSONResponse(
-            {"detail": str(exc), "state": table.snapshot(), "meanwhile": table.meanwhile(exc.seq)},
+            {"detail": str(exc), "state": table.published,
+             "meanwhile": table.meanwhile(exc.seq)},
             status_code=409,
         )
 
@@ -140,6 +143,8 @@ async def _poll(
     steps: list[Callable[[], None]],
     interval: float,
     rest_in: Callable[[], float | None] = lambda: None,
+    *,
+    writer: Executor | None = None,
 ) -> None:
     """The polling loop: nothing a sensor or a button sends may stop it.
 
@@ -147,15 +152,26 @@ async def _poll(
     also the moment the board comes to rest (``rest_in``: seconds until then), because a
     settled reading is what the screens wait for: waking only on the regular beat would add
     up to a whole interval to every shot's latency.
+
+    With a ``writer`` (the table's), the steps run on its thread, in turn with every other
+    change: a sensed shot's commit waiting on the disk then holds up sensing, never the loop.
     """
+    loop = asyncio.get_running_loop()
+
+    def run_steps() -> float | None:
+        for step in steps:
+            step()
+        return rest_in()
+
     failures = 0
     while True:
         delay = interval
         try:
-            for step in steps:
-                step()
+            if writer is None:
+                left = run_steps()
+            else:
+                left = await loop.run_in_executor(writer, run_steps)
             failures = 0
-            left = rest_in()
             if left is not None and left < interval:
                 delay = left + WAKE_MARGIN
         except Exception:  # noqa: BLE001 - logged, counted, and the loop goes on

@@ -21,6 +21,7 @@ import json
 import re
 import secrets
 from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from firmware_bridge.profile import BoardProfile, load_profile
@@ -40,6 +41,8 @@ from web.table.sensing import Sensing
 from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
 
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
+WRITE_TIMEOUT_S = 10.0
+"""Seconds a change waits on the writer (the disk) before its request is answered 503."""
 RECHECK_S = 5.0
 """While the match log cannot be written, how often the polling loop tries it again."""
 LOG_TAIL = 10
@@ -102,6 +105,12 @@ class Table:
         self._sensing_key: tuple[Any, ...] | None = None
         self._link_up: bool | None = None
         self._next_recheck = 0.0
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-writer")
+        """The one thread the web layer runs every change on (``web.api.writer``), so a
+        stalled disk holds up changes only, never the event loop and its readers."""
+        self.write_timeout = WRITE_TIMEOUT_S
+        self.published: dict[str, Any] = {}
+        """The last snapshot published: what readers get without touching the table."""
         self.match_id, self.match, self.log, self.names, self.meta = self._resume()
         self._changes.append((self.seq, len(self.log)))
         self._after_match_change(lay_out_simulator=True)
@@ -450,8 +459,17 @@ class Table:
         if self.store.write_problem is None or self.clock.now() < self._next_recheck:
             return
         self._next_recheck = self.clock.now() + RECHECK_S
-        if self.store.recheck() is None:
+        self.check_store()
+
+    def check_store(self) -> str | None:
+        """Read the log and retry a failed write now (``/healthz`` too); the screens are
+        told when the problem has cleared. The problem, or None."""
+        had = self.store.write_problem
+        self.store.event_count(self.match_id)
+        problem = self.store.recheck()
+        if had is not None and problem is None:
             self._publish(match_changed=False)
+        return problem
 
     # -- after every change -------------------------------------------------------------------
 
@@ -473,10 +491,13 @@ class Table:
             self._changes.append((self.seq, len(self.log)))
             del self._changes[:-CHANGES_KEPT]
         self._sensing_view = self._sensing_json() if view is None else view
-        self.publish(self._snapshot(self._sensing_view))
+        self.published = self._snapshot(self._sensing_view)
+        self.publish(self.published)
 
     def close(self) -> None:
-        """Release the sensors and the store (every event is already committed)."""
+        """Release the sensors and the store, once the writer has finished what it was given
+        (a change still waiting on the disk is stored, not dropped)."""
+        self.writer.shutdown(wait=True)
         if self.sensing is not None:
             self.sensing.close()
         self.store.close()

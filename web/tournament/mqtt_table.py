@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -65,21 +64,12 @@ class TableLink:
             self.link = None
 
     def _command(self, command: dict[str, Any]) -> dict[str, Any]:
-        """Run on the link's thread: apply ``command`` in the loop and wait for the answer."""
-        assert self._loop is not None
-        done: concurrent.futures.Future[dict[str, Any]] = concurrent.futures.Future()
-
-        def apply() -> None:
-            try:
-                done.set_result(self.apply(command))
-            except Exception as exc:  # the table's refusal travels back to the hub
-                done.set_exception(exc)
-
-        self._loop.call_soon_threadsafe(apply)
-        return done.result(COMMAND_TIMEOUT)
+        """Run on the link's thread: apply ``command`` on the table's writer (in turn with
+        every other change) and wait for the answer; the table's refusal travels back."""
+        return self.table.writer.submit(self.apply, command).result(COMMAND_TIMEOUT)
 
     def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
-        """Apply one hub command to the table (in the loop's thread)."""
+        """Apply one hub command to the table (on its writer thread)."""
         if command.get("kind") == "undo":
             self.table.apply_step({"undo": True}, source="hub")
         elif command.get("kind") == "correct":

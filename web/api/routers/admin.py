@@ -14,7 +14,8 @@ from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Change, Mute, Pause
-from web.table.table import Refused
+from web.api.writer import change as change_on_writer
+from web.table.table import Refused, Table
 
 router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
@@ -23,12 +24,15 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 @change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.set_paused(body.paused)
-    return table.snapshot()
+    return await change_on_writer(table, lambda: table.set_paused(body.paused))
 
 
 @change("/mute", summary="Mute (or unmute) a faulty sensor cell")
 async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
+    return await change_on_writer(table, lambda: _mute(table, body))
+
+
+def _mute(table: Table, body: Mute) -> None:
     if table.sensing is None:
         raise Refused("no sensor source", "cell")
     try:
@@ -36,18 +40,14 @@ async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
     except ValueError as exc:
         raise Refused(str(exc), "cell") from None
     table.tick()
-    return table.snapshot()
 
 
 @change("/board/accept", summary="Take the sensed board as the shot of the player due")
 async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.check_seq(body.seq)
-    table.accept_board()
-    return table.snapshot()
+    return await change_on_writer(table, table.accept_board, seq=body.seq)
 
 
 @change("/board/restore", summary="Have the board put back to what the match expects")
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.check_seq(body.seq)
-    table.restore_board()
-    return table.snapshot()
+    return await change_on_writer(table, table.restore_board, seq=body.seq)
+

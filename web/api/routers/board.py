@@ -18,6 +18,7 @@ from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch
+from web.api.writer import change as change_on_writer
 from web.table.table import Refused, Table
 
 router = APIRouter(prefix="/api/board", tags=["virtual board"], route_class=CheckedJSONRoute)
@@ -25,12 +26,13 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 """A change: answered with the new state, or one of the refusals."""
 
 
-def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:
-    if table.sensing is None:
-        raise Refused("no sensor source", "source")
-    action(table.sensing.require_simulator())
-    table.tick()
-    return table.snapshot()
+async def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:
+    def run() -> None:
+        if table.sensing is None:
+            raise Refused("no sensor source", "source")
+        action(table.sensing.require_simulator())
+        table.tick()
+    return await change_on_writer(table, run)
 
 
 @router.get("", response_model=BoardView,
@@ -43,34 +45,34 @@ async def board(table: TableDep) -> dict[str, Any]:
 
 @change("/place", summary="A skitt lands on a field")
 async def place(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
-    return _act(table, lambda sim: sim.place_skitt(body.field))
+    return await _act(table, lambda sim: sim.place_skitt(body.field))
 
 
 @change("/remove", summary="A skitt is taken off a field")
 async def remove(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
-    return _act(table, lambda sim: sim.remove_skitt(body.field))
+    return await _act(table, lambda sim: sim.remove_skitt(body.field))
 
 
 @change("/big", summary="A big skitt lands on (or leaves) its centre spot")
 async def big(body: BigSpot, table: TableDep, _: Referee) -> dict[str, Any]:
     if body.on:
-        return _act(table, lambda sim: sim.place_big(body.player))
-    return _act(table, lambda sim: sim.remove_big(body.player))
+        return await _act(table, lambda sim: sim.place_big(body.player))
+    return await _act(table, lambda sim: sim.remove_big(body.player))
 
 
 @change("/bridge", summary="A skitt lies on (or leaves) the bridge between two fields")
 async def bridge(body: BridgeTap, table: TableDep, _: Referee) -> dict[str, Any]:
     a, b = body.fields
     if body.on:
-        return _act(table, lambda sim: sim.bridge(a, b))
-    return _act(table, lambda sim: sim.remove_bridge(a, b))
+        return await _act(table, lambda sim: sim.bridge(a, b))
+    return await _act(table, lambda sim: sim.remove_bridge(a, b))
 
 
 @change("/launch", summary="A skitt is flicked off a player's launch spot")
 async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
-    return _act(table, lambda sim: sim.press_launch(body.player))
+    return await _act(table, lambda sim: sim.press_launch(body.player))
 
 
 @change("/lay-out", summary="Put the simulated board where the match expects it")
 async def lay_out(table: TableDep, _: Referee) -> dict[str, Any]:
-    return _act(table, lambda sim: table.lay_out_simulator())
+    return await _act(table, lambda sim: table.lay_out_simulator())

@@ -7,8 +7,13 @@ from fastapi.responses import JSONResponse
 
 from web.api.deps import TableDep
 from web.api.responses import Health
+from web.api.writer import StillWriting, on_writer
 
 router = APIRouter(tags=["health"])
+
+HEALTH_WAIT_S = 1.0
+"""Seconds ``/healthz`` waits for the store before it reports the disk as stalled."""
+
 
 
 @router.get("/healthz", summary="Sensor link, store and uptime",
@@ -27,11 +32,16 @@ async def healthz(table: TableDep) -> JSONResponse:
         problems.append("no sensor source")
     store_ok = True
     try:
-        table.store.event_count(table.match_id)
-        problem = table.store.recheck()  # a failed write is retried: space may be back
+        # On the writer, in turn with the changes: a disk that stalls them stalls this too,
+        # and health says so after HEALTH_WAIT_S instead of waiting with them.
+        problem = await on_writer(table, table.check_store, HEALTH_WAIT_S)
         if problem is not None:
             store_ok = False
             problems.append(problem)
+    except StillWriting:
+        store_ok = False
+        problems.append(f"match log: the disk did not answer within {HEALTH_WAIT_S:g} s "
+                        "(changes wait until it does)")
     except Exception as exc:  # noqa: BLE001 - whatever broke, health says so
         store_ok = False
         problems.append(f"match store unusable: {exc}")
@@ -42,6 +52,6 @@ async def healthz(table: TableDep) -> JSONResponse:
         "store": {"ok": store_ok, "path": str(table.store.path)},
         "source": table.source_name,
         "uptime": round(table.uptime(), 3),
-        "seq": table.seq,
+        "seq": table.published.get("seq", 0),
     }
     return JSONResponse(body, status_code=200 if not problems else 503)

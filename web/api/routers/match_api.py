@@ -20,6 +20,8 @@ from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Amend, Change, NewMatch, StepRequest
+from web.api.writer import change as change_on_writer
+from web.api.writer import on_writer
 
 router = APIRouter(prefix="/api", tags=["match"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
@@ -29,7 +31,7 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 @router.get("/state", response_model=Snapshot,
             summary="The current published state (same as the WebSocket's)")
 async def get_state(table: TableDep) -> dict[str, Any]:
-    return table.snapshot()
+    return table.published
 
 
 @router.get("/match/log", response_model=MatchLog,
@@ -42,7 +44,7 @@ async def get_log(table: TableDep) -> dict[str, Any]:
 @router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)")
 async def get_log_jsonl(table: TableDep) -> Response:
     out = io.StringIO()
-    table.store.export_jsonl(table.match_id, out)
+    await on_writer(table, lambda: table.store.export_jsonl(table.match_id, out))
     return Response(out.getvalue(), media_type="application/x-ndjson", headers={
         "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.jsonl"'})
 
@@ -69,44 +71,37 @@ async def get_log_csv(table: TableDep) -> Response:
 @router.get("/matches", response_model=list[StoredMatch],
             summary="Every stored match, newest first")
 async def list_matches(table: TableDep) -> list[dict[str, Any]]:
-    return table.store.list_matches()
+    return await on_writer(table, table.store.list_matches)
 
 
 @change("/match/steps", summary="Apply one scenario-format step")
 async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str, Any]:
     """Shots, shoot-off values, corrections (with ``reason``), decisions, undo."""
-    table.check_seq(body.seq)
-    table.apply_step(body.step, source="manual")
-    return table.snapshot()
+    return await change_on_writer(
+        table, lambda: table.apply_step(body.step, source="manual"), seq=body.seq)
 
 
 @change("/match/undo", summary="Take back the last step (R19)")
 async def post_undo(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.check_seq(body.seq)
-    table.apply_step({"undo": True}, source="manual")
-    return table.snapshot()
+    return await change_on_writer(table, lambda: table.apply_step({"undo": True}), seq=body.seq)
 
 
 @change("/match/amend", summary="Add what the sensors cannot see to the last shot")
 async def post_amend(body: Amend, table: TableDep, _: Referee) -> dict[str, Any]:
     """Recorded as an undo of the last shot and the shot again with the added keys."""
-    table.check_seq(body.seq)
-    table.amend_last_shot(body.extra())
-    return table.snapshot()
+    return await change_on_writer(
+        table, lambda: table.amend_last_shot(body.extra()), seq=body.seq)
 
 
 @change("/match/no-change", summary="The player due shot and nothing changed")
 async def post_no_change(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.check_seq(body.seq)
-    table.no_change()
-    return table.snapshot()
+    return await change_on_writer(table, table.no_change, seq=body.seq)
 
 
 @change("/match/new", summary="Start a new match (the old one stays stored)")
 async def post_new_match(body: NewMatch, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.check_seq(body.seq)
-    table.new_match(
+    return await change_on_writer(table, lambda: table.new_match(
         body.rules(), body.setup(), body.names.model_dump(),
         {"handicaps": body.handicaps.model_dump()},
-    )
-    return table.snapshot()
+    ), seq=body.seq)
+

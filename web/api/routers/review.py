@@ -11,27 +11,29 @@ from fastapi.responses import Response
 
 from web.api.deps import Referee, TableDep
 from web.api.schemas import ReviewShow
+from web.api.writer import change as change_on_writer
+from web.api.writer import on_writer
 from web.table.table import Table
 
 router = APIRouter(prefix="/api", tags=["review"])
 
 
-def _review(table: Table, seq: int) -> dict[str, Any]:
+async def _review(table: Table, seq: int) -> dict[str, Any]:
     try:
-        return table.review(seq)
+        return await on_writer(table, lambda: table.review(seq))
     except LookupError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from None
 
 
 @router.get("/match/log/{seq}/review", summary="One step and its sensor timeline, frame by frame")
 async def get_review(seq: int, table: TableDep) -> dict[str, Any]:
-    return _review(table, seq)
+    return await _review(table, seq)
 
 
 @router.get("/match/log/{seq}/review-file", summary="Download a step and its timeline (JSON)")
 async def get_review_file(seq: int, table: TableDep) -> Response:
     """Plays back with ``skitter serve --source replay:FILE`` or ``skitter sensors``."""
-    doc = _review(table, seq)["file"]
+    doc = (await _review(table, seq))["file"]
     name = f"skitter-match{doc['match_id']}-step{seq}.review.json"
     return Response(
         json.dumps(doc, indent=1), media_type="application/json",
@@ -41,5 +43,5 @@ async def get_review_file(seq: int, table: TableDep) -> Response:
 
 @router.post("/referee/review-show", summary="Mirror a review on the scoreboard, or end it")
 async def post_review_show(body: ReviewShow, table: TableDep, _: Referee) -> dict[str, Any]:
-    table.show_review(None if body.seq is None else body.model_dump())
-    return table.snapshot()
+    shown = None if body.seq is None else body.model_dump()
+    return await change_on_writer(table, lambda: table.show_review(shown))

@@ -1,0 +1,61 @@
+"""The one writer: every change to the table runs on its single writer thread.
+
+SQLite commits (with ``synchronous=FULL``) wait on the disk; run on the event loop, a
+stalled disk froze every page, ``/healthz`` and new WebSockets with it. The event loop now
+hands each change (and each polling step, which may store a sensed shot) to
+``Table.writer``, a one-thread executor: changes stay serialised, one at a time, as they
+were on the loop, while reads answer from the last published snapshot.
+
+A change still waiting after ``Table.write_timeout`` is answered 503 with
+:class:`StillWriting`. The change itself is not cancelled: the writer finishes it (stores,
+applies, publishes), so the screens show it the moment it commits. It is never lost and
+never applied twice; the referee sees it arrive rather than sending it again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from scorekeeper.store import StoreUnwritable
+from web.table.table import Table
+
+T = TypeVar("T")
+
+class StillWriting(StoreUnwritable):
+    """The disk did not answer in time; the change is still being written (HTTP 503)."""
+
+    def __init__(self, timeout: float) -> None:
+        super().__init__(
+            f"match log cannot be written: the disk did not answer within {timeout:g} s; "
+            "the change is still being written and shows on the screens once it is stored "
+            "(do not send it again)"
+        )
+
+
+async def on_writer(table: Table, fn: Callable[[], T], timeout: float | None = None) -> T:
+    """Run ``fn`` on the table's writer thread and wait for it, at most ``timeout`` seconds.
+
+    The wait is shielded: a timeout or a client that goes away ends only the wait, never
+    the change, which the writer runs to the end either way.
+    """
+    limit = table.write_timeout if timeout is None else timeout
+    job = asyncio.get_running_loop().run_in_executor(table.writer, fn)
+    try:
+        return await asyncio.wait_for(asyncio.shield(job), limit)
+    except TimeoutError:
+        raise StillWriting(limit) from None
+
+
+async def change(
+    table: Table, act: Callable[[], object], *, seq: int | None = None
+) -> dict[str, Any]:
+    """A change on the writer: check ``seq`` (when the change carries one), ``act``, and the
+    new state, all three there, so no other change can come between them."""
+    def run() -> dict[str, Any]:
+        if seq is not None:
+            table.check_seq(seq)
+        act()
+        return table.snapshot()
+    return await on_writer(table, run)
