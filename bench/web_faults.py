@@ -9,7 +9,10 @@ Prints three figures for ``bench/README.md``'s fault section:
    (with a ``Content-Length``) and three more stream one without it;
 3. connections held: 250 clients each sending one header byte per second to a server whose
    descriptor limit is 256, sampled every second (how many it holds, whether it still
-   answers), and how long after the last byte the last of them is closed.
+   answers), and how long after the last byte the last of them is closed;
+4. a disk stall: while a step's commit is held (injected into the store's connection, in
+   process), how long ``/healthz`` and ``/api/state`` take to answer, and the step's answer
+   once the disk answers again.
 
 Usage: python bench/web_faults.py [--skip-serve]
 """
@@ -78,6 +81,59 @@ async def pin_attack(folder: Path) -> tuple[int, int]:
         results.append(pins.checks)
         table.close()
     return results[0], results[1]
+
+
+class _StalledDb:
+    """The store's connection, holding every INSERT INTO events until ``released``."""
+
+    def __init__(self, db: object) -> None:
+        self.db, self.reached, self.released = db, threading.Event(), threading.Event()
+
+    def execute(self, sql: str, *args: object) -> object:
+        if sql.lstrip().upper().startswith("INSERT INTO EVENTS"):
+            self.reached.set()
+            self.released.wait(60)
+        return self.db.execute(sql, *args)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.db, name)
+
+
+async def disk_stall(folder: Path, hold: float = 3.0) -> None:
+    """Figure 4: readers' latency while a step waits on a stalled commit for ``hold`` s."""
+    clock = FakeClock(5000.0)
+    pins = PinStore(folder / "pin")
+    pins.set(PIN)
+    table = open_table(folder / "stall.db", "sim", clock=clock, wall=clock)
+    app = create_app(table, Auth.create(pins, clock), poll_interval=None)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://skitter.local") as c:
+        await c.post("/api/referee/login", json={"pin": PIN})
+        seq = (await c.get("/api/state")).json()["seq"]
+        stalled = _StalledDb(table.store._db)  # noqa: SLF001 - the stall goes where writes go
+        table.store._db = stalled  # type: ignore[assignment]  # noqa: SLF001
+        started = time.perf_counter()
+        posting = asyncio.create_task(c.post("/api/match/steps", json={
+            "seq": seq, "step": {"shot": {"by": "black", "big": "placed"}}}))
+        while not stalled.reached.is_set():
+            await asyncio.sleep(0.001)
+        health, reads = [], []
+        while time.perf_counter() - started < hold:
+            t = time.perf_counter()
+            code = (await c.get("/healthz")).status_code
+            health.append((time.perf_counter() - t, code))
+            t = time.perf_counter()
+            await c.get("/api/state")
+            reads.append(time.perf_counter() - t)
+        stalled.released.set()
+        answer = await posting
+        took = time.perf_counter() - started
+    table.close()
+    print(f"4. disk stall of {hold:g} s: /healthz answered {len(health)} times in "
+          f"{min(h for h, _ in health):.3f}-{max(h for h, _ in health):.3f} s "
+          f"(status {sorted({c for _, c in health})}); /api/state {len(reads)} times, "
+          f"at most {max(reads) * 1000:.1f} ms; the step answered {answer.status_code} "
+          f"after {took:.2f} s")
 
 
 def _send_big(port: int, with_length: bool) -> str:
@@ -168,6 +224,7 @@ def main() -> int:
         one, minute = asyncio.run(pin_attack(folder))
         print(f"1. PIN checks: {one} for 100 simultaneous wrong PINs from one address; "
               f"{minute} in a minute of 40-guess bursts every 5 s from new addresses")
+        asyncio.run(disk_stall(folder))
         if not args.skip_serve:
             oversized(folder / "big")
             slow_connections(folder / "slow")

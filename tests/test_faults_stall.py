@@ -1,0 +1,118 @@
+"""A disk that stalls: changes wait on the one writer thread, everything else stays live.
+
+With the file system frozen, a commit waits; it used to wait on the event loop, so
+``/healthz``, ``/api/state`` and every page froze with it. Now the step waits on the writer:
+health and state answer at once (health names the stalled disk, 503), the step is answered
+when it commits, and one that waits longer than the table's ``write_timeout`` is answered
+503 while the writer still finishes it: it reaches the log exactly once, never lost.
+The stall is injected into the store's connection (a frozen file system needs root).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+from web_helpers import state, step
+
+from scorekeeper.store import MatchStore
+from web.table.table import Table
+
+WAIT_S = 5.0
+"""How long the test waits for anything that should be prompt (a generous bound, not a
+timing assertion: before the writer thread these waits never ended while the disk stalled)."""
+
+
+class StallingDb:
+    """The store's connection, holding every INSERT INTO events until ``release``."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        self.reached = threading.Event()
+        self.released = threading.Event()
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql.lstrip().upper().startswith("INSERT INTO EVENTS"):
+            self.reached.set()
+            self.released.wait(60)
+        return self.db.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.db, name)
+
+
+def stall(store: MatchStore) -> StallingDb:
+    stalling = StallingDb(store._db)  # noqa: SLF001 - the stall goes where the writes go
+    store._db = stalling  # type: ignore[assignment]  # noqa: SLF001
+    return stalling
+
+
+def in_thread(fn: Any) -> tuple[threading.Thread, dict[str, Any]]:
+    out: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: out.update(result=fn()), daemon=True)
+    thread.start()
+    return thread, out
+
+
+def events_stored(table: Table) -> list[dict[str, Any]]:
+    with MatchStore(table.store.path) as other:
+        return [e.body for e in other.iter_events(table.match_id)]
+
+
+SHOT = {"shot": {"by": "black", "big": "placed"}}
+
+
+def test_while_a_step_waits_on_a_stalled_disk_health_and_state_answer(
+    referee: TestClient,
+) -> None:
+    table: Table = referee.app.state.table  # type: ignore[attr-defined]
+    stalled = stall(table.store)
+    seq = state(referee)["seq"]
+    try:
+        poster, posted = in_thread(lambda: step(referee, SHOT, seq))
+        assert stalled.reached.wait(WAIT_S)
+        reader, read = in_thread(lambda: (referee.get("/healthz"), referee.get("/api/state")))
+        reader.join(WAIT_S)
+        assert not reader.is_alive(), "health and state froze with the disk"
+        health, now = read["result"]
+        assert health.status_code == 503
+        assert any("the disk did not answer" in p for p in health.json()["problems"])
+        assert now.status_code == 200 and now.json()["log_length"] == 0
+    finally:
+        stalled.released.set()
+    poster.join(WAIT_S)
+    assert not poster.is_alive()
+    assert posted["result"].status_code == 200, posted["result"].text
+    assert posted["result"].json()["log_length"] == 1
+    assert events_stored(table) == [SHOT]
+    assert referee.get("/healthz").json()["store"]["ok"] is True
+
+
+def test_a_step_waiting_longer_than_the_timeout_is_503_and_still_stored_once(
+    referee: TestClient,
+) -> None:
+    table: Table = referee.app.state.table  # type: ignore[attr-defined]
+    table.write_timeout = 0.5
+    stalled = stall(table.store)
+    release = threading.Timer(WAIT_S, stalled.released.set)  # ends the stall even if it hangs
+    release.start()
+    try:
+        response = step(referee, SHOT)
+        assert response.status_code == 503
+        assert response.json()["detail"] == (
+            "match log cannot be written: the disk did not answer within 0.5 s; the change "
+            "is still being written and shows on the screens once it is stored (do not send "
+            "it again)"
+        )
+        assert state(referee)["log_length"] == 0
+    finally:
+        stalled.released.set()
+        release.cancel()
+    deadline = time.monotonic() + WAIT_S
+    while state(referee)["log_length"] == 0 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert state(referee)["log_length"] == 1
+    assert events_stored(table) == [SHOT]
