@@ -49,14 +49,19 @@ class Expectation:
 
     @classmethod
     def from_state(cls, state: Any) -> Expectation:
-        """Read the expectation from a match ``State`` (or its ``to_json()`` object)."""
-        data = state if isinstance(state, Mapping) else state.to_json()
+        """Read the expectation from a match ``State`` (or its ``to_json()`` object).
+
+        A live ``State`` is read field by field: this runs for every settled reading, so it
+        must not serialise the whole state to pick out five values."""
+        if not isinstance(state, Mapping):
+            return cls(board=state.board, turn=state.turn, big=state.big,
+                       must_place_big=state.must_place_big, playing=state.phase == "playing")
         return cls(
-            board=dict(data["board"]),
-            turn=data.get("turn"),
-            big=dict(data.get("big") or {}),
-            must_place_big=bool(data.get("must_place_big", False)),
-            playing=data.get("phase", "playing") == "playing",
+            board=dict(state["board"]),
+            turn=state.get("turn"),
+            big=dict(state.get("big") or {}),
+            must_place_big=bool(state.get("must_place_big", False)),
+            playing=state.get("phase", "playing") == "playing",
         )
 
 

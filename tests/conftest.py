@@ -76,3 +76,29 @@ def mock_factory() -> Iterator[MockFactory]:
         if Device.pin_factory is not None:
             Device.pin_factory.reset()
         Device.pin_factory = save_factory
+
+
+# -- The browser tests' Chromium (one per module) and a live server on the simulated board --
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[object]:
+    from browser_support import live_server
+
+    with live_server(tmp_path) as s:
+        yield s

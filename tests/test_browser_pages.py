@@ -4,35 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, LiveServer, live_server
-from browser_support import require_chromium as _require_chromium
+from browser_support import SCREENSHOTS, LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 DUE = re.compile(r"\bdue\b")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with live_server(tmp_path) as s:
-        yield s
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_hub_tournament import event, play_game, state
+from hub_support import event, play_game, state
 
 from scorekeeper.clock import FakeClock
 from web.tournament.hub.store import HubStore

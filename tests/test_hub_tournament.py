@@ -3,53 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
+from hub_support import ROUND, event, play_game, point, state
 
 from scorekeeper.clock import FakeClock
-from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament, TournamentError, points_of
-
-
-def state(
-    phase: str = "playing",
-    score: tuple[int, int] = (0, 0),
-    wins: tuple[int, int] = (0, 0),
-    rounds: list[str | None] | None = None,
-    winner: str | None = None,
-    effects: list[dict[str, Any]] | None = None,
-) -> dict[str, Any]:
-    return {
-        "phase": phase,
-        "score": {"black": score[0], "white": score[1]},
-        "round_wins": {"black": wins[0], "white": wins[1]},
-        "rounds": rounds or [],
-        "winner": winner,
-        "turn": None if phase == "game_over" else "black",
-        "last_effects": effects or [],
-    }
-
-
-def event(board: str, match: int, seq: int, st: dict[str, Any], names=("Ann", "Bob")):
-    return ReceivedEvent(
-        id=f"{board}:{match}:{seq}",
-        board=board,
-        match_id=match,
-        seq=seq,
-        at=1000.0 + seq,
-        source="sensor",
-        event={"shot": {"by": "black"}},
-        state=st,
-        names={"black": names[0], "white": names[1]},
-    )
-
-
-def point(player: str, amount: int = 1) -> dict[str, Any]:
-    return {"kind": "point", "player": player, "amount": amount}
-
-
-ROUND = {"kind": "round", "player": "black", "amount": 0}
 
 
 @pytest.fixture
@@ -59,23 +19,6 @@ def hub(tmp_path: Path) -> Tournament:
         yield Tournament(store, FakeClock(5000.0))
     finally:
         store.close()
-
-
-def play_game(t: Tournament, board: str, match: int, names, black_wins: bool) -> None:
-    """A one-round game (short rules) ending on the fourth event."""
-    winner = "black" if black_wins else "white"
-    final = (5, 2) if black_wins else (1, 5)
-    steps = [
-        state(score=(1, 0)),
-        state(score=(2, 1)),
-        state(score=(4, 2) if black_wins else (1, 4)),
-        state("game_over", final, (1, 0) if black_wins else (0, 1), [winner], winner),
-    ]
-    for seq, st in enumerate(steps, start=1):
-        t.receive(event(board, match, seq, st, names))
-
-
-# Points ---------------------------------------------------------------------------------
 
 
 def test_points_of_a_round_are_the_scores_when_it_ended() -> None:
@@ -102,9 +45,6 @@ def test_an_undone_round_end_takes_its_points_back() -> None:
 def test_a_game_lost_without_a_round_win_counts_its_last_scores() -> None:
     states = [state(score=(3, 1)), state("game_over", (3, 1), winner="white")]
     assert points_of(states) == {"black": 3, "white": 1}
-
-
-# The file --------------------------------------------------------------------------------
 
 
 def test_an_event_received_twice_is_kept_once_and_counted_as_duplicate(hub: Tournament) -> None:
@@ -140,9 +80,6 @@ def test_the_tournament_survives_a_hub_restart(tmp_path: Path) -> None:
         assert again.store.boards()[0]["online"] is True
     finally:
         again.store.close()
-
-
-# Results and pairings ------------------------------------------------------------------
 
 
 def test_a_game_over_records_the_result_against_its_pairing(hub: Tournament) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from mqtt_broker import Broker
 from mqtt_sim import SimBoard, wait_until
-from test_mqtt_tournament import PLANS, HubUnderTest
+from mqtt_tournament_support import PLANS, HubUnderTest
 
 from web.tournament.wire import settings_from_url
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 from matchgen import RULES, SETUP, random_steps
+from random_games import SEEDS, SETTINGS, candidate, games
 from rules_support import CENTER, shot
-from test_properties import SEEDS, SETTINGS, candidate, games
 
 from scorekeeper import store as store_module
 from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError

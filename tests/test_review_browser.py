@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, LiveServer, live_server
-from browser_support import require_chromium as _require_chromium
+from browser_support import SCREENSHOTS, LiveServer
 
 from firmware_bridge.counts import field_counts
 from firmware_bridge.profile import load_profile
@@ -21,25 +18,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 VIEWPORTS = {"tv": (1920, 1080), "tv720": (1280, 720), "tablet": (1024, 768),
              "tablet-portrait": (768, 1024), "phone": (390, 844)}
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[LiveServer]:
-    with live_server(tmp_path) as s:
-        yield s
 
 
 def state(ctx: Any, server: LiveServer) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from test_end_to_end_sources import PROFILE, SerialRig, SimRig, check, run_table
+from source_rigs import PROFILE, SerialRig, SimRig, check, run_table
 
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.sources import open_source
