@@ -127,6 +127,14 @@ def in_view(page: Any, selector: str) -> bool:
                 and box["x"] + box["width"] <= vp["width"] + 0.5)
 
 
+def board_fits(page: Any) -> bool:
+    """The whole board drawing is on screen: inside the viewport and not clipped by its column."""
+    board = page.locator("#board").bounding_box()
+    mid = page.locator(".sb .mid").bounding_box()
+    bottom = board["y"] + board["height"]
+    return in_view(page, "#board") and bottom <= mid["y"] + mid["height"] + 0.5
+
+
 def check_tv(page: Any, seq: int, name: str) -> str:
     """What every TV moment must satisfy; returns the visible text."""
     from playwright.sync_api import expect
@@ -199,6 +207,7 @@ def test_the_tv_from_a_clearing_to_a_round_win_to_game_over(
         check_tv(page, seq, f"tv-{w}x{h}-round-win")
         expect(page.locator("#moment .title")).to_have_text(f"{LONG} wins round 1")
         assert in_view(page, "#moment")
+        assert board_fits(page), f"the board is cut off at {w}x{h} after a round win"
     assert font_px(big, "#moment .title") >= 56
     assert big.locator("#board").bounding_box()["height"] >= 300  # the board stays readable
 

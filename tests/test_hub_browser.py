@@ -115,3 +115,47 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
             assert errors == []
         finally:
             browser.close()
+
+
+HUB_SIZES = [(1920, 1080), (1024, 768), (390, 844)]
+SMALL_TARGETS = """() => [...document.querySelectorAll("button, a, input, select, summary")]
+    .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
+    .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
+    .filter(([, r]) => r.height < 44 || r.width < 44)
+    .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_phone(
+    page_url: tuple[str, Hub],
+) -> None:
+    from browser_support import SCREENSHOTS
+    from playwright.sync_api import expect, sync_playwright
+
+    url, _ = page_url
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for w, h in HUB_SIZES:
+                page = browser.new_page(viewport={"width": w, "height": h})
+                page.goto(url)
+                card = page.locator('article.board[data-board="board-2"]')
+                expect(card.locator(".score")).to_have_text("3 : 1")
+                # the board pages' dark panel colour, from the shared style sheet
+                bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+                assert bg == "rgb(18, 22, 28)", bg
+                for who in ("anyone", "referee"):
+                    if who == "referee":
+                        page.fill("#pin", "1357")
+                        page.click("#login button")
+                        expect(card.locator(".undo")).to_be_visible()
+                        page.locator("#games tbody button").click()
+                        expect(page.locator("#log tbody tr")).to_have_count(1)
+                    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+                    assert wide <= 0, f"horizontal scroll of {wide} px at {w}x{h} ({who})"
+                    small = page.evaluate(SMALL_TARGETS)
+                    assert small == [], f"touch targets under 44 px at {w}x{h} ({who}): {small}"
+                page.screenshot(path=str(SCREENSHOTS / f"hub-{w}x{h}.png"), full_page=True)
+                page.close()
+        finally:
+            browser.close()

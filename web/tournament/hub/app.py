@@ -30,6 +30,7 @@ from web.api.auth import Auth, Referee, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
+from web.api.routers.scoreboard import STATIC as BOARD_STATIC
 from web.api.schemas import ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
@@ -38,6 +39,8 @@ from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.wire import WireError, check_board_id
 
 STATIC = Path(__file__).parent / "static"
+SHARED_CSS = BOARD_STATIC / "skitter.css"
+"""The board pages' style sheet: the hub looks like them, from the one file."""
 REFRESH = 0.25
 """Seconds between two snapshots at most, while changes keep coming."""
 
@@ -122,6 +125,11 @@ api = APIRouter(prefix="/api", tags=["tournament"], route_class=CheckedJSONRoute
 @pages.get("/", include_in_schema=False)
 async def index() -> FileResponse:
     return FileResponse(STATIC / "index.html")
+
+
+@pages.get("/shared/skitter.css", include_in_schema=False)
+async def shared_css() -> FileResponse:
+    return FileResponse(SHARED_CSS, media_type="text/css")
 
 
 @pages.websocket("/ws")
