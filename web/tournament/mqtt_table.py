@@ -21,9 +21,9 @@ COMMAND_TIMEOUT = 10.0
 class TableLink:
     """A :class:`web.table.table.Table` joined to the tournament: what ``skitter serve`` wires in.
 
-    The table lives in the event loop's thread, so hub commands are handed to that loop and
-    applied with :meth:`Table.apply_step`, exactly like the tablet's (a refusal goes back to
-    the hub with the engine's message). Every snapshot the table publishes also tells the
+    Every change to the table runs on its writer thread, so hub commands are handed to it
+    and applied with :meth:`Table.apply_step`, exactly like the tablet's (a refusal goes back
+    to the hub with the engine's message). Every snapshot the table publishes also tells the
     link to publish what is new, with the table's alerts. Build it before the app starts;
     call :meth:`start` in the app's lifespan *after* ``table.publish`` is set, and
     :meth:`stop` on the way out.
@@ -36,10 +36,10 @@ class TableLink:
         self.settings = settings
         self.outbox = outbox
         self.link: BoardLink | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> BoardLink:
-        self._loop = loop
+        """Connect to the broker (hub commands go to the table's writer, not to ``loop``)."""
+        del loop
         table = self.table
         self.link = link = BoardLink(
             self.board_id, self.settings, table.store,
