@@ -5,7 +5,7 @@ before anything is built from it:
 
 - :class:`BodyGuard` reads the body with a cap (``MAX_BODY``) and answers 413 as soon as the
   ``Content-Length`` or the bytes received pass it, so an oversized body never sits in
-  memory. A JSON body that is not UTF-8, nests deeper than ``MAX_DEPTH`` or holds a lone
+  memory. A JSON body that is not UTF-8, nests deeper than the step parser allows or holds a lone
   surrogate (``"\\ud800"``, which cannot be stored or sent) gets 422 naming the problem.
 - :class:`OriginGuard` refuses a state-changing request (POST, PUT, PATCH, DELETE) that a
   browser sent from another page's origin: SameSite cookies ignore the port, so a page on
@@ -29,10 +29,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from scorekeeper.checks import MAX_DEPTH, decode_json
+from scorekeeper.errors import MalformedEventError
+
 MAX_BODY = 8 * 1024
 """Bytes a request body may hold (the largest real one, a new match, is under 1 kB)."""
-MAX_DEPTH = 16
-"""Levels of nesting a JSON body may have (a correction's board is three deep)."""
 MAX_MESSAGE = 200
 """Characters of a validation message kept in an answer."""
 CHANGING = frozenset({"POST", "PUT", "PATCH", "DELETE"})
@@ -111,29 +112,29 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 
 
 def _json_problem(body: bytes, content_type: str | None) -> tuple[str, str] | None:
-    """(message, type) when a JSON body cannot be used; None to let FastAPI judge it."""
+    """(message, type) when a JSON body cannot be used; None to let the routes judge it.
+
+    Decoding, the UTF-8 check and the depth limit are the step parser's own
+    (:func:`scorekeeper.checks.decode_json`), so the API and the log import refuse alike."""
     if not body or (content_type is not None and "json" not in content_type.lower()):
         return None
     try:
-        text = body.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"the body is not valid UTF-8 (byte {exc.start})", "utf8_invalid"
-    try:
-        value = json.loads(text)
-    except RecursionError:
-        return f"the body nests deeper than {MAX_DEPTH} levels", "too_deep"
-    except ValueError:
-        return None  # FastAPI names the JSON error itself
-    return _shape_problem(value)
-
-
-def _shape_problem(value: object) -> tuple[str, str] | None:
-    """Walk the parsed body without recursion: too deep, or a string that is not text."""
-    stack: list[tuple[object, int, str]] = [(value, 1, "body")]
-    while stack:
-        item, depth, where = stack.pop()
-        if depth > MAX_DEPTH:
+        value = decode_json(body, "body")
+    except MalformedEventError as exc:
+        message = str(exc)
+        if "not UTF-8" in message:
+            return message, "utf8_invalid"
+        if "levels deep" in message:
             return f"the body nests deeper than {MAX_DEPTH} levels", "too_deep"
+        return None  # not JSON: the route names the JSON error itself
+    return _surrogate_problem(value)
+
+
+def _surrogate_problem(value: object) -> tuple[str, str] | None:
+    """Walk the parsed body (its depth already bounded) for a string that is not text."""
+    stack: list[tuple[object, str]] = [(value, "body")]
+    while stack:
+        item, where = stack.pop()
         if isinstance(item, str):
             if not _encodable(item):
                 return f"{where} holds a lone surrogate (not text)", "string_unicode"
@@ -142,9 +143,9 @@ def _shape_problem(value: object) -> tuple[str, str] | None:
                 if not _encodable(key):
                     return f"a key in {where} holds a lone surrogate (not text)", \
                         "string_unicode"
-                stack.append((sub, depth + 1, f"{where}.{key}"))
+                stack.append((sub, f"{where}.{key}"))
         elif isinstance(item, list):
-            stack.extend((sub, depth + 1, f"{where}[{i}]") for i, sub in enumerate(item))
+            stack.extend((sub, f"{where}[{i}]") for i, sub in enumerate(item))
     return None
 
 
