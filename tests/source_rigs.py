@@ -127,6 +127,14 @@ class SerialRig(Rig):
     def close(self) -> None:
         self.mcu.close()
 
+    def wait_link_up(self) -> None:
+        """Poll until the emulated microcontroller's hello has brought the link up (3 s)."""
+        deadline = time.monotonic() + 3.0
+        while not self.source.status().up:
+            assert time.monotonic() < deadline, self.source.status()
+            self.source.poll()
+            time.sleep(0.002)
+
 
 def run_table(
     rig: Rig, clock: FakeClock, tmp_path: Path, wait: Callable[[], None]

@@ -11,8 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, LiveServer, live_server
-from browser_support import require_chromium as _require_chromium
+from browser_support import SCREENSHOTS, LiveServer, live_server
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -23,19 +22,6 @@ ENGINEER_WORDS = re.compile(
     r"\bcell \d+|0x[0-9a-f]{2}|\bGP[AB]\d|\b(?:black|white)\.[a-z]+|\{\"|\b(?:black|white)\b",
     re.IGNORECASE,
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _require_chromium()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture(scope="module")

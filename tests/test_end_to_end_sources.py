@@ -7,7 +7,6 @@ cross the pty."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from gpiozero.pins.mock import MockFactory
@@ -38,14 +37,7 @@ def test_the_serial_microcontroller_scores_the_same_match(tmp_path: Path) -> Non
     clock = FakeClock(10.0)
     rig = SerialRig(clock, tmp_path / "ttyACM-skitter")
 
-    def link_up() -> None:
-        deadline = time.monotonic() + 3.0
-        while not rig.source.status().up:
-            assert time.monotonic() < deadline, rig.source.status()
-            rig.source.poll()
-            time.sleep(0.002)
-
     try:
-        check(run_table(rig, clock, tmp_path, link_up))
+        check(run_table(rig, clock, tmp_path, rig.wait_link_up))
     finally:
         rig.close()

@@ -10,7 +10,6 @@ through a fresh pipeline, and the tracker's shot from that reading is the logged
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
@@ -80,15 +79,8 @@ def test_a_match_over_the_serial_link_replays_shot_by_shot(tmp_path: Path) -> No
     clock = FakeClock(10.0)
     rig = SerialRig(clock, tmp_path / "ttyACM-skitter")
 
-    def link_up() -> None:
-        deadline = time.monotonic() + 3.0
-        while not rig.source.status().up:
-            assert time.monotonic() < deadline, rig.source.status()
-            rig.source.poll()
-            time.sleep(0.002)
-
     try:
-        check(run_table(rig, clock, tmp_path, link_up))
+        check(run_table(rig, clock, tmp_path, rig.wait_link_up))
     finally:
         rig.close()
     assert assert_every_shot_replays(tmp_path / "log.db", tmp_path) >= 10
