@@ -15,6 +15,7 @@ from typing import Any
 from emulation.i2c import FakeI2C
 from emulation.mcu import EmulatedMcu
 from gpiozero.pins.mock import MockFactory
+from source_rigs import Arrived
 
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import load_profile
@@ -29,26 +30,10 @@ BLACK_BIG_SPOT = 36
 STEP = 0.05
 
 
-class Held:
-    """The serial source, holding back what it read until the table polls (see
-    tests/test_end_to_end_sources.py): bytes cross the pty in real time, the clock is fake."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.held: list[Any] = []
-
-    def poll(self) -> list[Any]:
-        out, self.held = self.held + self.inner.poll(), []
-        return out
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
-
-
-def serial_table(tmp_path: Path, clock: FakeClock) -> tuple[Table, EmulatedMcu, Held]:
+def serial_table(tmp_path: Path, clock: FakeClock) -> tuple[Table, EmulatedMcu, Arrived]:
     link = tmp_path / "ttyACM-skitter"
     mcu = EmulatedMcu(link, cells=PROFILE.cells)
-    source = Held(open_source(f"serial:{link}", PROFILE, clock))
+    source = Arrived(open_source(f"serial:{link}", PROFILE, clock))
     source.start()
     deadline = time.monotonic() + 3.0
     while not source.status().up:
@@ -62,7 +47,7 @@ def serial_table(tmp_path: Path, clock: FakeClock) -> tuple[Table, EmulatedMcu, 
     return table, mcu, source
 
 
-def run_serial(table: Table, clock: FakeClock, source: Held, mcu: EmulatedMcu,
+def run_serial(table: Table, clock: FakeClock, source: Arrived, mcu: EmulatedMcu,
                seconds: float, *, heartbeat: bool = True) -> None:
     """Poll as serve does for ``seconds`` of clock time, letting bytes cross the pty."""
     for _ in range(round(seconds / STEP)):
