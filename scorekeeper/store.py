@@ -270,6 +270,25 @@ class MatchStore:
         self.write_problem = None
         return None
 
+    @contextlib.contextmanager
+    def read_only(self) -> Iterator[MatchStore]:
+        """A second, read-only handle on the same file, for readers that must not wait on
+        the writer (downloads, a shot's review): in WAL mode it sees the last commit and
+        never waits for a write in progress. A ``:memory:`` store has no file to share: it
+        is itself."""
+        if str(self.path) == ":memory:":
+            yield self
+            return
+        other = MatchStore.__new__(MatchStore)
+        other.path, other.write_problem = self.path, None
+        other._db = sqlite3.connect(  # noqa: SLF001 - its own connection, opened here
+            f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
+        )
+        try:
+            yield other
+        finally:
+            other._db.close()  # noqa: SLF001
+
     def __enter__(self) -> MatchStore:
         return self
 

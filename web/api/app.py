@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -59,12 +59,15 @@ def create_app(
             table_link.start(asyncio.get_running_loop())
         task = None
         if poll_interval is not None:
-            steps = [table.tick]
+            # Sensing on its own thread; the store's recheck and the buttons (which change
+            # the match) on the writer.
+            writer_steps = [table.recheck_store]
             controls = getattr(app.state, "controls", None)  # the board's GPIO buttons, LEDs
             if controls is not None:
-                steps.append(controls.poll)
+                writer_steps.append(controls.poll)
             task = asyncio.create_task(
-                _poll(steps, poll_interval, table.seconds_to_rest, writer=table.writer),
+                _poll([table.watch.tick], poll_interval, table.seconds_to_rest,
+                      thread=table.watch.thread, writer=table.writer, writer_steps=writer_steps),
                 name="skitter-poll",
             )
         try:
@@ -140,11 +143,13 @@ def _install_error_handlers(app: FastAPI) -> None:
 
 
 async def _poll(
-    steps: list[Callable[[], None]],
+    steps: list[Callable[[], object]],
     interval: float,
     rest_in: Callable[[], float | None] = lambda: None,
     *,
+    thread: Executor | None = None,
     writer: Executor | None = None,
+    writer_steps: list[Callable[[], object]] | None = None,
 ) -> None:
     """The polling loop: nothing a sensor or a button sends may stop it.
 
@@ -153,8 +158,10 @@ async def _poll(
     settled reading is what the screens wait for: waking only on the regular beat would add
     up to a whole interval to every shot's latency.
 
-    With a ``writer`` (the table's), the steps run on its thread, in turn with every other
-    change: a sensed shot's commit waiting on the disk then holds up sensing, never the loop.
+    The steps run on ``thread`` (the table's sensing thread), which never waits on the disk:
+    a shot it concludes goes on to the writer. ``writer_steps`` (the store's recheck, the
+    buttons) are handed to ``writer`` on each beat without being waited for, and only once
+    the previous round has finished: a stalled disk holds them up, not the loop or sensing.
     """
     loop = asyncio.get_running_loop()
 
@@ -163,22 +170,41 @@ async def _poll(
             step()
         return rest_in()
 
-    failures = 0
+    def run_writer_steps() -> None:
+        for step in writer_steps or ():
+            step()
+
+    failures = writer_failures = 0
+    queued: Future[None] | None = None
     while True:
         delay = interval
+        if writer is not None and writer_steps and (queued is None or queued.done()):
+            if queued is not None and queued.exception() is not None:
+                writer_failures += 1
+                if _worth_logging(writer_failures):
+                    log.error("polling step on the writer failed (%d in a row)",
+                              writer_failures, exc_info=queued.exception())
+            elif queued is not None:
+                writer_failures = 0
+            queued = writer.submit(run_writer_steps)
         try:
-            if writer is None:
+            if thread is None:
                 left = run_steps()
             else:
-                left = await loop.run_in_executor(writer, run_steps)
+                left = await loop.run_in_executor(thread, run_steps)
             failures = 0
             if left is not None and left < interval:
                 delay = left + WAKE_MARGIN
         except Exception:  # noqa: BLE001 - logged, counted, and the loop goes on
             failures += 1
-            if failures in (1, 10, 100) or failures % 1000 == 0:
+            if _worth_logging(failures):
                 log.exception("polling step failed (%d in a row)", failures)
         await asyncio.sleep(delay)
+
+
+def _worth_logging(failures: int) -> bool:
+    """Log the 1st, 10th, 100th and every 1000th failure in a row, not every beat's."""
+    return failures in (1, 10, 100) or failures % 1000 == 0
 
 
 def snapshot_of(app: FastAPI) -> dict[str, Any]:

@@ -1,10 +1,14 @@
-"""The one writer: every change to the table runs on its single writer thread.
+"""Where work runs: every change on the table's one writer thread, sensing on its own.
 
 SQLite commits (with ``synchronous=FULL``) wait on the disk; run on the event loop, a
 stalled disk froze every page, ``/healthz`` and new WebSockets with it. The event loop now
-hands each change (and each polling step, which may store a sensed shot) to
-``Table.writer``, a one-thread executor: changes stay serialised, one at a time, as they
-were on the loop, while reads answer from the last published snapshot.
+hands each change to ``Table.writer``, a one-thread executor: changes stay serialised, one
+at a time, as they were on the loop, while reads answer from the last published snapshot
+and downloads from committed data (``web.table.records``). Sensing acts (the virtual
+board's taps, pausing sensing, muting a cell) run on the sensing thread (:func:`on_sensing`,
+``web.table.watch``), which never waits on the disk. While a change runs on the writer,
+sensing judges no reading (readings queue), so none is judged against the match it is
+changing.
 
 A change still waiting after ``Table.write_timeout`` is answered 503 with
 :class:`StillWriting`. The change itself is not cancelled: the writer finishes it (stores,
@@ -54,8 +58,18 @@ async def change(
     """A change on the writer: check ``seq`` (when the change carries one), ``act``, and the
     new state, all three there, so no other change can come between them."""
     def run() -> dict[str, Any]:
-        if seq is not None:
-            table.check_seq(seq)
+        with table.watch.holding():
+            if seq is not None:
+                table.check_seq(seq)
+            act()
+            return table.snapshot()
+    return await on_writer(table, run)
+
+
+async def on_sensing(table: Table, act: Callable[[], object]) -> dict[str, Any]:
+    """A sensing act on the sensing thread, answered with the state after it (a shot it
+    concludes goes on to the writer; the answer does not wait for the disk)."""
+    def run() -> dict[str, Any]:
         act()
         return table.snapshot()
-    return await on_writer(table, run)
+    return await asyncio.get_running_loop().run_in_executor(table.watch.thread, run)

@@ -51,6 +51,26 @@ def sensing_part(
     }
 
 
+def compose(
+    seq: int, boot: str, version: int, match: Mapping[str, Any], view: Mapping[str, Any],
+    storage: str | None,
+) -> dict[str, Any]:
+    """A whole snapshot: the match part (built by the writer after a commit), the sensing
+    view, and what follows from both; ``storage``: why the log cannot be written, if so."""
+    state = match["state"]
+    names = match["names"]
+    return {
+        "seq": seq,
+        "boot": boot,
+        "version": version,
+        **match,
+        **view,
+        "storage": {"ok": storage is None, "message": storage or ""},
+        "alerts": alerts(state, view, names, storage=storage),
+        "words": words_part(state, view, names),
+    }
+
+
 def alerts(
     state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str] | None = None,
     *, storage: str | None = None,

@@ -10,9 +10,14 @@ sensors). ``version`` is the ``seq`` at which the *match* last changed. A change
 carries the ``seq`` it was made against; it is stale (HTTP 409) when the match changed after
 it. Sensor noise that changes only the tracker's message never makes a tablet's step stale.
 
-All methods are synchronous and meant to be called from the event loop's thread, so two
-requests never interleave inside one change (the loop runs one at a time). Time comes from
-the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for the log).
+Threads: every change runs on :attr:`Table.writer`, one at a time (``web.api.writer``), and
+only the writer changes the match and the log. Sensing runs on its own thread
+(:class:`~web.table.watch.Watch`), so a disk that stalls a commit stops neither the sensors
+nor the screens: a sensed shot goes to the writer, and the sensing side is told the new
+expectation once it has committed. The match part of the published snapshot is built by the
+writer after each commit and kept; a snapshot published from the sensing side reuses it, so
+nothing uncommitted is ever shown. Time comes from the injected clocks: ``clock``
+(monotonic, for sensing) and ``wall`` (epoch, for the log).
 """
 
 from __future__ import annotations
@@ -30,44 +35,26 @@ from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
-from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
+from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
 from scorekeeper.words import what_changed
+from web.table import records
+from web.table.errors import Refused, Stale
 from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
-from web.table.review import build_review
 from web.table.sensing import Sensing
-from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
+from web.table.snapshot import compose
+from web.table.watch import Watch
 
 DEFAULT_NAMES = {"black": "Black", "white": "White"}
 WRITE_TIMEOUT_S = 10.0
 """Seconds a change waits on the writer (the disk) before its request is answered 503."""
 RECHECK_S = 5.0
 """While the match log cannot be written, how often the polling loop tries it again."""
-LOG_TAIL = 10
-"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
 
 
 CHANGES_KEPT = 256
 """How many recent match changes :meth:`Table.meanwhile` can describe."""
-
-
-class Refused(Exception):
-    """A change the table will not make (HTTP 422); ``field`` names the input at fault."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-
-class Stale(Exception):
-    """A change made against an old state (HTTP 409)."""
-
-    def __init__(self, seq: int, message: str) -> None:
-        super().__init__(message)
-        self.seq = seq
-        """The state the refused change was made against."""
 
 
 class Table:
@@ -86,10 +73,14 @@ class Table:
         self.store = store
         self.clock = clock
         self.wall = wall
-        self.sensing = sensing
-        self.tracker = Tracker()
         self.publish = publish or (lambda snapshot: None)
         self.source_name = sensing.source.name if sensing else source_name
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-writer")
+        """The one thread the web layer runs every change on (``web.api.writer``), so a
+        stalled disk holds up changes only, never the event loop, its readers or sensing."""
+        self.watch = Watch(sensing, clock, source_name=self.source_name, writer=self.writer,
+                           apply=self._apply_shot, publish=self._send)
+        """The sensing side, on its own thread (``web.table.watch``)."""
         self.started = clock.now()
         self.boot = secrets.token_hex(4)
         """Differs on every start, so a page can tell a restarted server's ``seq`` apart."""
@@ -98,16 +89,11 @@ class Table:
         self._changes: list[tuple[int, int]] = []
         """(state seq, log length) after each recent match change, to tell a refused
         change what happened since the state it was made against."""
-        self.paused = False
         self.review_shown: dict[str, Any] | None = None
         """The review the referee mirrors on the scoreboard (seq, ms, playing, speed)."""
-        self._sensing_view: dict[str, Any] | None = None
-        self._sensing_key: tuple[Any, ...] | None = None
-        self._link_up: bool | None = None
+        self._part: dict[str, Any] = {}
+        """The match part of the snapshot, as last built by the writer (committed only)."""
         self._next_recheck = 0.0
-        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-writer")
-        """The one thread the web layer runs every change on (``web.api.writer``), so a
-        stalled disk holds up changes only, never the event loop and its readers."""
         self.write_timeout = WRITE_TIMEOUT_S
         self.published: dict[str, Any] = {}
         """The last snapshot published: what readers get without touching the table."""
@@ -166,31 +152,14 @@ class Table:
     # -- reading ------------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
-        """The full published state (the WebSocket's messages and ``GET /api/state``)."""
-        return self._snapshot(self._sensing_json())
+        """The full state as it would be published now (any thread): the committed match
+        and the sensors as they are."""
+        with self.watch.lock:
+            return self._compose(self.watch.view())
 
-    def _snapshot(self, view: dict[str, Any]) -> dict[str, Any]:
-        state = self.match.state.to_json()
-        last = self.log.last_standing()
-        return {
-            "seq": self.seq,
-            "boot": self.boot,
-            "version": self.version,
-            "match_id": self.match_id,
-            "names": dict(self.names),
-            "handicaps": self.meta.get("handicaps", {}),
-            "state": state,
-            "can_undo": bool(self.match.can_undo),
-            "log": log_in_words(self.log.tail(LOG_TAIL), self.names),
-            "last_step": None if last is None else last.to_json(),
-            "log_length": len(self.log),
-            "review_shown": self.review_shown,
-            **view,
-            "storage": {"ok": self.store.write_problem is None,
-                        "message": self.store.write_problem or ""},
-            "alerts": alerts(state, view, self.names, storage=self.store.write_problem),
-            "words": words_part(state, view, self.names),
-        }
+    def _compose(self, view: dict[str, Any]) -> dict[str, Any]:
+        return compose(self.seq, self.boot, self.version, self._part, view,
+                       self.store.write_problem)
 
     def meanwhile(self, seq: int) -> list[str]:
         """What changed in the match after state ``seq``, in players' words (for a 409);
@@ -204,16 +173,8 @@ class Table:
         return out
 
     def full_log(self) -> list[dict[str, Any]]:
-        """Every entry, with ``words`` and effects in the players' names beside the raw step."""
-        return log_in_words([e.to_json() for e in self.log.entries], self.names)
-
-    def review(self, seq: int) -> dict[str, Any]:
-        """Step ``seq`` with its sensor timeline (``web.table.review``); LookupError if none."""
-        last = self.log.last_standing()
-        return build_review(
-            self.log.entries, seq, self.store.timeline(self.match_id, seq), self.profile(),
-            self.match_id, self.names, None if last is None else last.seq,
-        )
+        """The whole log, committed steps only (``web.table.records``; any thread)."""
+        return records.full_log(self)
 
     def show_review(self, shown: Mapping[str, Any] | None) -> None:
         """Mirror a review on the scoreboard (None ends it); the match does not change."""
@@ -226,14 +187,19 @@ class Table:
         """The board's profile (the default one when the table has no sensors)."""
         return self.sensing.profile if self.sensing is not None else load_profile()
 
+    @property
+    def sensing(self) -> Sensing | None:
+        return self.watch.sensing
+
+    @property
+    def tracker(self) -> Tracker:
+        return self.watch.tracker
+
     def uptime(self) -> float:
         return self.clock.now() - self.started
 
     def expectation(self) -> Expectation:
         return Expectation.from_state(self.match.state)
-
-    def _sensing_json(self) -> dict[str, Any]:
-        return sensing_part(self.sensing, self.tracker, self.paused, self.source_name)
 
     # -- checks -------------------------------------------------------------------------------
 
@@ -344,116 +310,26 @@ class Table:
 
     def accept_board(self) -> None:
         """The referee takes the board as sensed to be the shot of the player due."""
-        shot = self.tracker.accept_board(self.expectation())
-        if shot is None:
-            self.tracker.sync(self.expectation())
-            self._publish(match_changed=False)
-            raise Refused("the sensed board shows no shot of the player due", "board")
-        self._apply_sensed(shot, source="manual", answer=True)
-
-    def restore_board(self) -> None:
-        """The referee will have the board put back to what the match expects."""
-        self.tracker.restore_board()
-        if self.sensing is not None:
-            self.sensing.set_expected(self.match.state.board)
-        self._publish(match_changed=False)
-
-    def lay_out_simulator(self) -> None:
-        """Put the simulated board where the match expects it (virtual board only)."""
-        if self.sensing is None:
-            raise Refused("no sensor source", "source")
-        state = self.match.state
-        self.sensing.lay_out(state.board, dict(state.big))
-
-    def set_paused(self, paused: bool) -> None:
-        """Pause or resume sensing; a board changed meanwhile goes to the referee."""
-        self.paused = paused
-        if paused:
-            self.tracker.pause("referee")
-        else:
-            self._resume_sensing("referee")
-        self._publish(match_changed=False)
-
-    def _resume_sensing(self, why: str) -> None:
-        """End a gap in sensing: the tracker forgets its reading, the pipeline owes a new one."""
-        self.tracker.resume(why)
-        if self.sensing is not None:
-            self.sensing.resync()
+        self.watch.accept_board()
 
     def tick(self) -> None:
-        """One step of the polling loop: link, readings, shots; publish what changed."""
-        self._recheck_store()
-        if self.sensing is None:
-            return
-        # Poll first, then read the link: a link that went down or came back during this
-        # poll is seen before any of its readings is judged. Readings of the poll in which
-        # the link came back were taken before the gap ended and are never judged.
-        readings = self.sensing.poll()
-        link = self.sensing.link()
-        if link.up != self._link_up:
-            if link.up:
-                self._resume_sensing("link")
-                readings = []
-            else:
-                self.tracker.pause("link")
-            self._link_up = link.up
-        for reading in readings:
-            self._observe(reading)
-        # Most steps change nothing: compare a cheap key first, the whole view only then.
-        key = self.sensing.change_key(link)
-        if readings or key != self._sensing_key:
-            self._sensing_key = key
-            view = self._sensing_json()
-            if view != self._sensing_view:
-                self._publish(match_changed=False, view=view)
+        """One polling step done at once: the store's recheck, the sensing step, and the
+        shots it handed to the writer stored (tests and the command line; the server's loop
+        runs the two sides on their own threads, ``web.api.app``)."""
+        self.recheck_store()
+        for job in self.watch.tick():
+            job.result()
 
     def seconds_to_rest(self) -> float | None:
-        """Seconds until the board will be at rest after its last change, if that is ahead.
+        return self.watch.seconds_to_rest()
 
-        The polling loop sleeps no longer than this, so a settled reading is taken the moment
-        it becomes due rather than at the next regular step."""
-        if self.sensing is None:
-            return None
-        at = self.sensing.rest_deadline()
-        if at is None:
-            return None
-        left = at - self.clock.now()
-        return left if left > 0 else None
-
-    def _observe(self, reading: BoardReading) -> None:
-        shot = self.tracker.observe(reading, self.expectation())
-        if shot is not None:
-            self._apply_sensed(shot, source="sensor", timeline=self._timeline_of(reading))
-
-    def _timeline_of(self, reading: BoardReading) -> dict[str, Any] | None:
-        """The sensor timeline that ended in ``reading``, with the tracker's conclusion."""
-        pipeline = self.sensing.pipeline if self.sensing is not None else None
-        if pipeline is None or pipeline.last_reading is not reading:
-            return None
-        timeline = pipeline.last_timeline
-        return None if timeline is None else timeline.to_json()
-
-    def _apply_sensed(
-        self, shot: Shot, *, source: str, timeline: Mapping[str, Any] | None = None,
-        answer: bool = False,
+    def _apply_shot(
+        self, shot: Shot, source: str, timeline: Mapping[str, Any] | None
     ) -> None:
-        """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
-        raised when a person asked (``answer``: Accept must not look accepted)."""
-        try:
-            self.apply_step({"shot": shot.to_json()}, source=source, timeline=timeline)
-        except Refused as exc:
-            self.tracker.refused(str(exc))
-            self._publish(match_changed=False)
-            if answer:
-                raise
-        except StoreUnwritable as exc:
-            if source != "sensor":
-                raise
-            # Not scored: the referee accepts the board again once the log can be written.
-            self.tracker.not_recorded(str(exc))
-            self._publish(match_changed=False)
+        """Store and apply a shot the sensing side concluded (writer thread)."""
+        self.apply_step({"shot": shot.to_json()}, source=source, timeline=timeline)
 
-    def _recheck_store(self) -> None:
+    def recheck_store(self) -> None:
         """While the log cannot be written, try it every :data:`RECHECK_S`; when the disk
         takes writes again (space freed) the problem clears by itself."""
         if self.store.write_problem is None or self.clock.now() < self._next_recheck:
@@ -476,30 +352,33 @@ class Table:
     def _after_match_change(
         self, *, after_shot: bool = False, lay_out_simulator: bool = False
     ) -> None:
-        expected = self.expectation()
-        if self.sensing is not None:
-            if lay_out_simulator and self.sensing.simulator is not None:
-                self.lay_out_simulator()
-            self.sensing.set_expected(self.match.state.board)
-        self.tracker.sync(expected, after_shot=after_shot)
+        self.watch.expect(self.expectation(), after_shot=after_shot, lay_out=lay_out_simulator)
         self._publish(match_changed=True)
 
-    def _publish(self, *, match_changed: bool, view: dict[str, Any] | None = None) -> None:
+    def _publish(self, *, match_changed: bool) -> None:
+        """Writer: build the match part again (committed steps only) and publish."""
+        part = records.match_part(self)
+        with self.watch.lock:
+            self._part = part
+            if match_changed:
+                self.version = self.seq + 1
+                self._changes.append((self.version, len(self.log)))
+                del self._changes[:-CHANGES_KEPT]
+            self.watch.publish()
+
+    def _send(self, view: dict[str, Any]) -> None:
+        """Publish the next snapshot: the kept match part with ``view`` (under the watch's
+        lock, so snapshots go out in ``seq`` order from either thread)."""
         self.seq += 1
-        if match_changed:
-            self.version = self.seq
-            self._changes.append((self.seq, len(self.log)))
-            del self._changes[:-CHANGES_KEPT]
-        self._sensing_view = self._sensing_json() if view is None else view
-        self.published = self._snapshot(self._sensing_view)
+        self.published = self._compose(view)
         self.publish(self.published)
 
     def close(self) -> None:
         """Release the sensors and the store, once the writer has finished what it was given
         (a change still waiting on the disk is stored, not dropped)."""
+        self.watch.thread.shutdown(wait=True)
         self.writer.shutdown(wait=True)
-        if self.sensing is not None:
-            self.sensing.close()
+        self.watch.close()
         self.store.close()
 
 

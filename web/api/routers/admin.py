@@ -15,6 +15,7 @@ from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Change, Mute, Pause
 from web.api.writer import change as change_on_writer
+from web.api.writer import on_sensing
 from web.table.table import Refused, Table
 
 router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
@@ -24,22 +25,21 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 @change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, lambda: table.set_paused(body.paused))
+    return await on_sensing(table, lambda: table.watch.set_paused(body.paused))
 
 
 @change("/mute", summary="Mute (or unmute) a faulty sensor cell")
 async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, lambda: _mute(table, body))
+    return await on_sensing(table, lambda: _mute(table, body))
 
 
 def _mute(table: Table, body: Mute) -> None:
     if table.sensing is None:
         raise Refused("no sensor source", "cell")
     try:
-        table.sensing.mute(body.cell, body.muted)
+        table.watch.mute(body.cell, body.muted)
     except ValueError as exc:
         raise Refused(str(exc), "cell") from None
-    table.tick()
 
 
 @change("/board/accept", summary="Take the sensed board as the shot of the player due")
@@ -49,5 +49,5 @@ async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, A
 
 @change("/board/restore", summary="Have the board put back to what the match expects")
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.restore_board, seq=body.seq)
+    return await change_on_writer(table, table.watch.restore_board, seq=body.seq)
 

@@ -18,7 +18,7 @@ from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch
-from web.api.writer import change as change_on_writer
+from web.api.writer import on_sensing
 from web.table.table import Refused, Table
 
 router = APIRouter(prefix="/api/board", tags=["virtual board"], route_class=CheckedJSONRoute)
@@ -27,20 +27,16 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 
 async def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:
-    def run() -> None:
-        if table.sensing is None:
-            raise Refused("no sensor source", "source")
-        action(table.sensing.require_simulator())
-        table.tick()
-    return await change_on_writer(table, run)
+    """On the sensing thread: a tap is a physical act, it never waits on the disk."""
+    if table.sensing is None:
+        raise Refused("no sensor source", "source")
+    return await on_sensing(table, lambda: table.watch.on_simulator(action))
 
 
 @router.get("", response_model=BoardView,
             summary="The board profile and the simulated board")
 async def board(table: TableDep) -> dict[str, Any]:
-    if table.sensing is None:
-        return {"profile": None, "virtual": None}
-    return {"profile": table.sensing.profile_json(), "virtual": table.sensing.simulated_json()}
+    return table.watch.board_json()
 
 
 @change("/place", summary="A skitt lands on a field")
@@ -75,4 +71,4 @@ async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
 
 @change("/lay-out", summary="Put the simulated board where the match expects it")
 async def lay_out(table: TableDep, _: Referee) -> dict[str, Any]:
-    return await _act(table, lambda sim: table.lay_out_simulator())
+    return await _act(table, lambda sim: table.watch.lay_out())

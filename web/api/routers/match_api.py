@@ -6,6 +6,7 @@ refuses it with 422 (rules, input) or 409 (stale) and then nothing reaches the l
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -21,7 +22,7 @@ from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Amend, Change, NewMatch, StepRequest
 from web.api.writer import change as change_on_writer
-from web.api.writer import on_writer
+from web.table import records
 
 router = APIRouter(prefix="/api", tags=["match"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
@@ -44,7 +45,7 @@ async def get_log(table: TableDep) -> dict[str, Any]:
 @router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)")
 async def get_log_jsonl(table: TableDep) -> Response:
     out = io.StringIO()
-    await on_writer(table, lambda: table.store.export_jsonl(table.match_id, out))
+    await asyncio.to_thread(records.export_jsonl, table, out)  # committed data, no writer
     return Response(out.getvalue(), media_type="application/x-ndjson", headers={
         "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.jsonl"'})
 
@@ -71,7 +72,7 @@ async def get_log_csv(table: TableDep) -> Response:
 @router.get("/matches", response_model=list[StoredMatch],
             summary="Every stored match, newest first")
 async def list_matches(table: TableDep) -> list[dict[str, Any]]:
-    return await on_writer(table, table.store.list_matches)
+    return await asyncio.to_thread(records.list_matches, table)
 
 
 @change("/match/steps", summary="Apply one scenario-format step")

@@ -3,6 +3,7 @@ or mirror on the scoreboard (``web.table.review``)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -12,7 +13,7 @@ from fastapi.responses import Response
 from web.api.deps import Referee, TableDep
 from web.api.schemas import ReviewShow
 from web.api.writer import change as change_on_writer
-from web.api.writer import on_writer
+from web.table import records
 from web.table.table import Table
 
 router = APIRouter(prefix="/api", tags=["review"])
@@ -20,7 +21,8 @@ router = APIRouter(prefix="/api", tags=["review"])
 
 async def _review(table: Table, seq: int) -> dict[str, Any]:
     try:
-        return await on_writer(table, lambda: table.review(seq))
+        # off the writer: the committed log and a read-only connection (web.table.records)
+        return await asyncio.to_thread(records.review, table, seq)
     except LookupError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from None
 

@@ -1,0 +1,336 @@
+"""The sensing side of a table: polling, the link, sensor health, the tracker and its view.
+
+Sensing runs apart from the writer (``Table.writer``), on its own thread (:attr:`Watch.thread`),
+so a disk that holds up a commit never stops the board being read: readings are taken, the
+link and stuck cells are watched and the sensor view is published all through a stall.
+
+Who touches what:
+
+- :attr:`Watch.lock` guards the tracker, the pipeline and the simulated board, the pause
+  switch, the queue of readings and the expectation. A polling step holds it throughout (it
+  reads sensors, never the disk); the writer takes it briefly and never while it waits on
+  the disk, so sensing waits for the writer only as long as a dictionary update takes.
+- Sensing never reads the match (the writer changes it). After each change the writer
+  hands over an immutable :class:`~scorekeeper.tracker.Expectation` (:meth:`Watch.expect`);
+  every expectation has its own number, the *epoch*.
+- A shot the tracker concludes goes to the writer (``hand_off``) with the epoch it was judged
+  against. From then until the writer is done with it (stored and applied, refused, or not
+  recorded), judging is *held*: readings keep coming and are queued in order, none is judged
+  against the expectation the shot is about to change, and none is lost. A page's change
+  holds judging too while it runs (:meth:`Watch.holding`). Once the hold ends, the next
+  polling step judges the queue, in order, against the new expectation. A reading is judged
+  once; a sensed shot whose epoch is no longer current when the writer reaches it (the match
+  changed in between) is not scored but goes to the referee.
+- A link that goes down or comes back is handled at once, hold or not. Readings queued
+  before the link came back were taken before the gap: they are dropped with the tracker's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+from firmware_bridge.simulator import SimulatedBoard
+from scorekeeper.clock import Clock
+from scorekeeper.reading import BoardReading
+from scorekeeper.shot import Shot
+from scorekeeper.store import StoreUnwritable
+from scorekeeper.tracker import Expectation, Tracker
+from web.table.errors import Refused
+from web.table.sensing import Sensing
+from web.table.snapshot import sensing_part
+
+log = logging.getLogger("skitter.table")
+
+QUEUE_LIMIT = 100
+"""Readings kept while judging is held; one more sends the board to the referee."""
+
+Apply = Callable[[Shot, str, Mapping[str, Any] | None], None]
+"""Store and apply a shot (writer thread): the shot, its source, its sensor timeline."""
+
+
+class Watch:
+    """The table's sensors, seen through the pipeline and judged by the tracker."""
+
+    def __init__(
+        self, sensing: Sensing | None, clock: Clock, *, source_name: str, writer: Executor,
+        apply: Apply, publish: Callable[[dict[str, Any]], None],
+    ) -> None:
+        self.sensing = sensing
+        self.clock = clock
+        self.source_name = source_name
+        self.tracker = Tracker()
+        self.paused = False
+        self.lock = threading.RLock()
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-sensing")
+        """Where the polling loop and the virtual board's taps run (never the writer)."""
+        self._writer = writer
+        self._apply = apply
+        self._send = publish
+        self._expected = Expectation(board={}, turn=None, playing=False)
+        self.epoch = 0
+        """Number of the current expectation; goes up with every change of the match."""
+        self._holds = 0
+        self._queue: deque[tuple[BoardReading, Mapping[str, Any] | None]] = deque()
+        self._link_up: bool | None = None
+        self._view: dict[str, Any] | None = None
+        self._key: tuple[Any, ...] | None = None
+
+    # -- what the writer tells sensing ---------------------------------------------------------
+
+    def expect(
+        self, expected: Expectation, *, after_shot: bool = False, lay_out: bool = False
+    ) -> None:
+        """The match changed (and is committed): judge from now on against ``expected``;
+        ``lay_out``: put the simulated board there too (a new or resumed match)."""
+        mine = replace(expected, board=dict(expected.board), big=dict(expected.big))
+        with self.lock:
+            self.epoch += 1
+            self._expected = mine
+            if self.sensing is not None:
+                if lay_out and self.sensing.simulator is not None:
+                    self.sensing.lay_out(mine.board, mine.big)
+                self.sensing.set_expected(mine.board)
+            self.tracker.sync(mine, after_shot=after_shot)
+
+    def hold(self) -> None:
+        """Judge no reading until :meth:`release` (readings queue meanwhile)."""
+        with self.lock:
+            self._holds += 1
+
+    def release(self) -> None:
+        with self.lock:
+            self._holds -= 1
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """Hold judging while a change runs on the writer."""
+        self.hold()
+        try:
+            yield
+        finally:
+            self.release()
+
+    def refused(self, message: str) -> None:
+        """The rules refused a sensed shot: the referee looks at the board."""
+        with self.lock:
+            self.tracker.refused(message)
+            self.publish()
+
+    def not_recorded(self, message: str) -> None:
+        """A sensed shot was not stored: it is not scored, the referee decides."""
+        with self.lock:
+            self.tracker.not_recorded(message)
+            self.publish()
+
+    # -- the polling loop ----------------------------------------------------------------------
+
+    def tick(self) -> list[Future[None]]:
+        """One polling step: link, readings, shots; publish what changed. Returns the writer's
+        jobs for the shots handed over (the loop does not wait for them; tests may)."""
+        if self.sensing is None:
+            return []
+        with self.lock:
+            # Poll first, then read the link: a link that went down or came back during
+            # this poll is seen before any of its readings is judged. Readings of the poll in
+            # which the link came back were taken before the gap ended and are never judged.
+            readings = self.sensing.poll()
+            link = self.sensing.link()
+            if link.up != self._link_up:
+                if link.up:
+                    self._resume("link")
+                    readings = []
+                else:
+                    self.tracker.pause("link")
+                self._link_up = link.up
+            for reading in readings:
+                self._queue_reading(reading)
+            jobs, judged = self._judge()
+            # Most steps change nothing: compare a cheap key first, the whole view only then.
+            key = self.sensing.change_key(link)
+            if judged or key != self._key:
+                self._key = key
+                view = self.view()
+                if view != self._view:
+                    self.publish(view)
+        return jobs
+
+    def seconds_to_rest(self) -> float | None:
+        """Seconds until the board will be at rest after its last change, if that is ahead.
+
+        The polling loop sleeps no longer than this, so a settled reading is taken the moment
+        it becomes due rather than at the next regular step."""
+        if self.sensing is None:
+            return None
+        with self.lock:
+            at = self.sensing.rest_deadline()
+        if at is None:
+            return None
+        left = at - self.clock.now()
+        return left if left > 0 else None
+
+    def _queue_reading(self, reading: BoardReading) -> None:
+        if len(self._queue) >= QUEUE_LIMIT:
+            # Readings would be lost: judging only later ones could merge two shots into one,
+            # so the newest decides with the referee (review), as after any gap.
+            self._queue.clear()
+            self.tracker.not_recorded("the board changed too often while the match log "
+                                      "was being written")
+        self._queue.append((reading, self._timeline_of(reading)))
+
+    def _judge(self) -> tuple[list[Future[None]], int]:
+        """Judge queued readings in order until one concludes a shot (the writer has it
+        then, and judging is held until it is done) or the queue is empty."""
+        jobs: list[Future[None]] = []
+        judged = 0
+        while self._queue and not self._holds:
+            reading, timeline = self._queue.popleft()
+            judged += 1
+            shot = self.tracker.observe(reading, self._expected)
+            if shot is None:
+                continue
+            self._holds += 1
+            try:
+                jobs.append(self._writer.submit(self._store_sensed, shot, timeline, self.epoch))
+            except RuntimeError as exc:  # the writer is shut down (the server is stopping)
+                self._holds -= 1
+                self.tracker.not_recorded(str(exc))
+        return jobs, judged
+
+    # -- on the writer: a sensed shot stored ---------------------------------------------------
+
+    def _store_sensed(
+        self, shot: Shot, timeline: Mapping[str, Any] | None, epoch: int
+    ) -> None:
+        """Writer: store and apply a sensed shot, unless the match changed since it was
+        judged (then the referee decides); judging resumes once this is done."""
+        try:
+            if epoch != self.epoch:
+                self.not_recorded("the match changed while it was being recorded")
+            else:
+                self._apply_sensed(shot, source="sensor", timeline=timeline)
+        except Exception as exc:  # noqa: BLE001 - the hold must end; the referee decides
+            log.exception("a sensed shot could not be stored")
+            self.not_recorded(str(exc))
+        finally:
+            self.release()
+
+    def _apply_sensed(
+        self, shot: Shot, *, source: str, timeline: Mapping[str, Any] | None = None,
+        answer: bool = False,
+    ) -> None:
+        """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
+        raised when a person asked (``answer``: Accept must not look accepted)."""
+        try:
+            self._apply(shot, source, timeline)
+        except Refused as exc:
+            self.refused(str(exc))
+            if answer:
+                raise
+        except StoreUnwritable as exc:
+            if source != "sensor":
+                raise
+            # Not scored: the referee accepts the board again once the log can be written.
+            self.not_recorded(str(exc))
+
+    def _timeline_of(self, reading: BoardReading) -> Mapping[str, Any] | None:
+        """The sensor timeline that ended in ``reading``, taken when the reading is."""
+        pipeline = self.sensing.pipeline if self.sensing is not None else None
+        if pipeline is None or pipeline.last_reading is not reading:
+            return None
+        timeline = pipeline.last_timeline
+        return None if timeline is None else timeline.to_json()
+
+    def _resume(self, why: str) -> None:
+        """End a gap in sensing: the tracker forgets its reading, the pipeline owes a new one,
+        and readings queued from before the gap are dropped."""
+        self.tracker.resume(why)
+        self._queue.clear()
+        if self.sensing is not None:
+            self.sensing.resync()
+
+    # -- the referee and the virtual board -----------------------------------------------------
+
+    def set_paused(self, paused: bool) -> None:
+        """Pause or resume sensing; a board changed meanwhile goes to the referee."""
+        with self.lock:
+            self.paused = paused
+            if paused:
+                self.tracker.pause("referee")
+            else:
+                self._resume("referee")
+            self.publish()
+
+    def accept_board(self) -> None:
+        """Writer: the referee takes the sensed board as the shot of the player due."""
+        with self.lock:
+            shot = self.tracker.accept_board(self._expected)
+            if shot is None:
+                self.tracker.sync(self._expected)
+                self.publish()
+                raise Refused("the sensed board shows no shot of the player due", "board")
+        self._apply_sensed(shot, source="manual", answer=True)
+
+    def restore_board(self) -> None:
+        """The referee will have the board put back to what the match expects."""
+        with self.lock:
+            self.tracker.restore_board()
+            if self.sensing is not None:
+                self.sensing.set_expected(self._expected.board)
+            self.publish()
+
+    def mute(self, cell: int, muted: bool) -> None:
+        """Mute or unmute a cell (``ValueError`` for one the profile lacks), then poll."""
+        with self.lock:
+            self.require_sensing().mute(cell, muted)
+        self.tick()
+
+    def on_simulator(self, action: Callable[[SimulatedBoard], None]) -> None:
+        """A tap on the virtual board, then a polling step (the pipeline sees it at once)."""
+        with self.lock:
+            action(self.require_sensing().require_simulator())
+        self.tick()
+
+    def lay_out(self) -> None:
+        """Put the simulated board where the match expects it (virtual board only)."""
+        with self.lock:
+            self.require_sensing().lay_out(self._expected.board, self._expected.big)
+
+    def require_sensing(self) -> Sensing:
+        if self.sensing is None:
+            raise LookupError("no sensor source")
+        return self.sensing
+
+    def board_json(self) -> dict[str, Any]:
+        """The profile and the simulated board, for the virtual board page."""
+        if self.sensing is None:
+            return {"profile": None, "virtual": None}
+        with self.lock:
+            return {"profile": self.sensing.profile_json(),
+                    "virtual": self.sensing.simulated_json()}
+
+    # -- what is published ---------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """Tracker, link, sensor health and the virtual board, as the pages are shown them."""
+        with self.lock:
+            return sensing_part(self.sensing, self.tracker, self.paused, self.source_name)
+
+    def publish(self, view: dict[str, Any] | None = None) -> None:
+        """Publish a new snapshot with this view (the table adds the committed match)."""
+        with self.lock:
+            self._view = self.view() if view is None else view
+            self._send(self._view)
+
+    def close(self) -> None:
+        """Stop the sensing thread (after what it was given), then release the sensors."""
+        self.thread.shutdown(wait=True)
+        if self.sensing is not None:
+            with self.lock:
+                self.sensing.close()
