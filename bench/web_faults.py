@@ -11,8 +11,8 @@ Prints three figures for ``bench/README.md``'s fault section:
    descriptor limit is 256, sampled every second (how many it holds, whether it still
    answers), and how long after the last byte the last of them is closed;
 4. a disk stall: while a step's commit is held (injected into the store's connection, in
-   process), how long ``/healthz`` and ``/api/state`` take to answer, and the step's answer
-   once the disk answers again.
+   process), how long ``/healthz``, ``/api/state``, a tap on the virtual board (sensing)
+   and the log's downloads take to answer, and the step's answer once the disk answers.
 
 Usage: python bench/web_faults.py [--skip-serve]
 """
@@ -117,7 +117,7 @@ async def disk_stall(folder: Path, hold: float = 3.0) -> None:
             "seq": seq, "step": {"shot": {"by": "black", "big": "placed"}}}))
         while not stalled.reached.is_set():
             await asyncio.sleep(0.001)
-        health, reads = [], []
+        health, reads, taps, downloads = [], [], [], []
         while time.perf_counter() - started < hold:
             t = time.perf_counter()
             code = (await c.get("/healthz")).status_code
@@ -125,6 +125,15 @@ async def disk_stall(folder: Path, hold: float = 3.0) -> None:
             t = time.perf_counter()
             await c.get("/api/state")
             reads.append(time.perf_counter() - t)
+            # sensing (a tap on the virtual board) and the log's downloads, off the writer
+            t = time.perf_counter()
+            verb = "remove" if len(taps) % 2 else "place"
+            tap = await c.post(f"/api/board/{verb}", json={"field": "white.yellow"})
+            taps.append((time.perf_counter() - t, tap.status_code))
+            t = time.perf_counter()
+            codes = [(await c.get(p)).status_code for p in (
+                "/api/match/log.jsonl", "/api/match/log.csv", "/api/matches")]
+            downloads.append((time.perf_counter() - t, max(codes)))
         stalled.released.set()
         answer = await posting
         took = time.perf_counter() - started
@@ -134,6 +143,11 @@ async def disk_stall(folder: Path, hold: float = 3.0) -> None:
           f"(status {sorted({c for _, c in health})}); /api/state {len(reads)} times, "
           f"at most {max(reads) * 1000:.1f} ms; the step answered {answer.status_code} "
           f"after {took:.2f} s")
+    print(f"   sensing during it: {len(taps)} taps on the virtual board answered in at most "
+          f"{max(t for t, _ in taps) * 1000:.1f} ms (status {sorted({c for _, c in taps})}); "
+          f"the three downloads (.jsonl, .csv, matches) {len(downloads)} times, at most "
+          f"{max(t for t, _ in downloads) * 1000:.1f} ms (status "
+          f"{sorted({c for _, c in downloads})})")
 
 
 def _send_big(port: int, with_length: bool) -> str:

@@ -115,7 +115,7 @@ class ScoringRig:
         self.lay_out()
         self._after_change(after_shot=False)
 
-    # -- the polling loop, as web.table.table.Table.tick -----------------------------------
+    # -- the polling loop, as web.table.watch.Watch.tick -----------------------------------
 
     def step(self) -> None:
         readings = self.pipeline.pump(self.source)

@@ -79,7 +79,7 @@ class Sensing:
         It covers every input of :func:`web.table.snapshot.sensing_part` that moves by itself: the
         link, events taken from the source (the virtual board), debounced cells, flags and
         restore windows (they change with time), mutes and source errors. The tracker and
-        the pause switch change only through the table, which publishes then anyway.
+        the pause switch change only through the watch, which publishes then anyway.
         """
         health = self.pipeline.health
         return (

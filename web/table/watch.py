@@ -9,12 +9,12 @@ Who touches what:
 - :attr:`Watch.lock` guards the tracker, the pipeline and the simulated board, the pause
   switch, the queue of readings and the expectation. A polling step holds it throughout (it
   reads sensors, never the disk); the writer takes it briefly and never while it waits on
-  the disk, so sensing waits for the writer only as long as a dictionary update takes.
+  the disk, so sensing waits for the writer at most as long as publishing a snapshot.
 - Sensing never reads the match (the writer changes it). After each change the writer
   hands over an immutable :class:`~scorekeeper.tracker.Expectation` (:meth:`Watch.expect`);
   every expectation has its own number, the *epoch*.
-- A shot the tracker concludes goes to the writer (``hand_off``) with the epoch it was judged
-  against. From then until the writer is done with it (stored and applied, refused, or not
+- A shot the tracker concludes goes to the writer with the epoch it was judged against.
+  From then until the writer is done with it (stored and applied, refused, or not
   recorded), judging is *held*: readings keep coming and are queued in order, none is judged
   against the expectation the shot is about to change, and none is lost. A page's change
   holds judging too while it runs (:meth:`Watch.holding`). Once the hold ends, the next
