@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from emulation.mcu import EmulatedMcu
 from fastapi.testclient import TestClient
 from stall_rig import WAIT_S, StallingDb, answered, events_stored, in_thread, stall
@@ -30,6 +31,7 @@ from scorekeeper.clock import FakeClock
 from web.api.app import create_app
 from web.api.deps import Auth
 from web.config.pin import PinStore
+from web.table import watch
 from web.table.table import Table
 from web.table.wiring import open_table
 
@@ -235,5 +237,37 @@ def test_a_sensed_shot_the_writer_reaches_after_another_change_goes_to_the_refer
         assert table.tracker.mode == "review"
         assert "the match changed while it was being recorded" in table.snapshot()["tracker"][
             "message"]
+    finally:
+        table.close()
+
+
+def test_more_readings_than_can_wait_send_the_board_to_the_referee(
+    tmp_path: Path, fake_clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Judging only the newest of many waiting readings could merge two shots into one:
+    when readings would be dropped, the referee decides instead."""
+    monkeypatch.setattr(watch, "QUEUE_LIMIT", 3)
+    table = open_table(tmp_path / "skitter.db", "sim", clock=fake_clock, wall=fake_clock)
+
+    def run(seconds: float) -> None:
+        for _ in range(round(seconds / 0.02)):
+            fake_clock.advance(0.02)
+            table.tick()
+
+    try:
+        run(1.0)
+        assert table.tracker.mode == "ready", table.tracker.status()
+        assert table.sensing is not None and table.sensing.simulator is not None
+        sim = table.sensing.simulator
+        table.watch.hold()  # as while a step waits on the disk
+        for i in range(5):  # five settled readings: black's big skitt on, off, on, ...
+            (sim.place_big if i % 2 == 0 else sim.remove_big)("black")
+            run(1.0)
+        assert table.tracker.mode == "ready"  # nothing judged yet
+        table.watch.release()
+        run(0.1)
+        assert table.tracker.mode == "review", table.tracker.status()
+        assert "changed too often" in table.snapshot()["tracker"]["message"]
+        assert events_stored(table) == []
     finally:
         table.close()

@@ -78,6 +78,7 @@ class Watch:
         """Number of the current expectation; goes up with every change of the match."""
         self._holds = 0
         self._queue: deque[tuple[BoardReading, Mapping[str, Any] | None]] = deque()
+        self._overflowed = False
         self._link_up: bool | None = None
         self._view: dict[str, Any] | None = None
         self._key: tuple[Any, ...] | None = None
@@ -176,12 +177,12 @@ class Watch:
         return left if left > 0 else None
 
     def _queue_reading(self, reading: BoardReading) -> None:
-        if len(self._queue) >= QUEUE_LIMIT:
-            # Readings would be lost: judging only later ones could merge two shots into one,
-            # so the newest decides with the referee (review), as after any gap.
+        if self._overflowed or len(self._queue) >= QUEUE_LIMIT:
+            # Readings would be lost: judging only later ones could merge two shots into
+            # one, so once judging resumes the newest alone goes to the referee (as after a
+            # gap in sensing).
             self._queue.clear()
-            self.tracker.not_recorded("the board changed too often while the match log "
-                                      "was being written")
+            self._overflowed = True
         self._queue.append((reading, self._timeline_of(reading)))
 
     def _judge(self) -> tuple[list[Future[None]], int]:
@@ -189,6 +190,10 @@ class Watch:
         then, and judging is held until it is done) or the queue is empty."""
         jobs: list[Future[None]] = []
         judged = 0
+        if self._overflowed and not self._holds:
+            self._overflowed = False
+            self.tracker.not_recorded("the board changed too often while the match log was "
+                                      "being written")
         while self._queue and not self._holds:
             reading, timeline = self._queue.popleft()
             judged += 1
@@ -252,6 +257,7 @@ class Watch:
         and readings queued from before the gap are dropped."""
         self.tracker.resume(why)
         self._queue.clear()
+        self._overflowed = False
         if self.sensing is not None:
             self.sensing.resync()
 
