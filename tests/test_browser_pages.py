@@ -363,6 +363,39 @@ def test_a_tap_held_while_another_client_redraws_the_board_counts_once(
     assert count("white.red") == 2
 
 
+MARKUP_NAME = "<img src=x onerror=window.p=1>"
+
+
+def test_a_name_holding_markup_shows_as_text_on_the_referee_page(
+    context: Any, server: LiveServer
+) -> None:
+    """Issue 13: the score chart and the sensor map are built with DOM calls; a name that
+    looks like HTML is shown as the text it is and creates no element."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(server.url + "/referee")
+    log_in(page, server.pin)
+    r = context.request.post(server.url + "/api/match/new", data={
+        "seq": api_state(context, server)["seq"],
+        "names": {"black": MARKUP_NAME, "white": "Bo"}, "first": "black"})
+    assert r.ok, r.text()
+    for by in ("black", "white"):
+        api_step(context, server, {"shot": {"by": by, "big": "placed"}})
+    r = context.request.post(server.url + "/api/referee/mute", data={"cell": 17})
+    assert r.ok, r.text()
+    expect(page.locator("#chart text", has_text=MARKUP_NAME)).to_have_count(1)  # the legend
+    expect(page.locator("#chart path title").first).to_have_text(MARKUP_NAME)
+    cell = page.locator('#cells [data-cell="17"]')
+    expect(cell).to_have_class(re.compile(r"\bmuted\b"))
+    assert page.locator("img").count() == 0
+    assert page.evaluate("window.p") is None
+    cell.get_by_role("button", name="unmute").click()  # the map's buttons still act
+    expect(cell.get_by_role("button")).to_have_count(0)
+    assert api_state(context, server)["sensors"]["muted"] == []
+    shot(page, "referee-markup-name")
+
+
 PAGES = ("/", "/tablet", "/board", "/referee")
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'button, a, input, select, summary, [role=button]')].filter((e) => {

@@ -57,19 +57,12 @@ const Skitter = (() => {
     const [side, colour] = field.split(".");
     return `${nameOf(s, side)}'s ${colour}`;
   }
-  function esc(text) {
-    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
-      '"': "&quot;", "'": "&#39;" }[c]));
-  }
   function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
 
   // -- the board drawing --------------------------------------------------------------------
 
-  const SVGNS = "http://www.w3.org/2000/svg";
   function el(tag, attrs, parent, text) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
+    const node = Common.svg(tag, attrs, text);
     if (parent) parent.appendChild(node);
     return node;
   }
@@ -276,7 +269,7 @@ const Skitter = (() => {
   return {
     get state() { return state; },
     onState(fn) { listeners.push(fn); if (state) fn(state); },
-    start, api, errorText, drawBoard, track, renderAlerts, colourOf, nameOf, fieldLabel, esc,
+    start, api, errorText, drawBoard, track, renderAlerts, colourOf, nameOf, fieldLabel,
     signed, get connected() { return connected; },
   };
 })();
