@@ -26,6 +26,20 @@ def name_of(player: str | None, names: Mapping[str, str]) -> str:
     return names.get(player) or player.capitalize()
 
 
+SEATS = {"black": "first player", "white": "second player"}
+"""A side in words where no name is known, in the order pairings and the new-match form list
+the players (the tournament page speaks of sides only this way)."""
+
+
+def players_named(names: Mapping[str, Any]) -> dict[str, str]:
+    """Each side's name, or its seat in words (``first player``) when it has none."""
+    out: dict[str, str] = {}
+    for player in PLAYERS:
+        given = names.get(player)
+        out[player] = given.strip() if isinstance(given, str) and given.strip() else SEATS[player]
+    return out
+
+
 def field_words(field: str, names: Mapping[str, str]) -> str:
     """``Bo's red`` for ``white.red``; ``the minus field`` for ``minus``."""
     if "." not in field:
