@@ -401,8 +401,6 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
     'button, a, input, select, summary, [role=button]')].filter((e) => {
       const r = e.getBoundingClientRect();
       if (!r.width || !r.height || e.closest('.hidden')) return false;
-      // known gap: the board's bridges and launch spots are drawn too small on a phone
-      if (e.closest('.bridge, .launch')) return false;
       return r.width < 44 || r.height < 44;
     }).map((e) => e.id || e.textContent.trim().slice(0, 30) || e.tagName)"""
 
@@ -444,4 +442,40 @@ def test_pages_speak_words_and_fit_a_phone(browser: Any, server: LiveServer) -> 
             if path in ("/tablet", "/board", "/referee"):
                 shot(p, f"{name}-{w}x{h}")
             p.close()
+        ctx.close()
+
+
+# Every target of the virtual board: its size, and what a tap at its centre reaches.
+BOARD_TARGETS = """() => [...document.querySelectorAll('#vboard [data-press]')].map((e) => {
+    e.scrollIntoView({block: "center", inline: "center"});
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    const reached = hit && hit.closest('[data-press]');
+    return {key: e.dataset.pressKey, w: r.width, h: r.height,
+            reached: reached ? reached.dataset.pressKey : null};
+})"""
+
+
+def test_every_board_target_is_a_finger_wide_on_a_phone_and_taps_itself(
+    browser: Any, server: LiveServer
+) -> None:
+    """Issue 13, item 12: on a 390x844 phone every field, big-skitt spot, launch spot and
+    bridge of the virtual board is at least 44x44 px, a tap at its centre reaches it (the
+    larger targets take nothing from their neighbours), and nothing scrolls sideways; the
+    other sizes keep working."""
+    for name, (w, h) in VIEWPORTS.items():
+        ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=name == "phone")
+        page = ctx.new_page()
+        page.goto(server.url + "/board")
+        page.wait_for_function("document.querySelectorAll('#vboard [data-press]').length > 0")
+        targets = page.evaluate(BOARD_TARGETS)
+        kinds = {t["key"].split(":")[0] for t in targets}
+        assert kinds == {"field", "big", "launch", "bridge"}, kinds
+        assert [t["key"] for t in targets if t["reached"] != t["key"]] == [], name
+        if name == "phone":
+            small = [t for t in targets if t["w"] < 44 or t["h"] < 44]
+            assert small == [], small
+            assert page.evaluate(SMALL_TARGETS) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= w, name
+        shot(page, f"board-{w}x{h}")
         ctx.close()

@@ -68,20 +68,28 @@ const Skitter = (() => {
   }
 
   // Geometry of the board: white sits at the top, black at the bottom; each player's
-  // colour fields lie in front of them, the minus field in the middle.
+  // colour fields lie in front of them, the minus field in the middle. The gaps between
+  // fields and around the spots leave room for HIT: the side of the square every tap target
+  // covers, so that a 600-unit board a phone shows 358 px wide still has 44 px targets.
+  const HIT = 76;
   function layout(colors) {
-    const W = 600, fw = 150, fh = 92, gap = 30, x0 = (W - 3 * fw - 2 * gap) / 2;
+    const W = 600, fw = 136, fh = 92, gap = 78, x0 = (W - 3 * fw - 2 * gap) / 2;
     const fields = {};
     colors.forEach((c, i) => {
-      fields[`white.${c}`] = { x: x0 + i * (fw + gap), y: 62, w: fw, h: fh, colour: c };
-      fields[`black.${c}`] = { x: x0 + i * (fw + gap), y: 306, w: fw, h: fh, colour: c };
+      fields[`white.${c}`] = { x: x0 + i * (fw + gap), y: 88, w: fw, h: fh, colour: c };
+      fields[`black.${c}`] = { x: x0 + i * (fw + gap), y: 334, w: fw, h: fh, colour: c };
     });
-    fields.minus = { x: 240, y: 190, w: 120, h: 82, colour: "minus" };
+    fields.minus = { x: 240, y: 216, w: 120, h: 82, colour: "minus" };
     return {
-      W, H: 460, fields,
-      big: { white: { x: 190, y: 231 }, black: { x: 410, y: 231 } },
-      launch: { white: { x: 300, y: 24 }, black: { x: 300, y: 436 } },
+      W, H: 520, fields,
+      big: { white: { x: 190, y: 257 }, black: { x: 410, y: 257 } },
+      launch: { white: { x: 300, y: 42 }, black: { x: 300, y: 476 } },
+      labels: { white: 22, black: 512 },
     };
+  }
+  // A transparent square that takes taps around a small mark.
+  function hitArea(g, x, y, w, h) {
+    el("rect", { x, y, width: w, height: h, class: "hit", fill: "transparent" }, g);
   }
 
   // opts: {counts, expected, blocked, colors, big, differences, bridges, names, interactive,
@@ -98,8 +106,8 @@ const Skitter = (() => {
     el("rect", { x: 0, y: 0, width: L.W, height: L.H, rx: 24, class: "board-bg" }, svg);
     const sideLabel = (player, y) => el("text", { x: 24, y, class: "side-label" }, svg,
       `${opts.names ? opts.names[player] || player : player}`);
-    sideLabel("white", 50);
-    sideLabel("black", 424);
+    sideLabel("white", L.labels.white);
+    sideLabel("black", L.labels.black);
 
     const counts = opts.counts || {};
     const diffs = opts.differences || {};
@@ -141,11 +149,15 @@ const Skitter = (() => {
       const [a, b] = pair.fields;
       const fa = L.fields[a], fb = L.fields[b];
       if (!fa || !fb) continue;
-      const x = Math.min(fa.x + fa.w, fb.x + fb.w) + 2;
+      const left = Math.min(fa.x + fa.w, fb.x + fb.w), gap = Math.max(fa.x, fb.x) - left;
+      const mid = fa.y + fa.h / 2;
       const g = el("g", { class: `bridge ${pair.on ? "on" : ""}`, "data-bridge": `${a}/${b}`,
         role: "button" }, svg);
-      el("rect", { x, y: fa.y + fa.h / 2 - 14, width: 26, height: 28, rx: 6 }, g);
-      if (opts.interactive && opts.onBridge) attachPress(g, () => opts.onBridge(a, b, !pair.on));
+      el("rect", { x: left + (gap - 26) / 2, y: mid - 14, width: 26, height: 28, rx: 6 }, g);
+      if (opts.interactive && opts.onBridge) {
+        hitArea(g, left, mid - HIT / 2, gap, HIT);
+        attachPress(g, () => opts.onBridge(a, b, !pair.on));
+      }
     }
     // big-skitt spots
     for (const player of ["white", "black"]) {
@@ -160,12 +172,16 @@ const Skitter = (() => {
       el("text", { x: p.x, y: p.y + 48, class: "spot-label" }, g,
         state === "hand" ? `${who}'s big: in hand` : state === undefined || state === null
           ? "" : `${who}'s big skitt`);
-      if (opts.interactive && opts.onBig) attachPress(g, () => opts.onBig(player));
+      if (opts.interactive && opts.onBig) {
+        hitArea(g, p.x - HIT / 2, p.y - HIT / 2, HIT, HIT);
+        attachPress(g, () => opts.onBig(player));
+      }
     }
     if (opts.interactive && opts.onLaunch) {
       for (const player of ["white", "black"]) {
         const p = L.launch[player];
         const g = el("g", { class: "launch", "data-launch": player, role: "button" }, svg);
+        hitArea(g, p.x - 90, p.y - HIT / 2, 180, HIT);
         el("rect", { x: p.x - 80, y: p.y - 16, width: 160, height: 32, rx: 16 }, g);
         el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g,
           `${opts.names ? opts.names[player] || player : player}'s launch spot`);

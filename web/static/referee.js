@@ -74,11 +74,20 @@ function drawChart(s) {
     }
   });
   nodes.push(g("text", { x: W - pad, y: H - 6, "text-anchor": "end" }, "steps →"));
-  ["black", "white"].forEach((p, i) => {
-    nodes.push(g("line", { class: `line-${p}`, x1: pad + 10 + i * 150, x2: pad + 40 + i * 150,
-      y1: 14, y2: 14 }), g("text", { x: pad + 46 + i * 150, y: 18 }, Skitter.nameOf(s, p)));
-  });
   svg.replaceChildren(...nodes);
+  // the legend: each name after the one before, on a new line when it would not fit
+  let lx = pad + 10, ly = 14;
+  for (const p of ["black", "white"]) {
+    const label = g("text", { x: lx + 36, y: ly + 4 }, Skitter.nameOf(s, p));
+    svg.append(label);
+    const wide = label.getComputedTextLength();
+    if (lx > pad + 10 && lx + 36 + wide > W - pad) {
+      lx = pad + 10; ly += 16;
+      label.setAttribute("x", lx + 36); label.setAttribute("y", ly + 4);
+    }
+    svg.append(g("line", { class: `line-${p}`, x1: lx, x2: lx + 30, y1: ly, y2: ly }));
+    lx += 36 + wide + 24;
+  }
 }
 
 async function refreshLog(s) {
