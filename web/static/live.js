@@ -294,9 +294,18 @@ const Skitter = (() => {
 const Referee = (() => {
   let loggedIn = false;
   const listeners = [];
+  const forms = [];
   async function check() {
     const r = await Skitter.api("/api/referee/session");
-    set(Boolean(r.ok && r.data && r.data.referee));
+    if (!r.ok) return;  // not reachable: the session is not known to be gone
+    const was = loggedIn;
+    set(Boolean(r.data && r.data.referee));
+    if (was && !loggedIn) {  // a restarted scorekeeper forgets sessions
+      for (const form of forms) {
+        form.querySelector(".msg").textContent = "Signed out (the scorekeeper restarted or " +
+          "the session ended): log in again";
+      }
+    }
   }
   function set(value) {
     loggedIn = value;
@@ -315,6 +324,7 @@ const Referee = (() => {
   // Wire a login form: <form class="login"><input name="pin"><button></button><p class="msg">
   // After a wrong PIN the button waits out the server's delay, counting down.
   function wire(form) {
+    forms.push(form);
     const button = form.querySelector("button[type=submit]");
     const label = button.textContent;
     let timer = null;
