@@ -179,6 +179,8 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
                     idle = page.locator('article.board[data-board="board-4"]')
                     expect(idle.locator(".match")).to_have_text("no match yet")
                     expect(idle.locator(".names")).to_be_hidden()
+                    expect(idle.locator(".detail")).to_have_text("no game started on this board")
+                    expect(idle.locator(".undo")).to_be_hidden()  # nothing to take back
                 page.screenshot(path=str(SCREENSHOTS / f"hub-{w}x{h}.png"), full_page=True)
                 page.close()
         finally:

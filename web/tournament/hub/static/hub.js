@@ -74,6 +74,7 @@ function renderBoards(s) {
     if (b.phase === "game_over") detail += ` · game over, ${names[b.winner] || "nobody"} wins`;
     else if (b.phase === "shootoff") detail += " · shoot-off";
     else if (b.turn) detail += ` · ${names[b.turn]} to shoot`;
+    if (!b.match_id) detail = "no game started on this board";
     if (b.pairing) detail += ` · tournament round ${b.pairing.round}, table ${b.pairing.table}`;
     $(".detail", card).textContent = detail;
     const alerts = $(".alerts", card);
@@ -87,6 +88,7 @@ function renderBoards(s) {
     }
     const controls = $(".controls", card);
     controls.hidden = !referee;
+    card.classList.toggle("idle", !b.match_id);  // no match: nothing to undo or correct
     $(".undo", card).addEventListener("click", () => {
       if (!confirm(`Undo the last step on board ${b.board}?`)) return;
       act(call("POST", `/api/boards/${encodeURIComponent(b.board)}/command`,
