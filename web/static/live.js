@@ -85,6 +85,8 @@ const Skitter = (() => {
       big: { white: { x: 190, y: 257 }, black: { x: 410, y: 257 } },
       launch: { white: { x: 300, y: 42 }, black: { x: 300, y: 476 } },
       labels: { white: 22, black: 512 },
+      // a board only looked at has no launch spots: the strips they take are left out
+      still: { top: 40, H: 440, labels: { white: 70, black: 466 } },
     };
   }
   // A transparent square that takes taps around a small mark.
@@ -97,17 +99,18 @@ const Skitter = (() => {
   function drawBoard(svg, opts) {
     const colors = opts.colors || ["red", "yellow", "blue"];
     const L = layout(colors);
-    svg.setAttribute("viewBox", `0 0 ${L.W} ${L.H}`);
+    const frame = opts.interactive ? { top: 0, H: L.H, labels: L.labels } : L.still;
+    svg.setAttribute("viewBox", `0 ${frame.top} ${L.W} ${frame.H}`);
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
     const hatch = el("pattern", { id: `hatch-${svg.id}`, width: 12, height: 12,
       patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
     el("rect", { width: 6, height: 12, fill: "rgba(0,0,0,0.55)" }, hatch);
-    el("rect", { x: 0, y: 0, width: L.W, height: L.H, rx: 24, class: "board-bg" }, svg);
+    el("rect", { x: 0, y: frame.top, width: L.W, height: frame.H, rx: 24, class: "board-bg" }, svg);
     const sideLabel = (player, y) => el("text", { x: 24, y, class: "side-label" }, svg,
       `${opts.names ? opts.names[player] || player : player}`);
-    sideLabel("white", L.labels.white);
-    sideLabel("black", L.labels.black);
+    sideLabel("white", frame.labels.white);
+    sideLabel("black", frame.labels.black);
 
     const counts = opts.counts || {};
     const diffs = opts.differences || {};
