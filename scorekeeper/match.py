@@ -63,8 +63,8 @@ class Match:
         self._names: FrozenMap[Player, str] = FrozenMap(self._check_names(names))
         for p, h in (handicaps or {}).items():
             if p not in PLAYERS or not isinstance(h, Handicap):
-                raise MalformedEventError(f"handicaps: expected a Handicap for black/white, got "
-                                          f"{show(p)}: {show(h)}")
+                raise MalformedEventError.at(
+                    "handicaps", f"expected a Handicap for black/white, got {show(p)}: {show(h)}")
         self._handicaps: FrozenMap[Player, Handicap] = FrozenMap(handicaps or {})
         self._state = initial_state(rules, setup)
         self._kept: list[State] = [self._state]
@@ -84,9 +84,9 @@ class Match:
         out: dict[Player, str] = {}
         for p, name in (names or {}).items():
             if p not in PLAYERS:
-                raise MalformedEventError(f"names: unknown player {show(p)}")
+                raise MalformedEventError.at("names", f"unknown player {show(p)}")
             if not isinstance(name, str):
-                raise MalformedEventError(f"names.{p}: expected a string, got {show(name)}")
+                raise MalformedEventError.at(f"names.{p}", f"expected a string, got {show(name)}")
             out[p] = name
         return out
 
@@ -170,7 +170,7 @@ class Match:
         ev = parse_event(event)
         if isinstance(ev, Undo):
             if not self._steps:
-                raise NothingToUndoError(f"undo: nothing to undo {self._state.summary()}")
+                raise NothingToUndoError.at("undo", f"nothing to undo {self._state.summary()}")
             undone = self._pop()
             effects: tuple[Effect, ...] = (
                 Effect("undo", None, 0, Reason.UNDO, f"took back {undone.describe()}"),)
@@ -220,7 +220,7 @@ class Match:
             try:
                 effects = self.apply(ev)
             except IllegalEventError as err:
-                raise type(err)(f"step {i}: {err}") from err
+                raise err.told(f"step {i}: {err}") from err
             if on_step is not None:
                 on_step(i, ev, self._state, effects)
 
@@ -240,7 +240,7 @@ def _parsed(items: Iterable[Event | Shot | Mapping[str, Any]]) -> Iterator[Event
         try:
             yield parse_event(item)
         except IllegalEventError as err:
-            raise type(err)(f"step {i}: {err}") from err
+            raise err.told(f"step {i}: {err}") from err
 
 
 def _parsed_json(bodies: Iterable[str | bytes]) -> Iterator[Event]:
@@ -252,6 +252,6 @@ def _parsed_json(bodies: Iterable[str | bytes]) -> Iterator[Event]:
             try:
                 ev = parse_event_json(text)
             except IllegalEventError as err:
-                raise type(err)(f"step {i}: {err}") from err
+                raise err.told(f"step {i}: {err}") from err
             seen[text] = ev
         yield ev
