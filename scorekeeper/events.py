@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from scorekeeper import checks
 from scorekeeper.errors import MalformedEventError
@@ -40,6 +40,9 @@ RED_CHOICES = ("advance", "back")
 @dataclass(frozen=True, slots=True)
 class ShotEvent:
     """One shot (R1)."""
+
+    kind: ClassVar[str] = "shot"
+    """The key of its step object."""
 
     shot: Shot
     """What the sensors saw and a person entered."""
@@ -73,6 +76,9 @@ class ShotEvent:
 class ShootOff:
     """The values each score skitt reached in a shoot-off (R14)."""
 
+    kind: ClassVar[str] = "shootoff"
+    """The key of its step object."""
+
     black: int
     """Black's value: an integer, −1 when it left the track."""
     white: int
@@ -92,6 +98,9 @@ class ShootOff:
 @dataclass(frozen=True, slots=True)
 class Correction:
     """A referee's correction (R19); ``None`` leaves that part as it is."""
+
+    kind: ClassVar[str] = "correct"
+    """The key of its step object."""
 
     score: FrozenMap[Player, int] | None = None
     """New scores for the players named."""
@@ -138,6 +147,9 @@ class Correction:
 class Undo:
     """Take back the last step not yet taken back (R19)."""
 
+    kind: ClassVar[str] = "undo"
+    """The key of its step object."""
+
     def to_json(self) -> dict[str, Any]:
         return {"undo": True}
 
@@ -149,6 +161,9 @@ class Undo:
 class Decision:
     """A choice made after a shot and before the next: Hit on Red points changed to
     ``back`` (R4) and/or the blockade lifted with an unblock right (R16)."""
+
+    kind: ClassVar[str] = "decide"
+    """The key of its step object."""
 
     by: Player
     """Who decides: the holder of the pending choice."""

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.events import Undo
 from web.config.settings import MqttSettings
 from web.tournament import wire
 from web.tournament.mqtt_board import BoardLink
@@ -71,7 +72,7 @@ class TableLink:
     def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """Apply one hub command to the table (on its writer thread)."""
         if command.get("kind") == "undo":
-            self.table.apply_step({"undo": True}, source="hub")
+            self.table.apply_step(Undo(), source="hub")
         elif command.get("kind") == "correct":
             correct = command.get("correct")
             if not isinstance(correct, Mapping):
