@@ -13,6 +13,10 @@ it. Sensor noise that changes only the tracker's message never makes a tablet's 
 All methods are synchronous and meant to be called from the event loop's thread, so two
 requests never interleave inside one change (the loop runs one at a time). Time comes from
 the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for the log).
+
+A step travels as an :class:`~scorekeeper.events.Event`: proposed by the tracker, made by a
+button, or parsed once from a page's JSON by :meth:`Table.apply_step`. Its JSON is made where
+it is stored (:meth:`MatchStore.append`) and where a snapshot or an answer is sent.
 """
 
 from __future__ import annotations
@@ -36,14 +40,12 @@ from web.table.match_log import MatchLog, amended_shot, log_entry
 from web.table.resume import resume
 from web.table.review import build_review
 from web.table.sensing import Sensing
-from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
+from web.table.snapshot import log_in_words, published_state, sensing_part
 
 WRITE_TIMEOUT_S = 10.0
 """Seconds a change waits on the writer (the disk) before its request is answered 503."""
 RECHECK_S = 5.0
 """While the match log cannot be written, how often the polling loop tries it again."""
-LOG_TAIL = 10
-"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
 
 
 CHANGES_KEPT = 256
@@ -85,7 +87,8 @@ class Table:
         self.wall = wall
         self.sensing = sensing
         self.tracker = Tracker()
-        self.publish = publish or (lambda snapshot: None)
+        self._send = publish or (lambda snapshot: None)
+        """Where every snapshot goes (the app's broadcaster), given when the table is built."""
         self.source_name = sensing.source.name if sensing else source_name
         self.started = clock.now()
         self.boot = secrets.token_hex(4)
@@ -126,27 +129,7 @@ class Table:
         return self._snapshot(self._sensing_json())
 
     def _snapshot(self, view: dict[str, Any]) -> dict[str, Any]:
-        state = self.match.state.to_json()
-        last = self.log.last_standing()
-        return {
-            "seq": self.seq,
-            "boot": self.boot,
-            "version": self.version,
-            "match_id": self.match_id,
-            "names": dict(self.names),
-            "handicaps": self.meta.get("handicaps", {}),
-            "state": state,
-            "can_undo": bool(self.match.can_undo),
-            "log": log_in_words(self.log.tail(LOG_TAIL), self.names),
-            "last_step": None if last is None else last.to_json(undone=False),
-            "log_length": len(self.log),
-            "review_shown": self.review_shown,
-            **view,
-            "storage": {"ok": self.store.write_problem is None,
-                        "message": self.store.write_problem or ""},
-            "alerts": alerts(state, view, self.names, storage=self.store.write_problem),
-            "words": words_part(state, view, self.names),
-        }
+        return published_state(self, view)
 
     def meanwhile(self, seq: int) -> list[str]:
         """What changed in the match after state ``seq``, in players' words (for a 409);
@@ -452,7 +435,7 @@ class Table:
             del self._changes[:-CHANGES_KEPT]
         self._sensing_view = self._sensing_json() if view is None else view
         self.published = self._snapshot(self._sensing_view)
-        self.publish(self.published)
+        self._send(self.published)
 
     def close(self) -> None:
         """Release the sensors and the store, once the writer has finished what it was given
