@@ -19,6 +19,7 @@ The match is also the one record of which steps stand: :meth:`Match.last_standin
 
 from __future__ import annotations
 
+from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
@@ -79,8 +80,9 @@ class Match:
         self._aside: list[State] | None = None
         """The tail as it was when the newest kept state was made (the states of the block
         before it), until that kept state is taken back."""
-        self._standing: list[int] = []
-        """The positions in ``_events`` of the steps not taken back, in order."""
+        self._standing = array("q")
+        """The positions in ``_events`` of the steps not taken back, in order (an array of
+        machine integers: a long log holds a hundred thousand)."""
         self._events: list[Event] = []
         self._events_tuple: tuple[Event, ...] | None = ()
 
