@@ -29,6 +29,7 @@ from firmware_bridge.clocks import MonotonicClock, WallClock
 from firmware_bridge.profile import load_profile
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
+from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table import watch
@@ -44,12 +45,14 @@ BIG = {"player": "black", "on": True}
 def serving(tmp_path: Path, spec: str = "sim") -> Iterator[TestClient]:
     """The app with its polling loop running, logged in as the referee."""
     clock = MonotonicClock()
+    broadcaster = Broadcaster()
     table = open_table(tmp_path / "skitter.db", spec, clock=clock, wall=WallClock(),
-                       settle_ms=60, debounce_ms=10)
+                       settle_ms=60, debounce_ms=10, publish=broadcaster.publish)
     pins = PinStore(tmp_path / "data")
     pins.set(PIN)
+    app = create_app(table, Auth.create(pins, clock), broadcaster, poll_interval=0.02)
     try:
-        with TestClient(create_app(table, Auth.create(pins, clock), poll_interval=0.02)) as c:
+        with TestClient(app) as c:
             assert c.post("/api/referee/login", json={"pin": PIN}).status_code == 200
             yield c
     finally:
@@ -271,3 +274,22 @@ def test_more_readings_than_can_wait_send_the_board_to_the_referee(
         assert events_stored(table) == []
     finally:
         table.close()
+
+
+def test_an_undo_waiting_on_the_disk_takes_nothing_back_in_the_downloads_yet(
+    referee: TestClient,
+) -> None:
+    """The live match takes a step before the disk does: the downloads read the log as
+    committed, so a shot is shown struck through only once its undo is stored."""
+    assert step(referee, {"shot": {"by": "black", "big": "placed"}}).status_code == 200
+    with stalled_disk(table_of(referee)) as disk:
+        poster, posted = in_thread(lambda: step(referee, {"undo": True}))
+        assert disk.reached.wait(WAIT_S)
+        log = answered(lambda: referee.get("/api/match/log")).json()
+        assert [(e["kind"], e["undone"]) for e in log["entries"]] == [("shot", False)]
+        review = answered(lambda: referee.get("/api/match/log/1/review")).json()
+        assert review["can_amend"] is True
+    poster.join(WAIT_S)
+    assert posted["result"].status_code == 200, posted["result"].text
+    log = referee.get("/api/match/log").json()
+    assert [(e["kind"], e["undone"]) for e in log["entries"]] == [("shot", True), ("undo", False)]

@@ -1,13 +1,14 @@
-"""The parts of the published state that are not the match itself, and what stops play.
+"""The published state: what every page receives, and what stops play.
 
 Kept apart from :mod:`web.table.table` so the table reads as the path a change takes, and this
-file as the answer to "what does the scoreboard say about the board right now?".
+file as the answer to "what does the scoreboard say about the board right now?". The JSON of
+the match and its log is made here, when a snapshot is sent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
@@ -20,6 +21,29 @@ from scorekeeper.words import (
     turn_prompt,
 )
 from web.table.sensing import Sensing
+
+if TYPE_CHECKING:
+    from web.table.table import Table
+
+LOG_TAIL = 10
+"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
+
+
+def match_part(table: Table) -> dict[str, Any]:
+    """The match part of the snapshot, built by the writer after each commit and kept (the
+    sensing side publishes it again with each new view of the sensors)."""
+    last = table.log.last_standing()
+    return {
+        "match_id": table.match_id,
+        "names": dict(table.names),
+        "handicaps": table.meta.get("handicaps", {}),
+        "state": table.match.state.to_json(),
+        "can_undo": bool(table.match.can_undo),
+        "log": log_in_words(table.log.tail(LOG_TAIL), table.names),
+        "last_step": None if last is None else last.to_json(undone=False),  # it stands
+        "log_length": len(table.log),
+        "review_shown": table.review_shown,
+    }
 
 
 def sensing_part(

@@ -14,16 +14,18 @@ Threads: every change runs on :attr:`Table.writer`, one at a time (``web.api.wri
 only the writer changes the match and the log. Sensing runs on its own thread
 (:class:`~web.table.watch.Watch`), so a disk that stalls a commit stops neither the sensors
 nor the screens: a sensed shot goes to the writer, and the sensing side is told the new
-expectation once it has committed. The match part of the published snapshot is built by the
-writer after each commit and kept; a snapshot published from the sensing side reuses it, so
-nothing uncommitted is ever shown. Time comes from the injected clocks: ``clock``
-(monotonic, for sensing) and ``wall`` (epoch, for the log).
+expectation once it has committed. After each commit the writer builds the match part of
+the snapshot and a frozen copy of the log (:attr:`Table.committed`); the sensing side's
+snapshots and the downloads use those, so nothing uncommitted is ever shown. Time comes from
+the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for the log).
+
+A step travels as an :class:`~scorekeeper.events.Event`: proposed by the tracker, made by a
+button, or parsed once from a page's JSON by :meth:`Table.apply_step`. Its JSON is made where
+it is stored (:meth:`MatchStore.append`) and where a snapshot or an answer is sent.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -32,21 +34,20 @@ from typing import Any
 from firmware_bridge.profile import BoardProfile, load_profile
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import parse_event
+from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from scorekeeper.shot import Shot
 from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
 from scorekeeper.words import what_changed
 from web.table import records
 from web.table.errors import Refused, Stale
-from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
+from web.table.match_log import MatchLog, amended_shot, log_entry
+from web.table.resume import resume
 from web.table.sensing import Sensing
-from web.table.snapshot import compose
+from web.table.snapshot import compose, match_part
 from web.table.watch import Watch
 
-DEFAULT_NAMES = {"black": "Black", "white": "White"}
 WRITE_TIMEOUT_S = 10.0
 """Seconds a change waits on the writer (the disk) before its request is answered 503."""
 RECHECK_S = 5.0
@@ -73,7 +74,8 @@ class Table:
         self.store = store
         self.clock = clock
         self.wall = wall
-        self.publish = publish or (lambda snapshot: None)
+        self._publisher = publish or (lambda snapshot: None)
+        """Where every snapshot goes (the app's broadcaster), given when the table is built."""
         self.source_name = sensing.source.name if sensing else source_name
         self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-writer")
         """The one thread the web layer runs every change on (``web.api.writer``), so a
@@ -93,61 +95,22 @@ class Table:
         """The review the referee mirrors on the scoreboard (seq, ms, playing, speed)."""
         self._part: dict[str, Any] = {}
         """The match part of the snapshot, as last built by the writer (committed only)."""
+        self.committed = records.Committed(0, {}, MatchLog(Match()))
+        """The match log as last committed, frozen (``web.table.records``; any thread)."""
         self._next_recheck = 0.0
         self.write_timeout = WRITE_TIMEOUT_S
         self.published: dict[str, Any] = {}
         """The last snapshot published: what readers get without touching the table."""
-        self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+        resumed = resume(store, wall)
+        self.match_id, self.rules, self.setup = resumed.match_id, resumed.rules, resumed.setup
+        self.names, self.meta, self.log = resumed.names, resumed.meta, resumed.log
         self._changes.append((self.seq, len(self.log)))
         self._after_match_change(lay_out_simulator=True)
 
-    # -- loading ------------------------------------------------------------------------------
-
-    def _resume(self) -> tuple[int, Match, MatchLog, dict[str, str], dict[str, Any]]:
-        """Replay the newest stored match, or start a default one on an empty store."""
-        match_id = self.store.latest_match_id()
-        if match_id is None:
-            match_id = self.store.create_match(
-                Rules().to_json(), {"first": "black"}, DEFAULT_NAMES, at=self.wall.now(),
-                meta={"handicaps": {}},
-            )
-        head = self.store.load_header(match_id)
-        names = {**DEFAULT_NAMES, **dict(head.names)}
-        self.rules, self.setup = Rules.from_json(head.rules), Setup.from_json(head.setup)
-        rows = list(self.store.iter_rows(match_id))
-        log = MatchLog()
-        known: dict[Any, tuple[Any, str]] = {}
-        """Per distinct step text: its step object and words (a log repeats its steps)."""
-
-        def on_step(i: int, event: Any, state: Any, effects: Any) -> None:
-            seq, at, source, text = rows[i - 1]
-            seen = known.get(text)
-            if seen is None:
-                seen = known[text] = (json.loads(text), event.describe())
-            log.add(self._entry(state, seq, at, source, seen[0], effects, seen[1]))
-
-        # The bulk path: each distinct step text is parsed once, every step goes through
-        # the rules, and a damaged log still names the step the rules refuse.
-        try:
-            match = Match.replay_json(
-                self.rules, self.setup, (row[3] for row in rows), names, on_step=on_step
-            )
-        except IllegalEventError as exc:
-            raise StoreError(
-                f"match {match_id} in {self.store.path} cannot be replayed: {exc}"
-            ) from exc
-        return match_id, match, log, names, dict(head.meta)
-
-    def _entry(
-        self, state: Any, seq: int, at: float, source: str, step: Mapping[str, Any],
-        effects: Any, words: str | None = None,
-    ) -> LogEntry:
-        return LogEntry(
-            seq=seq, at=at, source=source, step=step,
-            text=describe(step) if words is None else words,
-            effects=[e.to_json() for e in (effects or ())],
-            score=dict(state.score), round=state.round,
-        )
+    @property
+    def match(self) -> Match:
+        """The live match (its log holds it: one entry per event)."""
+        return self.log.match
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -169,11 +132,11 @@ class Table:
             return []
         out: list[str] = []
         for e in self.log.entries[known[-1]:]:
-            out.extend(what_changed(e.step, e.text, self.names))
+            out.extend(what_changed(e.event, e.text, self.names))
         return out
 
     def full_log(self) -> list[dict[str, Any]]:
-        """The whole log, committed steps only (``web.table.records``; any thread)."""
+        """The whole log as committed (``web.table.records``; any thread)."""
         return records.full_log(self)
 
     def show_review(self, shown: Mapping[str, Any] | None) -> None:
@@ -214,74 +177,81 @@ class Table:
     # -- changes to the match -----------------------------------------------------------------
 
     def apply_step(
-        self, step: Mapping[str, Any], *, source: str = "manual",
+        self, step: Event | Mapping[str, Any], *, source: str = "manual",
         timeline: Mapping[str, Any] | None = None,
     ) -> list[Any]:
-        """Check, store, apply and publish one scenario-format step; :class:`Refused` if not.
+        """Check, store, apply and publish one step; :class:`Refused` if not.
 
-        The live match refuses a step without changing (``Match.apply``), so it is applied
-        first and stored right after; should the store fail (:class:`StoreUnwritable`), the
-        match is rebuilt from the steps already committed (the log), the screens are told
-        the log cannot be written, and the error goes to the caller (HTTP 503).
+        ``step`` is an event, or a scenario-format step object from a page or the hub: this
+        is the edge where it is parsed, once. The live match refuses a step without changing
+        (``Match.apply``), so it is applied first and stored right after; should the store
+        fail (:class:`StoreUnwritable`), the match is rebuilt from the steps already
+        committed, the screens are told the log cannot be written, and the error goes to the
+        caller (HTTP 503).
         """
         try:
-            body = parse_event(step).to_json()
-            if source == "manual" and "correct" in body and not _reason(body["correct"]):
+            event = parse_event(step)
+            if source == "manual" and isinstance(event, Correction) \
+                    and not (event.reason or "").strip():
                 raise Refused("correct.reason: say why (a correction needs a reason)",
                               "correct.reason")
-            effects = self.match.apply(body)
+            effects = self.match.apply(event)
         except IllegalEventError as exc:
-            raise Refused(str(exc), field=_field_named(str(exc), step)) from None
+            raise Refused(str(exc), exc.key) from None
         at = self.wall.now()
         try:
-            seq = self.store.append(self.match_id, body, at=at, source=source,
+            seq = self.store.append(self.match_id, event, at=at, source=source,
                                     timeline=timeline)
         except StoreError:
-            self.match = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
+            self.log = MatchLog(self._replayed(self.match.events[:-1]), self.log.entries)
             self._publish(match_changed=False)
             raise
-        self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
+        self.log.add(log_entry(self.match.state, seq, at, source, event, effects))
         self._after_match_change(after_shot=source == "sensor")
-        return list(effects or ())
+        return list(effects)
 
-    def apply_steps(self, steps: list[Mapping[str, Any]], *, source: str = "manual") -> None:
+    def apply_steps(self, events: list[Event], *, source: str = "manual") -> None:
         """Apply several steps as one change: all are checked on a copy, stored in ONE
         transaction, and applied to the live match only once that has committed."""
         try:
-            bodies = [parse_event(s).to_json() for s in steps]
-            copy = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
-            for body in bodies:
-                copy.apply(body)
+            copy = self._replayed(self.match.events)
+            for event in events:
+                copy.apply(event)
         except IllegalEventError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(str(exc), exc.key) from None
         at = self.wall.now()
         try:
-            seqs = self.store.append_many(self.match_id, bodies, at=at, source=source)
+            seqs = self.store.append_many(self.match_id, events, at=at, source=source)
         except StoreError:
             self._publish(match_changed=False)
             raise
-        for seq, body in zip(seqs, bodies, strict=True):
-            effects = self.match.apply(body)
-            self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
+        for seq, event in zip(seqs, events, strict=True):
+            effects = self.match.apply(event)
+            self.log.add(log_entry(self.match.state, seq, at, source, event, effects))
         self._after_match_change()
+
+    def _replayed(self, events: tuple[Event, ...]) -> Match:
+        return Match.replay(self.rules, self.setup, events, self.names)
 
     def amend_last_shot(self, extra: Mapping[str, Any]) -> None:
         """Add what the sensors cannot see to the last shot: undo it and shoot it again."""
         last = self.log.last_standing()
-        if last is None or "shot" not in last.step:
+        if last is None or not isinstance(last.event, ShotEvent):
             raise Refused("there is no shot to amend: the last step is not a shot", "extra")
         try:
-            shot = amended_shot(last.step["shot"], extra)
+            shot = amended_shot(last.event, extra)
+        except IllegalEventError as exc:
+            raise Refused(str(exc), exc.key) from None
         except ValueError as exc:
             raise Refused(str(exc), "extra") from None
-        self.apply_steps([{"undo": True}, {"shot": shot}])
+        self.apply_steps([Undo(), shot])
 
     def no_change(self, *, source: str = "manual") -> None:
         """The player due shot and nothing on the board changed."""
         shot = self.tracker.mark_no_change(self.expectation())
         if shot is None:
             raise Refused("nobody is due to shoot", "turn")
-        self.apply_step({"shot": shot.to_json()}, source=source)
+        self.apply_step(shot, source=source)
 
     def new_match(
         self, rules: Mapping[str, Any], setup: Mapping[str, Any], names: Mapping[str, str],
@@ -301,7 +271,7 @@ class Table:
         except StoreError:
             self._publish(match_changed=False)
             raise
-        self.match, self.log, self.rules, self.setup = match, MatchLog(), r, s
+        self.log, self.rules, self.setup = MatchLog(match), r, s
         self.names, self.meta = dict(names), dict(meta)
         self.review_shown = None
         self._after_match_change(lay_out_simulator=True)
@@ -314,8 +284,8 @@ class Table:
 
     def tick(self) -> None:
         """One polling step done at once: the store's recheck, the sensing step, and the
-        shots it handed to the writer stored (tests and the command line; the server's loop
-        runs the two sides on their own threads, ``web.api.app``)."""
+        shots it handed to the writer stored (tests and the command line, never on the
+        writer; the server's loop runs the two sides on their own threads, ``web.api.app``)."""
         self.recheck_store()
         for job in self.watch.tick():
             job.result()
@@ -324,10 +294,10 @@ class Table:
         return self.watch.seconds_to_rest()
 
     def _apply_shot(
-        self, shot: Shot, source: str, timeline: Mapping[str, Any] | None
+        self, shot: ShotEvent, source: str, timeline: Mapping[str, Any] | None
     ) -> None:
         """Store and apply a shot the sensing side concluded (writer thread)."""
-        self.apply_step({"shot": shot.to_json()}, source=source, timeline=timeline)
+        self.apply_step(shot, source=source, timeline=timeline)
 
     def recheck_store(self) -> None:
         """While the log cannot be written, try it every :data:`RECHECK_S`; when the disk
@@ -356,10 +326,12 @@ class Table:
         self._publish(match_changed=True)
 
     def _publish(self, *, match_changed: bool) -> None:
-        """Writer: build the match part again (committed steps only) and publish."""
-        part = records.match_part(self)
+        """Writer: build the match part and the frozen log again (committed steps only: no
+        change is half made when the writer publishes) and publish."""
+        part = match_part(self)
+        committed = records.committed(self)
         with self.watch.lock:
-            self._part = part
+            self._part, self.committed = part, committed
             if match_changed:
                 self.version = self.seq + 1
                 self._changes.append((self.version, len(self.log)))
@@ -371,7 +343,7 @@ class Table:
         lock, so snapshots go out in ``seq`` order from either thread)."""
         self.seq += 1
         self.published = self._compose(view)
-        self.publish(self.published)
+        self._publisher(self.published)
 
     def close(self) -> None:
         """Release the sensors and the store, once the writer has finished what it was given
@@ -380,19 +352,3 @@ class Table:
         self.writer.shutdown(wait=True)
         self.watch.close()
         self.store.close()
-
-
-def _reason(correction: Mapping[str, Any]) -> str:
-    """A correction's reason, blank when missing or only spaces."""
-    return str(correction.get("reason") or "").strip()
-
-
-_KEY_PATH = re.compile(r"^(?:step \d+: )?([a-z_]+(?:[.\[][\w.\]\[]*)?):")
-
-
-def _field_named(message: str, step: Mapping[str, Any]) -> str | None:
-    """The key an engine message starts with (``shot.delta: ...``), else the step's kind."""
-    m = _KEY_PATH.match(message)
-    if m:
-        return m.group(1)
-    return next(iter(step), None) if isinstance(step, Mapping) else None

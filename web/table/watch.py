@@ -38,8 +38,8 @@ from typing import Any
 
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import Clock
+from scorekeeper.events import ShotEvent
 from scorekeeper.reading import BoardReading
-from scorekeeper.shot import Shot
 from scorekeeper.store import StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.errors import Refused
@@ -51,7 +51,7 @@ log = logging.getLogger("skitter.table")
 QUEUE_LIMIT = 100
 """Readings kept while judging is held; one more sends the board to the referee."""
 
-Apply = Callable[[Shot, str, Mapping[str, Any] | None], None]
+Apply = Callable[[ShotEvent, str, Mapping[str, Any] | None], None]
 """Store and apply a shot (writer thread): the shot, its source, its sensor timeline."""
 
 
@@ -211,7 +211,7 @@ class Watch:
     # -- on the writer: a sensed shot stored ---------------------------------------------------
 
     def _store_sensed(
-        self, shot: Shot, timeline: Mapping[str, Any] | None, epoch: int
+        self, shot: ShotEvent, timeline: Mapping[str, Any] | None, epoch: int
     ) -> None:
         """Writer: store and apply a sensed shot, unless the match changed since it was
         judged (then the referee decides); judging resumes once this is done."""
@@ -227,7 +227,7 @@ class Watch:
             self.release()
 
     def _apply_sensed(
-        self, shot: Shot, *, source: str, timeline: Mapping[str, Any] | None = None,
+        self, shot: ShotEvent, *, source: str, timeline: Mapping[str, Any] | None = None,
         answer: bool = False,
     ) -> None:
         """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
