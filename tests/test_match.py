@@ -59,6 +59,21 @@ def test_undo_across_many_steps_restores_every_earlier_state():
         assert m.state == expected
 
 
+def test_a_frozen_copy_stays_as_it_was_while_the_match_goes_on_and_back():
+    m = game(rules={"pot": 200})
+    for _ in range(CHECKPOINT_EVERY + 3):
+        m.apply(shot(m.state.turn, delta={}))
+    frozen = m.frozen()
+    state, events, last = m.state, m.events, m.last_standing
+    for _ in range(CHECKPOINT_EVERY + 2):  # back past a kept state, then on again
+        m.apply({"undo": True})
+    m.apply(shot(m.state.turn, delta={}))
+    assert (frozen.state, frozen.events, frozen.last_standing) == (state, events, last)
+    assert not any(frozen.taken_back(i) for i in range(len(events)))
+    frozen.apply({"undo": True})  # and it goes on by itself, the original untouched
+    assert frozen.taken_back(len(events) - 1) and not m.taken_back(0)
+
+
 def test_replay_rebuilds_the_match_exactly():
     m = play(game(board={"white.red": 2}), shot("black", delta={"white.red": 1}),
              {"decide": {"by": "black", "red": ["back"]}}, shot("white", delta={}),

@@ -54,10 +54,11 @@ class Caller:
 
     def line_for(self, table: Table) -> tuple[int, Line] | None:
         """The newest step of the match being played and what to say about it."""
-        if not table.log.entries:
+        now = table.committed  # as stored, never a step still waiting on the disk
+        if not now.log.entries:
             return None
-        entry = table.log.tail(1)[0]
-        return entry["seq"], sentence(entry, table.match.state.to_json(), table.names,
+        entry = now.log.tail(1)[0]
+        return entry["seq"], sentence(entry, now.log.match.state.to_json(), now.names,
                                       self.language)
 
     async def latest(self, table: Table) -> dict[str, Any]:

@@ -38,9 +38,8 @@ def committed(table: Table) -> Committed:
     return Committed(table.match_id, dict(table.names), log)
 
 
-def full_log(table: Table) -> list[dict[str, Any]]:
+def full_log(now: Committed) -> list[dict[str, Any]]:
     """Every committed entry, with ``words`` and effects in the players' names."""
-    now = table.committed
     return log_in_words(now.log.to_json(), now.names)
 
 

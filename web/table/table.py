@@ -137,7 +137,7 @@ class Table:
 
     def full_log(self) -> list[dict[str, Any]]:
         """The whole log as committed (``web.table.records``; any thread)."""
-        return records.full_log(self)
+        return records.full_log(self.committed)
 
     def show_review(self, shown: Mapping[str, Any] | None) -> None:
         """Mirror a review on the scoreboard (None ends it); the match does not change."""

@@ -39,8 +39,9 @@ async def get_state(table: TableDep) -> dict[str, Any]:
 @router.get("/match/log", response_model=MatchLog,
             summary="The whole match log, with effects and the score after each step")
 async def get_log(table: TableDep) -> dict[str, Any]:
-    return {"match_id": table.match_id, "seq": table.seq, "names": table.names,
-            "entries": table.full_log()}
+    now = table.committed  # as stored: a step still waiting on the disk is not in it
+    return {"match_id": now.match_id, "seq": table.seq, "names": now.names,
+            "entries": records.full_log(now)}
 
 
 @router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)")
@@ -53,12 +54,13 @@ async def get_log_jsonl(table: TableDep) -> Response:
 
 @router.get("/match/log.csv", summary="The match log as a table: one row per step, in words")
 async def get_log_csv(table: TableDep) -> Response:
+    now = table.committed
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["seq", "time (UTC)", "round", "source", "step", "what it did", "reason",
-                     f"score {table.names.get('black', 'black')}",
-                     f"score {table.names.get('white', 'white')}", "undone", "raw step"])
-    for e in table.full_log():
+                     f"score {now.names.get('black', 'black')}",
+                     f"score {now.names.get('white', 'white')}", "undone", "raw step"])
+    for e in records.full_log(now):
         writer.writerow([
             e["seq"], datetime.fromtimestamp(e["at"], UTC).isoformat(timespec="seconds"),
             e["round"], e["source"], e["words"],
@@ -67,7 +69,7 @@ async def get_log_csv(table: TableDep) -> Response:
             json.dumps(e["step"]),
         ])
     return Response(out.getvalue(), media_type="text/csv", headers={
-        "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.csv"'})
+        "Content-Disposition": f'attachment; filename="skitter-match-{now.match_id}.csv"'})
 
 
 @router.get("/matches", response_model=list[StoredMatch],
