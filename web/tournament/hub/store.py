@@ -159,10 +159,11 @@ class HubStore:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT (disk full) leaves it open
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
             self.commits += 1
 
     @contextmanager
