@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -40,6 +41,8 @@ from web.tournament.hub.feed import Feed
 from web.tournament.hub.ratings import router as ratings_router
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.wire import WireError, check_board_id
+
+log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 SHARED = {"skitter.css": "text/css", "common.js": "text/javascript"}
@@ -135,7 +138,10 @@ class Hub:
                 await asyncio.sleep(wait)
             self._wake.clear()
             last = loop.time()
-            await run_in_threadpool(self.refresh)
+            try:
+                await run_in_threadpool(self.refresh)
+            except Exception:  # the page must outlive one bad rebuild; the next change retries
+                log.exception("hub: cannot refresh the page")
 
 
 def get_hub(request: Request) -> Hub:
