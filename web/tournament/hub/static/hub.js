@@ -263,6 +263,7 @@ function resync() {
 function onFrame(f) {
   if (f.type === "full") { takeFull(f); return; }
   if (f.type !== "delta") return;
+  if (held.length > 100) held.shift();  // a long wait for the full state: it will carry them
   if (resyncing || version === null) { held.push(f); if (!resyncing) resync(); return; }
   if (f.after < version) return;
   if (f.after !== version) { held.push(f); resync(); return; }
