@@ -28,7 +28,7 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from web.api.app import create_app
-from web.api.broadcaster import PER_MESSAGE_DEFLATE
+from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
 from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.wiring import open_table
@@ -44,20 +44,19 @@ async def main(args: argparse.Namespace) -> None:
     pins = PinStore(data)
     pins.set(args.pin)
     clock = MonotonicClock()
-    table = open_table(data / "skitter.db", "sim", clock=clock, wall=WallClock())
-    app = create_app(table, Auth.create(pins, clock))
-    sensing = table.sensing
-    assert sensing is not None and sensing.simulator is not None
-    broadcaster = app.state.broadcaster
-    publish = broadcaster.publish
+    broadcaster = Broadcaster()
     published: dict[tuple[int, int], float] = {}
 
     def timed_publish(snapshot: Any) -> None:
         """Note when the first state with each log length was handed to the broadcaster."""
         published.setdefault((snapshot["match_id"], snapshot["log_length"]), time.monotonic())
-        publish(snapshot)
+        broadcaster.publish(snapshot)
 
-    broadcaster.publish = timed_publish  # the lifespan hands this to the table
+    table = open_table(data / "skitter.db", "sim", clock=clock, wall=WallClock(),
+                       publish=timed_publish)
+    app = create_app(table, Auth.create(pins, clock), broadcaster)
+    sensing = table.sensing
+    assert sensing is not None and sensing.simulator is not None
 
     @app.get("/bench/last-event", include_in_schema=False)
     async def last_event() -> dict[str, Any]:

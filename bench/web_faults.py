@@ -39,6 +39,7 @@ from serve_proc import ServeProcess
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
 from web.api.auth import Auth
+from web.api.broadcaster import Broadcaster
 from web.config.pin import PinStore
 from web.table.wiring import open_table
 
@@ -63,9 +64,11 @@ async def pin_attack(folder: Path) -> tuple[int, int]:
         store = PinStore(folder / scenario)
         store.set(PIN)
         pins = Counting(store)
-        table = open_table(folder / f"{scenario}.db", "sim", clock=clock, wall=clock)
+        broadcaster = Broadcaster()
+        table = open_table(folder / f"{scenario}.db", "sim", clock=clock, wall=clock,
+                           publish=broadcaster.publish)
         auth = Auth.create(pins, clock)  # type: ignore[arg-type]
-        app = create_app(table, auth, poll_interval=None)
+        app = create_app(table, auth, broadcaster, poll_interval=None)
 
         async def guess(address: str, n: int, app: object = app) -> None:
             transport = httpx.ASGITransport(app=app, client=(address, 1))  # type: ignore[arg-type]
@@ -104,8 +107,10 @@ async def disk_stall(folder: Path, hold: float = 3.0) -> None:
     clock = FakeClock(5000.0)
     pins = PinStore(folder / "pin")
     pins.set(PIN)
-    table = open_table(folder / "stall.db", "sim", clock=clock, wall=clock)
-    app = create_app(table, Auth.create(pins, clock), poll_interval=None)
+    broadcaster = Broadcaster()
+    table = open_table(folder / "stall.db", "sim", clock=clock, wall=clock,
+                       publish=broadcaster.publish)
+    app = create_app(table, Auth.create(pins, clock), broadcaster, poll_interval=None)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://skitter.local") as c:
         await c.post("/api/referee/login", json={"pin": PIN})

@@ -12,13 +12,16 @@ A sensor that is stuck or chatters must never score ghost points. The monitor fl
 - *stuck inactive*: likewise a cell that stays inactive although its field is expected full
   (every cell covered). A field expected partly covered says nothing about single cells.
 
-A cell that a skitt reached during play and that is in conflict on a field nobody has touched
-since the expectation is explained by the pending restore (the players have not put that
-field back yet, however long they take), so it is never flagged: flagging it told players to
-mute working sensors after every round end. Its clock starts at the last debounced change on
-its field; a cell still in conflict ``restore_timeout_s`` after the rest of its field was put
-back is stuck. A cell that has not changed once since the monitor started (stuck from power
-on) is not explained by any shot, so its clock starts with the expectation.
+A pending restore excuses only what it explains. A cell that a skitt reached during play and
+that is in conflict when the restore begins, on a field whose count the restore asks to
+change, waits for the players however long they take: flagging it told players to mute
+working sensors after every round end. Its clock starts at the first debounced change on its
+field (the players are working on it); a cell still in conflict ``restore_timeout_s`` after
+that is stuck. A cell that goes into conflict while the restore is pending (a switch closing
+by itself on a field nobody shot at, a skitt left where the restore wants none) is not
+explained by it: it is flagged ``restore_timeout_s`` after that change. A cell that has not
+changed once since the monitor started (stuck from power on) is not explained by any shot,
+so its clock starts with the expectation.
 
 A flag on an unmuted cell holds play (the pipeline withholds readings, see
 :mod:`firmware_bridge.pipeline`). The referee mutes the cell with one tap; counts are then
@@ -32,6 +35,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
+from firmware_bridge.counts import field_counts
 from firmware_bridge.profile import BoardProfile
 
 
@@ -87,11 +91,10 @@ class HealthMonitor:
         self._flags: dict[int, CellFlag] = {}
         self._muted: set[int] = set()
         self._watch: dict[int, tuple[FlagKind, float | None]] = {}
-        """cell → (kind, deadline); no deadline while its field is untouched since the
-        expectation (the conflict is explained by the pending restore)."""
+        """cell → (kind, deadline); no deadline while the conflict is explained by the
+        pending restore and nobody has worked on its field yet. An unmuted cell watched is a
+        restore in progress."""
         self._expected: dict[str, int] = {}
-        self._touched: dict[str, float] = {}
-        """field → time of the last debounced change on it since the expectation was set."""
         self._moved: set[int] = set()
         """Cells that have changed at least once (a skitt reached or left them)."""
 
@@ -111,15 +114,20 @@ class HealthMonitor:
     def cell_changed(self, cell: int, active: bool, at: float) -> None:
         """A debounced change: a watched cell that moved has been restored; a stuck flag
         clears because the cell is evidently not stuck. The players are working on the
-        cell's field: the other cells of that field still in conflict now have a deadline."""
+        cell's field: the other cells of that field still in conflict now have a deadline.
+        A cell that goes into conflict while a restore is in progress gets one too (the
+        restore does not explain it)."""
+        restoring = bool(self.unrestored())
         self._watch.pop(cell, None)
         self._moved.add(cell)
         field = self._roles.get(cell)
         if field is not None and field in self._expected:
-            self._touched[field] = at
             for other, (kind, _) in list(self._watch.items()):
                 if self._roles.get(other) == field:
                     self._watch[other] = (kind, at + self.restore_timeout_s)
+            kind = self._conflict(field, cell, active)
+            if restoring and kind is not None:
+                self._watch[cell] = (kind, at + self.restore_timeout_s)
         flag = self._flags.get(cell)
         if flag is not None and flag.kind is not FlagKind.JITTERY:
             del self._flags[cell]
@@ -134,26 +142,23 @@ class HealthMonitor:
         for name in counts:
             if name not in self.profile.fields:
                 raise ValueError(f"unknown field {name!r} in expected counts")
-        if dict(counts) != self._expected:
-            self._touched = {}
         self._expected = dict(counts)
         conflicts = self._conflicts(active)
         for cell, flag in list(self._flags.items()):
             if flag.kind is not FlagKind.JITTERY and cell not in conflicts:
                 del self._flags[cell]
+        held = field_counts(self.profile, active, frozenset(self._muted))
         old = self._watch
         self._watch = {}
         for cell, kind in conflicts.items():
             if cell in self._flags:
                 continue
             kept = old.get(cell)
-            touched = self._touched.get(self._roles.get(cell) or "")
+            field = self._roles[cell]
             deadline: float | None
-            if kept and kept[0] is kind and kept[1] is not None:
+            if kept and kept[0] is kind:
                 deadline = kept[1]
-            elif touched is not None:
-                deadline = touched + self.restore_timeout_s
-            elif cell in self._moved:
+            elif cell in self._moved and held[field] != self._expected[field]:
                 deadline = None  # explained by the pending restore
             else:
                 deadline = at + self.restore_timeout_s
@@ -164,7 +169,6 @@ class HealthMonitor:
         """Forget the expectation (no restore in progress)."""
         self._expected = {}
         self._watch = {}
-        self._touched = {}
 
     def check(self, now: float) -> None:
         """Flag watched cells past the restore timeout; clear jitter flags after quiet."""
@@ -220,14 +224,21 @@ class HealthMonitor:
 
     def _conflicts(self, active: frozenset[int]) -> dict[int, FlagKind]:
         conflicts: dict[int, FlagKind] = {}
-        for name, expected in self._expected.items():
-            fc = self.profile.fields[name]
-            for cell in fc.cells:
-                if expected <= 0 and cell in active:
-                    conflicts[cell] = FlagKind.STUCK_ACTIVE
-                elif expected >= fc.capacity and cell not in active:
-                    conflicts[cell] = FlagKind.STUCK_INACTIVE
+        for name in self._expected:
+            for cell in self.profile.fields[name].cells:
+                kind = self._conflict(name, cell, cell in active)
+                if kind is not None:
+                    conflicts[cell] = kind
         return conflicts
+
+    def _conflict(self, field: str, cell: int, active: bool) -> FlagKind | None:
+        """How ``cell`` disagrees with what its field is expected to hold, if it does."""
+        expected = self._expected[field]
+        if expected <= 0 and active:
+            return FlagKind.STUCK_ACTIVE
+        if expected >= self.profile.fields[field].capacity and not active:
+            return FlagKind.STUCK_INACTIVE
+        return None
 
     def _flag(self, cell: int, kind: FlagKind, since: float) -> None:
         self._flags[cell] = CellFlag(cell, self._roles.get(cell), kind, since)

@@ -56,7 +56,7 @@ def within_depth(value: Any, key: str, limit: int = MAX_DEPTH) -> Any:
         else:
             continue
         if depth > limit:
-            raise MalformedEventError(f"{key}: nested more than {limit} levels deep")
+            raise MalformedEventError.at(key, f"nested more than {limit} levels deep")
         stack.extend((child, depth + 1) for child in children)
     return value
 
@@ -72,25 +72,25 @@ def decode_json(text: str | bytes, key: str) -> Any:
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as err:
-            raise MalformedEventError(f"{key}: not JSON: not UTF-8 text ({err.reason})") \
+            raise MalformedEventError.at(key, f"not JSON: not UTF-8 text ({err.reason})") \
                 from None
     if not isinstance(text, str):
-        raise MalformedEventError(f"{key}: not JSON text: {type(text).__name__}")
+        raise MalformedEventError.at(key, f"not JSON text: {type(text).__name__}")
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
-        raise MalformedEventError(f"{key}: nested more than {MAX_DEPTH} levels deep") \
+        raise MalformedEventError.at(key, f"nested more than {MAX_DEPTH} levels deep") \
             from None
     except ValueError as err:  # JSONDecodeError, NaN, a number too long to convert
         why = "a number too long to read" if "integer string" in str(err) else str(err)
-        raise MalformedEventError(f"{key}: not JSON: {why}") from None
+        raise MalformedEventError.at(key, f"not JSON: {why}") from None
     return within_depth(value, key)
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:
     """``value`` if it is a JSON object, else a refusal naming ``key``."""
     if not isinstance(value, Mapping):
-        raise MalformedEventError(f"{key}: expected an object, got {show(value)}")
+        raise MalformedEventError.at(key, f"expected an object, got {show(value)}")
     return value
 
 
@@ -98,54 +98,61 @@ def only_keys(obj: Mapping[str, Any], allowed: tuple[str, ...], where: str) -> N
     """Refuse keys of ``obj`` that are not in ``allowed``."""
     for key in obj:
         if key not in allowed:
-            raise MalformedEventError(
-                f"{where}: unknown key {show(key)} (known: {', '.join(allowed)})"
+            raise MalformedEventError.at(
+                where, f"unknown key {show(key)} (known: {', '.join(allowed)})"
             )
 
 
 def integer(value: Any, key: str, low: int | None = None, high: int | None = None) -> int:
     """``value`` if it is an integer (not a boolean) within ``low``..``high``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedEventError(f"{key}: expected an integer, got {show(value)}")
+        raise MalformedEventError.at(key, f"expected an integer, got {show(value)}")
     if not -MAX_INT <= value <= MAX_INT:
-        raise MalformedEventError(f"{key}: {show(value)} is out of range")
+        raise MalformedEventError.at(key, f"{show(value)} is out of range")
     if low is not None and value < low:
-        raise MalformedEventError(f"{key}: {value} is below {low}")
+        raise MalformedEventError.at(key, f"{value} is below {low}")
     if high is not None and value > high:
-        raise MalformedEventError(f"{key}: {value} is above {high}")
+        raise MalformedEventError.at(key, f"{value} is above {high}")
     return value
 
 
 def boolean(value: Any, key: str) -> bool:
     """``value`` if it is ``true`` or ``false``."""
     if not isinstance(value, bool):
-        raise MalformedEventError(f"{key}: expected true or false, got {show(value)}")
+        raise MalformedEventError.at(key, f"expected true or false, got {show(value)}")
     return value
 
 
-def string(value: Any, key: str) -> str:
+def _refusal(key: str, why: str, of_key: bool) -> MalformedEventError:
+    """The refusal of ``key``'s value, or (``of_key``) of a key inside the object ``key``."""
+    if of_key:
+        return MalformedEventError(f"{key} key: {why}", key=key)
+    return MalformedEventError.at(key, why)
+
+
+def string(value: Any, key: str, *, of_key: bool = False) -> str:
     """``value`` if it is a string of text (a lone surrogate from a ``\\ud800`` escape is not
     text: it could not be stored or shown)."""
     if not isinstance(value, str):
-        raise MalformedEventError(f"{key}: expected a string, got {show(value)}")
+        raise _refusal(key, f"expected a string, got {show(value)}", of_key)
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
-        raise MalformedEventError(f"{key}: not valid text (a lone surrogate)") from None
+        raise _refusal(key, "not valid text (a lone surrogate)", of_key) from None
     return value
 
 
-def player(value: Any, key: str) -> Player:
+def player(value: Any, key: str, *, of_key: bool = False) -> Player:
     """``value`` if it is ``"black"`` or ``"white"``."""
     if not isinstance(value, str) or value not in PLAYERS:
-        raise MalformedEventError(f"{key}: expected \"black\" or \"white\", got {show(value)}")
+        raise _refusal(key, f"expected \"black\" or \"white\", got {show(value)}", of_key)
     return value  # type: ignore[return-value]
 
 
 def string_list(value: Any, key: str) -> tuple[str, ...]:
     """``value`` if it is a list of strings, as a tuple."""
     if not isinstance(value, list | tuple):
-        raise MalformedEventError(f"{key}: expected a list, got {show(value)}")
+        raise MalformedEventError.at(key, f"expected a list, got {show(value)}")
     for i, item in enumerate(value):
         string(item, f"{key}[{i}]")
     return tuple(value)
@@ -158,7 +165,7 @@ def per_player(
     obj = mapping(value, key)
     out: dict[Player, int] = {}
     for name, v in obj.items():
-        p = player(name, f"{key} key")
+        p = player(name, key, of_key=True)
         out[p] = integer(v, f"{key}.{name}", low, high)
     return out
 
@@ -168,6 +175,6 @@ def counts(value: Any, key: str) -> dict[str, int]:
     obj = mapping(value, key)
     out: dict[str, int] = {}
     for name, v in obj.items():
-        string(name, f"{key} key")
+        string(name, key, of_key=True)
         out[name] = integer(v, f"{key}.{name}")
     return out

@@ -10,9 +10,14 @@ Our exception hierarchy::
 Every refusal leaves the match exactly as it was. Messages name the bad key or value and,
 where a state is involved, end with a short summary of it (whose turn, scores, pot), so a
 referee reading the message on the tablet knows what was refused and in which position.
+The key is also kept apart, as ``err.key`` (``shot.delta``, ``correct.reason``...), so a
+caller that must point at the input at fault (the API's 422 answer) never reads it back
+out of the words.
 """
 
 from __future__ import annotations
+
+from typing import Self
 
 
 class ScorekeeperError(Exception):
@@ -22,6 +27,21 @@ class ScorekeeperError(Exception):
 class IllegalEventError(ScorekeeperError, ValueError):
     """A step the rules refuse: out of turn, an impossible reading (R2), an unknown field,
     a choice without a right, a correction outside R19's limits, and so on."""
+
+    def __init__(self, message: str, *, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        """The key path of the input at fault (``shot.delta``), or None when no one key is."""
+
+    @classmethod
+    def at(cls, key: str, why: str) -> Self:
+        """The refusal of ``key``, told as ``key: why``."""
+        return cls(f"{key}: {why}", key=key)
+
+    def told(self, message: str) -> Self:
+        """The same refusal of the same key in other words (a step number or the position
+        added by a caller that knows them)."""
+        return type(self)(message, key=self.key)
 
 
 class MalformedEventError(IllegalEventError):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from scorekeeper import checks
 from scorekeeper.errors import MalformedEventError
@@ -41,6 +41,9 @@ RED_CHOICES = ("advance", "back")
 class ShotEvent:
     """One shot (R1)."""
 
+    kind: ClassVar[str] = "shot"
+    """The key of its step object."""
+
     shot: Shot
     """What the sensors saw and a person entered."""
 
@@ -48,7 +51,7 @@ class ShotEvent:
         # A Shot made by hand may hold lists and dicts; the rules and the log need values.
         shot = self.shot
         if not isinstance(shot, Shot):
-            raise MalformedEventError(f"shot: expected a Shot, got {checks.show(shot)}")
+            raise MalformedEventError.at("shot", f"expected a Shot, got {checks.show(shot)}")
         if not (isinstance(shot.delta, FrozenMap) and isinstance(shot.red, tuple)
                 and isinstance(shot.opponent_red, tuple)
                 and (shot.chain is None or isinstance(shot.chain, tuple))
@@ -73,6 +76,9 @@ class ShotEvent:
 class ShootOff:
     """The values each score skitt reached in a shoot-off (R14)."""
 
+    kind: ClassVar[str] = "shootoff"
+    """The key of its step object."""
+
     black: int
     """Black's value: an integer, −1 when it left the track."""
     white: int
@@ -92,6 +98,9 @@ class ShootOff:
 @dataclass(frozen=True, slots=True)
 class Correction:
     """A referee's correction (R19); ``None`` leaves that part as it is."""
+
+    kind: ClassVar[str] = "correct"
+    """The key of its step object."""
 
     score: FrozenMap[Player, int] | None = None
     """New scores for the players named."""
@@ -138,6 +147,9 @@ class Correction:
 class Undo:
     """Take back the last step not yet taken back (R19)."""
 
+    kind: ClassVar[str] = "undo"
+    """The key of its step object."""
+
     def to_json(self) -> dict[str, Any]:
         return {"undo": True}
 
@@ -149,6 +161,9 @@ class Undo:
 class Decision:
     """A choice made after a shot and before the next: Hit on Red points changed to
     ``back`` (R4) and/or the blockade lifted with an unblock right (R16)."""
+
+    kind: ClassVar[str] = "decide"
+    """The key of its step object."""
 
     by: Player
     """Who decides: the holder of the pending choice."""
@@ -182,8 +197,8 @@ def _red_list(value: Any, key: str) -> tuple[RedChoice, ...]:
     items = checks.string_list(value, key)
     for i, item in enumerate(items):
         if item not in RED_CHOICES:
-            raise MalformedEventError(
-                f"{key}[{i}]: expected \"advance\" or \"back\", got {checks.show(item)}")
+            raise MalformedEventError.at(
+                f"{key}[{i}]", f"expected \"advance\" or \"back\", got {checks.show(item)}")
     return items  # type: ignore[return-value]
 
 
@@ -193,7 +208,7 @@ def parse_shot(obj: Any) -> Shot:
     obj = checks.mapping(obj, "shot")
     checks.only_keys(obj, SHOT_KEYS, "shot")
     if "by" not in obj:
-        raise MalformedEventError("shot.by: missing (who shot?)")
+        raise MalformedEventError.at("shot.by", "missing (who shot?)")
     by = checks.player(obj["by"], "shot.by")
     delta = checks.counts(obj.get("delta", {}), "shot.delta")
     off_board = checks.integer(obj.get("off_board", 0), "shot.off_board", 0)
@@ -207,14 +222,14 @@ def parse_shot(obj: Any) -> Shot:
     if chain is not None:
         chain = checks.string_list(chain, "shot.chain")
         if len(chain) != 2:
-            raise MalformedEventError(f"shot.chain: expected two fields, got {len(chain)}")
+            raise MalformedEventError.at("shot.chain", f"expected two fields, got {len(chain)}")
     blockade = obj.get("blockade")
     if blockade is not None:
         b = checks.mapping(blockade, "shot.blockade")
         checks.only_keys(b, ("from", "to"), "shot.blockade")
         for k in ("from", "to"):
             if k not in b:
-                raise MalformedEventError(f"shot.blockade.{k}: missing")
+                raise MalformedEventError.at(f"shot.blockade.{k}", "missing")
             checks.string(b[k], f"shot.blockade.{k}")
         blockade = (b["from"], b["to"])
     unblock = obj.get("unblock")
@@ -240,7 +255,7 @@ def _parse_shootoff(obj: Any) -> ShootOff:
     checks.only_keys(obj, ("black", "white"), "shootoff")
     for k in ("black", "white"):
         if k not in obj:
-            raise MalformedEventError(f"shootoff.{k}: missing")
+            raise MalformedEventError.at(f"shootoff.{k}", "missing")
     return ShootOff(black=checks.integer(obj["black"], "shootoff.black", -1),
                     white=checks.integer(obj["white"], "shootoff.white", -1))
 
@@ -252,7 +267,7 @@ def _parse_correction(obj: Any) -> Correction:
     if "blocked" in obj:
         blocked = checks.string_list(obj["blocked"], "correct.blocked")
         if len(set(blocked)) != len(blocked):
-            raise MalformedEventError(f"correct.blocked: a field is named twice in {blocked}")
+            raise MalformedEventError.at("correct.blocked", f"a field is named twice in {blocked}")
     return Correction(
         score=None if "score" not in obj else FrozenMap(
             checks.per_player(obj["score"], "correct.score")),
@@ -270,12 +285,12 @@ def _parse_decision(obj: Any) -> Decision:
     obj = checks.mapping(obj, "decide")
     checks.only_keys(obj, ("by", "red", "unblock"), "decide")
     if "by" not in obj:
-        raise MalformedEventError("decide.by: missing (who decides?)")
+        raise MalformedEventError.at("decide.by", "missing (who decides?)")
     by = checks.player(obj["by"], "decide.by")
     red = None if "red" not in obj else _red_list(obj["red"], "decide.red")
     unblock = None if "unblock" not in obj else checks.string(obj["unblock"], "decide.unblock")
     if red is None and unblock is None:
-        raise MalformedEventError("decide: give \"red\" (R4) or \"unblock\" (R16)")
+        raise MalformedEventError.at("decide", "give \"red\" (R4) or \"unblock\" (R16)")
     return Decision(by=by, red=red, unblock=unblock)
 
 
@@ -298,11 +313,11 @@ def parse_event(obj: Mapping[str, Any] | Event | Shot) -> Event:
     if isinstance(obj, Shot):
         return ShotEvent(obj)
     if not isinstance(obj, Mapping):
-        raise MalformedEventError(f"step: expected an object, got {checks.show(obj)}")
+        raise MalformedEventError.at("step", f"expected an object, got {checks.show(obj)}")
     checks.within_depth(obj, "step")
     if len(obj) != 1:
-        raise MalformedEventError(
-            f"step: expected exactly one of {', '.join(STEP_KEYS)}, got {checks.show(list(obj))}")
+        raise MalformedEventError.at(
+            "step", f"expected exactly one of {', '.join(STEP_KEYS)}, got {checks.show(list(obj))}")
     ((key, value),) = obj.items()
     if key == "shot":
         return ShotEvent(parse_shot(value))
@@ -312,9 +327,9 @@ def parse_event(obj: Mapping[str, Any] | Event | Shot) -> Event:
         return _parse_correction(value)
     if key == "undo":
         if value is not True:
-            raise MalformedEventError(f"undo: expected true, got {checks.show(value)}")
+            raise MalformedEventError.at("undo", f"expected true, got {checks.show(value)}")
         return Undo()
     if key == "decide":
         return _parse_decision(value)
-    raise MalformedEventError(
-        f"step: unknown key {checks.show(key)} (known: {', '.join(STEP_KEYS)})")
+    raise MalformedEventError.at(
+        "step", f"unknown key {checks.show(key)} (known: {', '.join(STEP_KEYS)})")

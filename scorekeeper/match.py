@@ -11,10 +11,16 @@ them, and :meth:`Match.replay_json` from the log's JSON text, parsing each disti
 once (events are values, and a real match repeats a few hundred of them). A replay takes
 every step through :meth:`Match.apply`, the one path a live step takes: there is no second,
 faster copy of the rules to keep in step with the first.
+
+The match is also the one record of which steps stand: :meth:`Match.last_standing` and
+:meth:`Match.taken_back` answer for a position in :attr:`Match.events`, so the table's log
+(one entry per event) asks here instead of keeping a second record of undos.
 """
 
 from __future__ import annotations
 
+from array import array
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
@@ -51,7 +57,7 @@ class Match:
     """
 
     __slots__ = ("_rules", "_setup", "_names", "_handicaps", "_state", "_kept", "_tail",
-                 "_aside", "_steps", "_events", "_events_tuple")
+                 "_aside", "_standing", "_events", "_events_tuple")
 
     def __init__(self, rules: Rules = _DEFAULT_RULES, setup: Setup = _DEFAULT_SETUP,
                  names: Mapping[Player, str] | None = None,
@@ -63,19 +69,20 @@ class Match:
         self._names: FrozenMap[Player, str] = FrozenMap(self._check_names(names))
         for p, h in (handicaps or {}).items():
             if p not in PLAYERS or not isinstance(h, Handicap):
-                raise MalformedEventError(f"handicaps: expected a Handicap for black/white, got "
-                                          f"{show(p)}: {show(h)}")
+                raise MalformedEventError.at(
+                    "handicaps", f"expected a Handicap for black/white, got {show(p)}: {show(h)}")
         self._handicaps: FrozenMap[Player, Handicap] = FrozenMap(handicaps or {})
         self._state = initial_state(rules, setup)
         self._kept: list[State] = [self._state]
-        """The state after 0, K, 2K... steps of ``_steps`` (K = CHECKPOINT_EVERY)."""
+        """The state after 0, K, 2K... standing steps (K = CHECKPOINT_EVERY)."""
         self._tail: list[State] = []
         """The states after each step since the last kept state."""
         self._aside: list[State] | None = None
         """The tail as it was when the newest kept state was made (the states of the block
         before it), until that kept state is taken back."""
-        self._steps: list[Event] = []
-        """The steps not taken back, in order."""
+        self._standing = array("q")
+        """The positions in ``_events`` of the steps not taken back, in order (an array of
+        machine integers: a long log holds a hundred thousand)."""
         self._events: list[Event] = []
         self._events_tuple: tuple[Event, ...] | None = ()
 
@@ -84,9 +91,9 @@ class Match:
         out: dict[Player, str] = {}
         for p, name in (names or {}).items():
             if p not in PLAYERS:
-                raise MalformedEventError(f"names: unknown player {show(p)}")
+                raise MalformedEventError.at("names", f"unknown player {show(p)}")
             if not isinstance(name, str):
-                raise MalformedEventError(f"names.{p}: expected a string, got {show(name)}")
+                raise MalformedEventError.at(f"names.{p}", f"expected a string, got {show(name)}")
             out[p] = name
         return out
 
@@ -127,14 +134,29 @@ class Match:
     @property
     def can_undo(self) -> bool:
         """True when there is a step left to take back."""
-        return bool(self._steps)
+        return bool(self._standing)
+
+    @property
+    def last_standing(self) -> int | None:
+        """The position in :attr:`events` of the newest step no undo has taken back."""
+        return self._standing[-1] if self._standing else None
+
+    def taken_back(self, position: int) -> bool:
+        """True when an undo took back the step at ``position`` in :attr:`events` (R19: it
+        stays in the log, struck through). An undo itself is never taken back."""
+        if isinstance(self._events[position], Undo):
+            return False
+        standing = self._standing
+        k = bisect_left(standing, position)
+        return k == len(standing) or standing[k] != position
 
     # -- Changing it -----------------------------------------------------------------------
 
-    def _push(self, state: State, event: Event) -> None:
-        self._steps.append(event)
+    def _push(self, state: State) -> None:
+        """Stand the step about to be added to ``_events``, leading to ``state``."""
+        self._standing.append(len(self._events))
         self._state = state
-        if len(self._steps) % CHECKPOINT_EVERY == 0:
+        if len(self._standing) % CHECKPOINT_EVERY == 0:
             self._kept.append(state)
             self._aside = self._tail
             self._tail = []
@@ -144,7 +166,7 @@ class Match:
     def _pop(self) -> Event:
         """Take back the last step; the state before it is kept, or rebuilt from the kept
         state before it."""
-        steps, kept, tail = self._steps, self._kept, self._tail
+        standing, kept, tail = self._standing, self._kept, self._tail
         if tail:
             tail.pop()
         else:  # the current state is a kept one: the block before it, set aside or rebuilt
@@ -154,11 +176,11 @@ class Match:
                 self._aside = None
             else:
                 state = kept[-1]
-                for ev in steps[(len(kept) - 1) * CHECKPOINT_EVERY:-1]:
-                    state = apply_rules(state, ev).state
+                for i in standing[(len(kept) - 1) * CHECKPOINT_EVERY:-1]:
+                    state = apply_rules(state, self._events[i]).state
                     tail.append(state)
         self._state = tail[-1] if tail else kept[-1]
-        return steps.pop()
+        return self._events[standing.pop()]
 
     def apply(self, event: Event | Shot | Mapping[str, Any]) -> tuple[Effect, ...]:
         """Take one step (an event, a shot or a step object) and return its effects.
@@ -169,14 +191,14 @@ class Match:
         """
         ev = parse_event(event)
         if isinstance(ev, Undo):
-            if not self._steps:
-                raise NothingToUndoError(f"undo: nothing to undo {self._state.summary()}")
+            if not self._standing:
+                raise NothingToUndoError.at("undo", f"nothing to undo {self._state.summary()}")
             undone = self._pop()
             effects: tuple[Effect, ...] = (
                 Effect("undo", None, 0, Reason.UNDO, f"took back {undone.describe()}"),)
         else:
             transition = apply_rules(self._state, ev)
-            self._push(transition.state, ev)
+            self._push(transition.state)
             effects = transition.effects
         self._events.append(ev)
         self._events_tuple = None
@@ -220,7 +242,7 @@ class Match:
             try:
                 effects = self.apply(ev)
             except IllegalEventError as err:
-                raise type(err)(f"step {i}: {err}") from err
+                raise err.told(f"step {i}: {err}") from err
             if on_step is not None:
                 on_step(i, ev, self._state, effects)
 
@@ -240,7 +262,7 @@ def _parsed(items: Iterable[Event | Shot | Mapping[str, Any]]) -> Iterator[Event
         try:
             yield parse_event(item)
         except IllegalEventError as err:
-            raise type(err)(f"step {i}: {err}") from err
+            raise err.told(f"step {i}: {err}") from err
 
 
 def _parsed_json(bodies: Iterable[str | bytes]) -> Iterator[Event]:
@@ -252,6 +274,6 @@ def _parsed_json(bodies: Iterable[str | bytes]) -> Iterator[Event]:
             try:
                 ev = parse_event_json(text)
             except IllegalEventError as err:
-                raise type(err)(f"step {i}: {err}") from err
+                raise err.told(f"step {i}: {err}") from err
             seen[text] = ev
         yield ev

@@ -62,35 +62,37 @@ class Rules:
         if not isinstance(self.colors, tuple):
             object.__setattr__(self, "colors", tuple(self.colors))
         if self.variant not in ("classic", "trio"):
-            raise MalformedEventError(
-                f"rules.variant: expected \"classic\" or \"trio\", got {checks.show(self.variant)}"
-            )
+            raise MalformedEventError.at(
+                "rules.variant",
+                f"expected \"classic\" or \"trio\", got {checks.show(self.variant)}")
         checks.boolean(self.flipping, "rules.flipping")
         checks.integer(self.points_to_win_round, "rules.points_to_win_round", 1, 1000)
         checks.integer(self.rounds_to_win_game, "rules.rounds_to_win_game", 1, 1000)
         checks.integer(self.pot, "rules.pot", 1, 10_000)
         if self.variant == "trio" and self.flipping:
-            raise MalformedEventError("rules.flipping: Trio has no blockades (R17)")
+            raise MalformedEventError.at("rules.flipping", "Trio has no blockades (R17)")
         if self.variant == "classic" and self.pot < 2 * self.rounds_to_win_game - 1:
-            raise MalformedEventError(
-                f"rules.pot: {self.pot} skitts cannot fill the round counters of a game to "
+            raise MalformedEventError.at(
+                "rules.pot", f"{self.pot} skitts cannot fill the round counters of a game to "
                 f"{self.rounds_to_win_game} round wins (need at least "
                 f"{2 * self.rounds_to_win_game - 1})"
             )
         colors = self.colors
         if len(colors) != 3 or not all(isinstance(c, str) for c in colors):
-            raise MalformedEventError(
-                f"rules.colors: expected three colour names, got {checks.show(list(colors))}"
+            raise MalformedEventError.at(
+                "rules.colors", f"expected three colour names, got {checks.show(list(colors))}"
             )
         if colors[0] != RED:
-            raise MalformedEventError(
-                f"rules.colors: the first colour is always \"red\", got {checks.show(colors[0])}"
+            raise MalformedEventError.at(
+                "rules.colors", f"the first colour is always \"red\", got {checks.show(colors[0])}"
             )
         for c in colors:
             if not c or "." in c or c == MINUS or c.strip() != c:
-                raise MalformedEventError(f"rules.colors: {checks.show(c)} is not a colour name")
+                raise MalformedEventError.at(
+                    "rules.colors", f"{checks.show(c)} is not a colour name")
         if len(set(colors)) != 3:
-            raise MalformedEventError(f"rules.colors: names repeat in {checks.show(list(colors))}")
+            raise MalformedEventError.at(
+                "rules.colors", f"names repeat in {checks.show(list(colors))}")
 
     @property
     def is_trio(self) -> bool:
@@ -186,23 +188,24 @@ class Setup:
             checks.player(self.first, "setup.first")
         if self.big is not None:
             for p, v in self.big.items():
-                checks.player(p, "setup.big key")
+                checks.player(p, "setup.big", of_key=True)
                 if v not in ("hand", "center"):
-                    raise MalformedEventError(
-                        f"setup.big.{p}: expected \"hand\" or \"center\", got {checks.show(v)}"
+                    raise MalformedEventError.at(
+                        f"setup.big.{p}", f"expected \"hand\" or \"center\", got {checks.show(v)}"
                     )
         for name, n in self.board.items():
-            checks.string(name, "setup.board key")
+            checks.string(name, "setup.board", of_key=True)
             checks.integer(n, f"setup.board.{name}", 0)
         for i, name in enumerate(self.blocked):
             checks.string(name, f"setup.blocked[{i}]")
         if len(set(self.blocked)) != len(self.blocked):
-            raise MalformedEventError(f"setup.blocked: a field is named twice in {self.blocked}")
+            raise MalformedEventError.at(
+                "setup.blocked", f"a field is named twice in {self.blocked}")
         for p, n in self.score.items():
-            checks.player(p, "setup.score key")
+            checks.player(p, "setup.score", of_key=True)
             checks.integer(n, f"setup.score.{p}")
         for p, n in self.round_wins.items():
-            checks.player(p, "setup.round_wins key")
+            checks.player(p, "setup.round_wins", of_key=True)
             checks.integer(n, f"setup.round_wins.{p}", 0)
         if self.round is not None:
             checks.integer(self.round, "setup.round", 1)
@@ -260,11 +263,13 @@ class Handicap:
 
     def __post_init__(self) -> None:
         if self.line not in SHOOTING_LINES:
-            raise MalformedEventError(f"handicap.line: expected one of "
-                                      f"{', '.join(SHOOTING_LINES)}, got {checks.show(self.line)}")
+            raise MalformedEventError.at(
+                "handicap.line",
+                f"expected one of {', '.join(SHOOTING_LINES)}, got {checks.show(self.line)}")
         if self.hand not in HANDS:
-            raise MalformedEventError(f"handicap.hand: expected one of {', '.join(HANDS)}, got "
-                                      f"{checks.show(self.hand)}")
+            raise MalformedEventError.at(
+                "handicap.hand",
+                f"expected one of {', '.join(HANDS)}, got {checks.show(self.hand)}")
 
     @classmethod
     def from_json(cls, obj: Any) -> Handicap:

@@ -102,7 +102,7 @@ def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
                 checks.player(r, f"{where}expect.rounds[{i}]")
     if "big" in exp:
         for p, v in checks.mapping(exp["big"], f"{where}expect.big").items():
-            checks.player(p, f"{where}expect.big key")
+            checks.player(p, f"{where}expect.big", of_key=True)
             if v not in ("hand", "center", None):
                 raise MalformedEventError(f"{where}expect.big.{p}: expected \"hand\", "
                                           f"\"center\" or null, got {checks.show(v)}")

@@ -178,36 +178,36 @@ def check_position(rules: Rules, board: dict[str, int], blocked: set[str] | froz
     scores or round wins out of range, more skitts than the pot holds (R2, R16, R19, R20)."""
     for name, n in board.items():
         if name not in rules.fields:
-            raise MalformedEventError(
-                f"{where}.board: unknown field {show(name)}: expected one of "
+            raise MalformedEventError.at(
+                f"{where}.board", f"unknown field {show(name)}: expected one of "
                 f"{', '.join(rules.fields)}")
         if n < 0:
-            raise IllegalEventError(f"{where}.board.{name}: {n} skitts is below 0")
+            raise IllegalEventError.at(f"{where}.board.{name}", f"{n} skitts is below 0")
     if blocked and not rules.flipping:
-        raise IllegalEventError(
-            f"{where}.blocked: blocked fields exist only with the flipping option (R16, R20)")
+        raise IllegalEventError.at(
+            f"{where}.blocked", "blocked fields exist only with the flipping option (R16, R20)")
     for name in blocked:
         if name not in rules.color_fields:
-            raise MalformedEventError(
-                f"{where}.blocked: {show(name)} is not a colour field that can be blocked")
+            raise MalformedEventError.at(
+                f"{where}.blocked", f"{show(name)} is not a colour field that can be blocked")
     target = rules.points_to_win_round
     low = 0 if rules.is_trio else -1
     for p, n in score.items():
         if not low <= n < target:
-            raise IllegalEventError(
-                f"{where}.score.{p}: {n} is outside {low}..{target - 1} "
+            raise IllegalEventError.at(
+                f"{where}.score.{p}", f"{n} is outside {low}..{target - 1} "
                 f"({target} points end the {'game' if rules.is_trio else 'round'}) (R19)")
     for p, n in round_wins.items():
         if rules.is_trio and n:
-            raise IllegalEventError(f"{where}.round_wins.{p}: Trio has no rounds (R17)")
+            raise IllegalEventError.at(f"{where}.round_wins.{p}", "Trio has no rounds (R17)")
         if not 0 <= n < rules.rounds_to_win_game:
-            raise IllegalEventError(
-                f"{where}.round_wins.{p}: {n} is outside 0..{rules.rounds_to_win_game - 1} "
+            raise IllegalEventError.at(
+                f"{where}.round_wins.{p}", f"{n} is outside 0..{rules.rounds_to_win_game - 1} "
                 f"({rules.rounds_to_win_game} round wins end the game) (R19)")
     used = skitts_out_of_pot(rules, board, blocked, round_wins)
     if used > rules.pot:
-        raise IllegalEventError(
-            f"{where}: {used} skitts on the board, as blockades and on round counters, but the "
+        raise IllegalEventError.at(
+            where, f"{used} skitts on the board, as blockades and on round counters, but the "
             f"pot holds only {rules.pot} (R2, R19)")
 
 
@@ -228,10 +228,11 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
     check_position(rules, dict(setup.board), blocked, score, wins, "setup")
     if rules.is_trio:
         if setup.big is not None and any(v is not None for v in setup.big.values()):
-            raise IllegalEventError("setup.big: Trio has no big skitts (R17)")
+            raise IllegalEventError.at("setup.big", "Trio has no big skitts (R17)")
         big: dict[Player, BigState | None] = {"black": None, "white": None}
         if setup.round not in (None, 1):
-            raise IllegalEventError(f"setup.round: Trio has no rounds (R17), got {setup.round}")
+            raise IllegalEventError.at(
+                "setup.round", f"Trio has no rounds (R17), got {setup.round}")
         round_no = 1
     else:
         big = {"black": "hand", "white": "hand"}
@@ -239,8 +240,8 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
         least = 1 + sum(wins.values())
         round_no = least if setup.round is None else setup.round
         if round_no < least:
-            raise IllegalEventError(
-                f"setup.round: {round_no} is before round {least}, the first round after "
+            raise IllegalEventError.at(
+                "setup.round", f"{round_no} is before round {least}, the first round after "
                 f"{least - 1} round wins")
     pot = rules.pot - skitts_out_of_pot(rules, board, blocked, wins)
     state = State(

@@ -15,8 +15,9 @@ tracker compares that with the board the match expects and decides what the diff
   it as the shot of the player due, or has it restored.
 - **paused**: sensing is paused by the referee or the link is down; readings are ignored.
 
-The tracker is pure: it reads no clock and does no I/O. The caller applies the shots it
-proposes to the match and calls :meth:`Tracker.sync` after every change of the match.
+The tracker is pure: it reads no clock and does no I/O. It proposes shots as match events
+(:class:`~scorekeeper.events.ShotEvent`), which the caller applies to the match as they are,
+and calls :meth:`Tracker.sync` after every change of the match.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from scorekeeper.events import ShotEvent
 from scorekeeper.fields import PLAYERS, Player, color_of, side_of
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
@@ -191,17 +193,18 @@ class Tracker:
 
     # Inputs --------------------------------------------------------------------------
 
-    def observe(self, reading: BoardReading, expected: Expectation) -> Shot | None:
-        """A new settled reading: return the shot it shows, if the board is ready for one."""
+    def observe(self, reading: BoardReading, expected: Expectation) -> ShotEvent | None:
+        """A new settled reading: the shot it shows, if the board is ready for one."""
         self._reading = reading
         self._expected = expected
         if self._paused_by:
             return None
         if self._mode == "ready":
             shot = shot_from_reading(reading, expected)
-            if shot is not None:
-                self._note = ""
-            return shot
+            if shot is None:
+                return None
+            self._note = ""
+            return ShotEvent(shot)
         if agrees(reading, expected):
             self._mode = "ready"
             self._note = ""
@@ -238,15 +241,15 @@ class Tracker:
         self._mode = "review"
         self._note = f"the sensed shot was not recorded ({message})"
 
-    def mark_no_change(self, expected: Expectation) -> Shot | None:
+    def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
         """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
         if expected.turn is None or not expected.playing:
             return None
         if expected.must_place_big:
-            return Shot(by=expected.turn, big="missed")
-        return Shot(by=expected.turn)
+            return ShotEvent(Shot(by=expected.turn, big="missed"))
+        return ShotEvent(Shot(by=expected.turn))
 
-    def accept_board(self, expected: Expectation) -> Shot | None:
+    def accept_board(self, expected: Expectation) -> ShotEvent | None:
         """The referee accepts the board as sensed: the difference is the shot of the player due."""
         if self._reading is None:
             return None
@@ -254,7 +257,8 @@ class Tracker:
         forced = replace(self._reading, launched=self._reading.launched | turn)
         self._mode = "ready"
         self._note = ""
-        return shot_from_reading(forced, expected)
+        shot = shot_from_reading(forced, expected)
+        return None if shot is None else ShotEvent(shot)
 
     def restore_board(self) -> None:
         """The referee has the board restored to what the match expects."""

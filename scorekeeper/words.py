@@ -13,6 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekeeper.events import Correction, Event
+
 PLAYERS = ("black", "white")
 
 _FIELD = re.compile(r"\b(black|white)\.([a-z]+)\b")
@@ -24,6 +26,20 @@ def name_of(player: str | None, names: Mapping[str, str]) -> str:
     if not player:
         return "nobody"
     return names.get(player) or player.capitalize()
+
+
+SEATS = {"black": "first player", "white": "second player"}
+"""A side in words where no name is known, in the order pairings and the new-match form list
+the players (the tournament page speaks of sides only this way)."""
+
+
+def players_named(names: Mapping[str, Any]) -> dict[str, str]:
+    """Each side's name, or its seat in words (``first player``) when it has none."""
+    out: dict[str, str] = {}
+    for player in PLAYERS:
+        given = names.get(player)
+        out[player] = given.strip() if isinstance(given, str) and given.strip() else SEATS[player]
+    return out
 
 
 def field_words(field: str, names: Mapping[str, str]) -> str:
@@ -138,24 +154,23 @@ def refusal(message: str, names: Mapping[str, str]) -> str:
     return f"Not possible: {text}" + (f" ({ruling.group(1)})" if ruling else "")
 
 
-def what_changed(step: Mapping[str, Any], text: str, names: Mapping[str, str]) -> list[str]:
+def what_changed(event: Event, text: str, names: Mapping[str, str]) -> list[str]:
     """What a logged step did, for the person whose change it overtook, e.g.
     ``Bo's score was set to 1`` for a correction; the step's own words otherwise."""
-    body = step.get("correct")
-    if not isinstance(body, Mapping):
+    if not isinstance(event, Correction):
         return [in_names(text, names)]
     out: list[str] = []
-    for p, n in (body.get("score") or {}).items():
+    for p, n in (event.score or {}).items():
         out.append(f"{name_of(p, names)}'s score was set to {n}")
-    for p, n in (body.get("round_wins") or {}).items():
+    for p, n in (event.round_wins or {}).items():
         out.append(f"{name_of(p, names)}'s round wins were set to {n}")
-    for f, n in (body.get("board") or {}).items():
+    for f, n in (event.board or {}).items():
         out.append(f"{field_words(f, names)} was set to {n} skitt{'' if n == 1 else 's'}")
-    if body.get("blocked") is not None:
-        fields = ", ".join(field_words(f, names) for f in body["blocked"]) or "none"
+    if event.blocked is not None:
+        fields = ", ".join(field_words(f, names) for f in event.blocked) or "none"
         out.append(f"the blocked fields were set to {fields}")
-    if body.get("turn"):
-        out.append(f"{name_of(body['turn'], names)} was made the one to shoot")
+    if event.turn:
+        out.append(f"{name_of(event.turn, names)} was made the one to shoot")
     return out or [in_names(text, names)]
 
 

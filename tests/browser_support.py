@@ -50,6 +50,7 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
 
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
+    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
     from web.config.pin import PinStore
     from web.table.wiring import open_table
@@ -57,13 +58,14 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
     clock = MonotonicClock()
     pins = PinStore(tmp / "data")
     pins.set(pin)
+    broadcaster = Broadcaster()
     table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
-                       settle_ms=120, debounce_ms=10)
+                       settle_ms=120, debounce_ms=10, publish=broadcaster.publish)
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    app = create_app(table, Auth.create(pins, clock), public_url=url + "/")
+    app = create_app(table, Auth.create(pins, clock), broadcaster, public_url=url + "/")
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
     thread.start()

@@ -28,6 +28,7 @@ def fake_clock() -> FakeClock:
 def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[..., TestClient]]:
     """Build clients on ``tmp_path/skitter.db`` (call again after closing one to "restart")."""
     from web.api.app import create_app
+    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
     from web.config.pin import PinStore
     from web.table.wiring import open_table
@@ -37,8 +38,10 @@ def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[...,
     opened: list[tuple[TestClient, object]] = []
 
     def build(*, source: str = "sim") -> TestClient:
-        table = open_table(tmp_path / "skitter.db", source, clock=fake_clock, wall=fake_clock)
-        app = create_app(table, Auth.create(pins, fake_clock), poll_interval=None)
+        broadcaster = Broadcaster()
+        table = open_table(tmp_path / "skitter.db", source, clock=fake_clock, wall=fake_clock,
+                           publish=broadcaster.publish)
+        app = create_app(table, Auth.create(pins, fake_clock), broadcaster, poll_interval=None)
         client = TestClient(app)
         client.__enter__()
         opened.append((client, table))

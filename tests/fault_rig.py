@@ -167,9 +167,9 @@ class ScoringRig:
     def expectation(self) -> Expectation:
         return Expectation.from_state(self.match.state)
 
-    def _apply(self, shot: Shot) -> None:
+    def _apply(self, shot: ShotEvent) -> None:
         try:
-            self.match.apply(ShotEvent(shot))
+            self.match.apply(shot)
         except IllegalEventError as exc:
             self.log.refusals.append(str(exc))
             self.tracker.refused(str(exc))

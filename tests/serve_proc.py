@@ -77,11 +77,12 @@ class ServeProcess:
     """One ``skitter serve`` child; ``cookie`` is the referee's once :meth:`login` ran."""
 
     def __init__(self, data_dir: Path, *extra: str, command: list[str] | None = None,
-                 pin: str | None = PIN) -> None:
+                 pin: str | None = PIN, port: int | None = None) -> None:
         """``pin`` None: no ``--pin`` (the PIN stored in ``data_dir`` is used, as at a
-        restart; no PIN hashing at start)."""
+        restart; no PIN hashing at start). ``port``: a given one (a restart on the address
+        the pages already use) instead of a free one."""
         self.data_dir = data_dir
-        self.port = free_port()
+        self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
         self.cookie = ""

@@ -363,13 +363,44 @@ def test_a_tap_held_while_another_client_redraws_the_board_counts_once(
     assert count("white.red") == 2
 
 
+MARKUP_NAME = "<img src=x onerror=window.p=1>"
+
+
+def test_a_name_holding_markup_shows_as_text_on_the_referee_page(
+    context: Any, server: LiveServer
+) -> None:
+    """Issue 13: the score chart and the sensor map are built with DOM calls; a name that
+    looks like HTML is shown as the text it is and creates no element."""
+    from playwright.sync_api import expect
+
+    page = context.new_page()
+    page.goto(server.url + "/referee")
+    log_in(page, server.pin)
+    r = context.request.post(server.url + "/api/match/new", data={
+        "seq": api_state(context, server)["seq"],
+        "names": {"black": MARKUP_NAME, "white": "Bo"}, "first": "black"})
+    assert r.ok, r.text()
+    for by in ("black", "white"):
+        api_step(context, server, {"shot": {"by": by, "big": "placed"}})
+    r = context.request.post(server.url + "/api/referee/mute", data={"cell": 17})
+    assert r.ok, r.text()
+    expect(page.locator("#chart text", has_text=MARKUP_NAME)).to_have_count(1)  # the legend
+    expect(page.locator("#chart path title").first).to_have_text(MARKUP_NAME)
+    cell = page.locator('#cells [data-cell="17"]')
+    expect(cell).to_have_class(re.compile(r"\bmuted\b"))
+    assert page.locator("img").count() == 0
+    assert page.evaluate("window.p") is None
+    cell.get_by_role("button", name="unmute").click()  # the map's buttons still act
+    expect(cell.get_by_role("button")).to_have_count(0)
+    assert api_state(context, server)["sensors"]["muted"] == []
+    shot(page, "referee-markup-name")
+
+
 PAGES = ("/", "/tablet", "/board", "/referee")
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'button, a, input, select, summary, [role=button]')].filter((e) => {
       const r = e.getBoundingClientRect();
       if (!r.width || !r.height || e.closest('.hidden')) return false;
-      // known gap: the board's bridges and launch spots are drawn too small on a phone
-      if (e.closest('.bridge, .launch')) return false;
       return r.width < 44 || r.height < 44;
     }).map((e) => e.id || e.textContent.trim().slice(0, 30) || e.tagName)"""
 
@@ -411,4 +442,40 @@ def test_pages_speak_words_and_fit_a_phone(browser: Any, server: LiveServer) -> 
             if path in ("/tablet", "/board", "/referee"):
                 shot(p, f"{name}-{w}x{h}")
             p.close()
+        ctx.close()
+
+
+# Every target of the virtual board: its size, and what a tap at its centre reaches.
+BOARD_TARGETS = """() => [...document.querySelectorAll('#vboard [data-press]')].map((e) => {
+    e.scrollIntoView({block: "center", inline: "center"});
+    const r = e.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    const reached = hit && hit.closest('[data-press]');
+    return {key: e.dataset.pressKey, w: r.width, h: r.height,
+            reached: reached ? reached.dataset.pressKey : null};
+})"""
+
+
+def test_every_board_target_is_a_finger_wide_on_a_phone_and_taps_itself(
+    browser: Any, server: LiveServer
+) -> None:
+    """Issue 13, item 12: on a 390x844 phone every field, big-skitt spot, launch spot and
+    bridge of the virtual board is at least 44x44 px, a tap at its centre reaches it (the
+    larger targets take nothing from their neighbours), and nothing scrolls sideways; the
+    other sizes keep working."""
+    for name, (w, h) in VIEWPORTS.items():
+        ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=name == "phone")
+        page = ctx.new_page()
+        page.goto(server.url + "/board")
+        page.wait_for_function("document.querySelectorAll('#vboard [data-press]').length > 0")
+        targets = page.evaluate(BOARD_TARGETS)
+        kinds = {t["key"].split(":")[0] for t in targets}
+        assert kinds == {"field", "big", "launch", "bridge"}, kinds
+        assert [t["key"] for t in targets if t["reached"] != t["key"]] == [], name
+        if name == "phone":
+            small = [t for t in targets if t["w"] < 44 or t["h"] < 44]
+            assert small == [], small
+            assert page.evaluate(SMALL_TARGETS) == []
+        assert page.evaluate("document.documentElement.scrollWidth") <= w, name
+        shot(page, f"board-{w}x{h}")
         ctx.close()

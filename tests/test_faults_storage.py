@@ -64,14 +64,13 @@ def inject(store: MatchStore) -> FailingDb:
 def test_a_failure_between_the_writes_of_an_amend_leaves_no_lone_undo(tmp_path: Path) -> None:
     clock = FakeClock(100.0)
     store = MatchStore(tmp_path / "log.db")
-    table = Table(store, clock=clock, wall=clock)
+    seen: list[dict[str, Any]] = []
+    table = Table(store, clock=clock, wall=clock, publish=seen.append)
     for by in ("black", "white"):
         table.apply_step({"shot": {"by": by, "big": "placed"}})
     table.apply_step({"correct": {"score": {"black": 2}, "reason": "set up"}})
     table.apply_step({"shot": {"by": "black", "delta": {}}})
     before = table.snapshot()
-    seen: list[dict[str, Any]] = []
-    table.publish = seen.append
     failing = inject(store)
     failing.fail_at = 2  # the undo is written, the amended shot is not
     with pytest.raises(StoreUnwritable, match="match log cannot be written: database or disk"):
@@ -163,13 +162,16 @@ def test_a_real_full_disk_gives_503_and_recovers_when_space_returns(
     tiny_tmpfs: Path, fake_clock: FakeClock,
 ) -> None:
     from web.api.app import create_app
+    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
     from web.config.pin import PinStore
     from web.table.wiring import open_table
 
     pins = PinStore(tiny_tmpfs / "data")
     pins.set("2468")
-    table = open_table(tiny_tmpfs / "skitter.db", "sim", clock=fake_clock, wall=fake_clock)
+    broadcaster = Broadcaster()
+    table = open_table(tiny_tmpfs / "skitter.db", "sim", clock=fake_clock, wall=fake_clock,
+                       publish=broadcaster.publish)
     ballast = tiny_tmpfs / "ballast"
     try:
         with ballast.open("wb") as out:  # fill the disk to the last block
@@ -179,7 +181,7 @@ def test_a_real_full_disk_gives_503_and_recovers_when_space_returns(
     except OSError:
         pass
     try:
-        with TestClient(create_app(table, Auth.create(pins, fake_clock),
+        with TestClient(create_app(table, Auth.create(pins, fake_clock), broadcaster,
                                    poll_interval=None)) as client:
             assert client.post("/api/referee/login", json={"pin": "2468"}).status_code == 200
             codes = []

@@ -6,7 +6,7 @@ import pytest
 
 from firmware_bridge.health import FlagKind, HealthMonitor
 from firmware_bridge.pipeline import Pipeline
-from firmware_bridge.profile import load_profile
+from firmware_bridge.profile import load_profile, loads_profile
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import FakeClock
 from scorekeeper.reading import BoardReading
@@ -15,9 +15,9 @@ EMPTY = dict.fromkeys(load_profile().field_names, 0)
 
 
 class Bench:
-    def __init__(self, initial=(), **health) -> None:
+    def __init__(self, initial=(), profile=None, **health) -> None:
         self.clock = FakeClock(0.0)
-        self.profile = load_profile()
+        self.profile = profile or load_profile()
         self.board = SimulatedBoard(self.profile, self.clock)
         for cell in initial:
             self.board.magnet_arrives(cell)
@@ -72,6 +72,58 @@ def test_occupied_cells_awaiting_a_restore_are_never_flagged_however_long_it_tak
     bench.board.magnet_leaves(17)
     bench.board.magnet_leaves(29)
     bench.run(20, step=0.1)
+    assert bench.pipeline.flags() == [] and not bench.pipeline.is_held()
+
+
+def test_a_cell_going_active_on_an_empty_field_the_restore_does_not_involve_is_stuck():
+    """Issue 13, item 2: the pending restore excuses only what it explains. A switch that
+    closes by itself on a field nobody shot at and nobody works on is flagged after the
+    restore timeout, while the occupied fields still wait for the players however long."""
+    bench = Bench(restore_timeout_s=10.0)
+    for cell in (16, 17, 1):  # skitts on white.red and black.red at the round end
+        bench.board.magnet_arrives(cell)
+    bench.run(1)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(60, step=0.5)
+    bench.board.magnet_arrives(9)  # black.blue: empty, untouched, not in the restore
+    bench.run(9.8, step=0.1)
+    assert bench.pipeline.flags() == []
+    bench.run(0.5, step=0.1)
+    (flag,) = bench.pipeline.flags()
+    assert (flag.cell, flag.field, flag.kind) == (9, "black.blue", FlagKind.STUCK_ACTIVE)
+    bench.run(600, step=0.5)
+    assert [f.cell for f in bench.pipeline.flags()] == [9]  # the occupied fields still wait
+
+
+def test_a_cell_whose_field_the_restore_leaves_as_it_is_is_not_excused():
+    """On a calibrated minus field one active cell reads as no skitt: the restore asks
+    nothing of that field, so the lone active cell there is not explained by it."""
+    text = load_profile().path.read_text().replace(
+        "cells = [32, 33, 34, 35]", "cells = [32, 33, 34, 35]\ncounts = [0, 0, 1, 1, 2]")
+    bench = Bench(profile=loads_profile(text), restore_timeout_s=10.0)
+    for cell in (16, 17, 32):
+        bench.board.magnet_arrives(cell)
+    bench.run(1)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(9.5, step=0.5)
+    assert bench.pipeline.flags() == []
+    bench.run(1, step=0.5)
+    assert [(f.cell, f.kind) for f in bench.pipeline.flags()] == [(32, FlagKind.STUCK_ACTIVE)]
+
+
+def test_a_refused_shot_s_skitt_awaiting_the_restore_is_never_flagged():
+    """The referee asks for the board back after a shot the rules refused: the restore
+    instruction asks to take that skitt off, so it waits for the players, however long."""
+    bench = Bench(restore_timeout_s=5.0)
+    bench.pipeline.set_expected(EMPTY)
+    bench.run(1)
+    bench.board.place_skitt("white.red")  # the refused shot
+    bench.run(30, step=0.1)
+    bench.pipeline.set_expected(EMPTY)  # "put the board back"
+    bench.run(120, step=0.5)
+    assert bench.pipeline.flags() == [] and bench.pipeline.is_held()
+    bench.board.remove_skitt("white.red")
+    bench.run(2)
     assert bench.pipeline.flags() == [] and not bench.pipeline.is_held()
 
 

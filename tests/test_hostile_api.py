@@ -28,6 +28,7 @@ from schemathesis import GenerationMode
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
 from web.api.auth import COOKIE
+from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.wiring import open_table
@@ -57,8 +58,10 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     clock = FakeClock(1000.0)
     pins = PinStore(tmp / "data")
     pins.set(PIN)
-    table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=clock)
-    app = create_app(table, Auth.create(pins, clock), poll_interval=None)
+    broadcaster = Broadcaster()
+    table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=clock,
+                       publish=broadcaster.publish)
+    app = create_app(table, Auth.create(pins, clock), broadcaster, poll_interval=None)
     with TestClient(app) as client:
         response = client.post("/api/referee/login", json={"pin": PIN})
         assert response.status_code == 200, response.text

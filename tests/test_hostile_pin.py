@@ -25,6 +25,7 @@ from fastapi import FastAPI
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
 from web.api.auth import CAP_DELAY, FORGET, GLOBAL_BURST, GLOBAL_INTERVAL, delay_after
+from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.wiring import open_table
@@ -62,9 +63,11 @@ def venue(tmp_path: Path) -> Iterator[tuple[FastAPI, FakeClock]]:
     clock = FakeClock(5000.0)
     store = PinStore(tmp_path / "data")
     store.set(PIN)
-    table = open_table(tmp_path / "skitter.db", "sim", clock=clock, wall=clock)
+    broadcaster = Broadcaster()
+    table = open_table(tmp_path / "skitter.db", "sim", clock=clock, wall=clock,
+                       publish=broadcaster.publish)
     app = create_app(table, Auth.create(CountingPins(store), clock),  # type: ignore[arg-type]
-                     poll_interval=None)
+                     broadcaster, poll_interval=None)
     try:
         yield app, clock
     finally:

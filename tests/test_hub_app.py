@@ -178,7 +178,9 @@ def test_a_finished_matchs_log_is_served(client: TestClient, hub: Hub) -> None:
                                          {"black": "Ann", "white": "Bob"}))
     log = client.get("/api/matches/b1/1").json()
     assert log["complete"] and log["result"]["winner"] == "Ann"
-    assert log["events"][0]["effects"] == ["black +1"]
+    assert log["events"][0]["effects"] == ["Ann +1"]  # in the players' names
+    assert log["events"][0]["text"] == "Ann's shot"
+    assert log["events"][0]["event"] == {"shot": {"by": "black"}}  # the raw step beside
     assert client.get("/api/matches/b1/2").status_code == 404
 
 

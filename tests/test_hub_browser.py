@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -60,6 +61,14 @@ def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
         "state": {"phase": "playing", "turn": "white", "round": 1,
                   "score": {"black": 3, "white": 1}, "round_wins": {"black": 0, "white": 0}},
         "alerts": [{"kind": "link", "message": "sensor link down"}]}, at=1.0)
+    # a board whose match has no names yet, and one without a match
+    store.set_board_status("board-3", True, at=1.0)
+    store.set_board_state("board-3", {
+        "match_id": 2, "seq": 1, "names": {},
+        "state": {"phase": "playing", "turn": "white", "round": 1,
+                  "score": {"black": 0, "white": 0}, "round_wins": {"black": 0, "white": 0}}},
+        at=1.0)
+    store.set_board_status("board-4", True, at=1.0)
     tournament.receive(finished("board-1", (pairs[0].black, pairs[0].white or "")))
     hub = Hub(tournament, Sender(), pins, clock)
     with socket.socket() as s:
@@ -102,7 +111,8 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
             expect(first).to_have_text(hub.tournament.standings()[0].player)
             page.locator("#games tbody button").click()
             expect(page.locator("#log tbody tr")).to_have_count(1)
-            expect(page.locator("#log tbody")).to_contain_text("white's shot")
+            second = hub.tournament.store.pairings(1)[0].white
+            expect(page.locator("#log tbody")).to_contain_text(f"{second}'s shot")
             # Nobody logged in: no referee controls.
             expect(card.locator(".undo")).to_be_hidden()
             page.fill("#pin", "1357")
@@ -117,7 +127,8 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
             browser.close()
 
 
-HUB_SIZES = [(1920, 1080), (1024, 768), (390, 844)]
+HUB_SIZES = [(1920, 1080), (1280, 720), (1024, 768), (768, 1024), (390, 844)]
+SIDES = re.compile(r"\b(black|white)\b", re.IGNORECASE)
 SMALL_TARGETS = """() => [...document.querySelectorAll("button, a, input, select, summary")]
     .filter((e) => e.getClientRects().length && getComputedStyle(e).visibility !== "hidden")
     .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect()])
@@ -131,7 +142,7 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
     from browser_support import SCREENSHOTS
     from playwright.sync_api import expect, sync_playwright
 
-    url, _ = page_url
+    url, hub = page_url
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -155,6 +166,21 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
                     assert wide <= 0, f"horizontal scroll of {wide} px at {w}x{h} ({who})"
                     small = page.evaluate(SMALL_TARGETS)
                     assert small == [], f"touch targets under 44 px at {w}x{h} ({who}): {small}"
+                    text = page.locator("body").inner_text()
+                    assert not SIDES.findall(text), f"black/white on the page ({who})"
+                    assert '{"' not in text
+                if (w, h) == HUB_SIZES[0]:
+                    unnamed = page.locator('article.board[data-board="board-3"]')
+                    expect(unnamed.locator(".detail")).to_contain_text("second player to shoot")
+                    expect(unnamed.locator(".cb-who")).to_have_text("first player's score")
+                    named = page.locator('article.board[data-board="board-2"]')
+                    pair = hub.tournament.store.pairings(1)[1]
+                    expect(named.locator(".cw-who")).to_have_text(f"{pair.white}'s score")
+                    idle = page.locator('article.board[data-board="board-4"]')
+                    expect(idle.locator(".match")).to_have_text("no match yet")
+                    expect(idle.locator(".names")).to_be_hidden()
+                    expect(idle.locator(".detail")).to_have_text("no game started on this board")
+                    expect(idle.locator(".undo")).to_be_hidden()  # nothing to take back
                 page.screenshot(path=str(SCREENSHOTS / f"hub-{w}x{h}.png"), full_page=True)
                 page.close()
         finally:

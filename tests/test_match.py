@@ -120,3 +120,53 @@ def test_a_hand_made_shot_with_lists_counts_like_a_parsed_one():
     m.apply(Shot(by="black", delta={"white.red": 1}, red=["back"]))  # type: ignore[arg-type]
     assert (m.state.score["black"], m.state.score["white"]) == (0, 1)
     assert m.events[0].to_json() == shot("black", delta={"white.red": 1}, red=["back"])
+
+
+def test_the_match_tells_which_steps_an_undo_took_back():
+    # R19: an undo takes back the newest step still standing; undos in a row go further back.
+    m = play(game(), shot("black", delta={}), shot("white", delta={}), {"undo": True},
+             shot("white", delta={}), {"undo": True}, {"undo": True})
+    assert [m.taken_back(i) for i in range(len(m.events))] == [
+        True, True, False, True, False, False]
+    assert m.last_standing is None
+    play(m, shot("black", delta={}))
+    assert m.last_standing == 6 and not m.taken_back(6)
+
+
+def test_the_standing_steps_survive_undos_across_kept_states():
+    m = game(rules={"pot": 200})
+    for _ in range(2 * CHECKPOINT_EVERY + 3):
+        m.apply(shot(m.state.turn, delta={}))
+    for _ in range(CHECKPOINT_EVERY + 5):
+        m.apply({"undo": True})
+    standing = CHECKPOINT_EVERY - 2
+    assert m.last_standing == standing - 1
+    assert [m.taken_back(i) for i in range(2 * CHECKPOINT_EVERY + 3)] == (
+        [False] * standing + [True] * (CHECKPOINT_EVERY + 5))
+
+
+@pytest.mark.parametrize(("step", "key"), [
+    ({"shot": {"by": "black", "delta": {"white.red": "one"}}}, "shot.delta.white.red"),
+    ({"shot": {"by": "black", "blockade": {"from": "white.red"}}}, "shot.blockade.to"),
+    ({"correct": {"score": {"grey": 1}}}, "correct.score"),
+    ({"decide": {"by": "black", "red": ["sideways"]}}, "decide.red[0]"),
+    ({"shot": {"by": "white", "delta": {}}}, "shot.by"),
+    ({"shot": {"by": "black", "delta": {"white.purple": 1}}}, "shot.delta"),
+    ({"correct": {"score": {"black": 99}}}, "correct.score.black"),
+    ({"undo": True}, "undo"),
+])
+def test_a_refusal_names_the_key_at_fault_apart_from_its_words(step, key):
+    with pytest.raises(IllegalEventError) as err:
+        game().apply(step)
+    assert err.value.key == key
+    assert str(err.value).startswith(key)
+
+
+def test_a_replay_keeps_the_key_when_it_adds_the_step_number():
+    with pytest.raises(IllegalEventError, match=r"^step 2: shot\.by") as err:
+        Match.replay(Rules(), Setup(first="black", big=CENTER),
+                     [shot("black", delta={}), shot("black", delta={})])
+    assert err.value.key == "shot.by"
+    with pytest.raises(MalformedEventError, match=r"^step 1: step: not JSON") as bad:
+        Match.replay_json(Rules(), Setup(first="black"), ["{"])
+    assert bad.value.key == "step"

@@ -62,14 +62,15 @@ def test_the_table_publishes_its_steps_and_applies_the_hubs_commands(
     tmp_path: Path, broker: Broker, loop: asyncio.AbstractEventLoop
 ) -> None:
     clock = FakeClock(1_700_000_000.0)
-    table = open_table(tmp_path / "board" / "skitter.db", "sim", clock=clock, wall=clock)
+    tl = TableLink("table-9", settings_from_url(broker.url))
+    table = open_table(tmp_path / "board" / "skitter.db", "sim", clock=clock, wall=clock,
+                       publish=tl.published)
     hub = HubLink(settings_from_url(broker.url),
                   Tournament(HubStore(tmp_path / "hub.db"), clock),
                   reconnect_delay=FAST_RECONNECT)
-    tl = TableLink(table, "table-9", settings_from_url(broker.url))
     try:
         hub.start()
-        in_loop(loop, lambda: tl.start(loop))
+        in_loop(loop, lambda: tl.start(table))
         match_id = table.match_id
         for step in ({"shot": {"by": "black", "big": "placed"}},
                      {"shot": {"by": "white", "big": "placed"}}):

@@ -19,6 +19,7 @@ from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.sources import open_source
 from firmware_bridge.timeline import reading_json
 from scorekeeper.clock import FakeClock
+from scorekeeper.events import parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.reading import BoardReading
@@ -58,7 +59,8 @@ def assert_every_shot_replays(db: Path, tmp_path: Path) -> int:
     assert sensed and len(steps) == len(sensed), "every sensed step keeps its timeline"
     rules, setup = Rules.from_json(dict(stored.rules)), Setup.from_json(dict(stored.setup))
     for event, timeline in steps:
-        entry = LogEntry(event.seq, event.at, event.source, event.body, "", [], {}, 0)
+        entry = LogEntry(event.seq, event.at, event.source, parse_event(event.body), "", [], {},
+                         0)
         path = tmp_path / f"step{event.seq}.review.json"
         path.write_text(json.dumps(review_file(entry, timeline, PROFILE, stored.id, {})))
         readings = replay_reading(path)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from scorekeeper.events import ShotEvent
 from scorekeeper.fields import field_names
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
@@ -37,6 +38,11 @@ def expect(counts=None, *, turn="black", big="center", must_place_big=False, pla
     )
 
 
+def proposed(**shot: object) -> ShotEvent:
+    """The shot event the tracker proposes for the match."""
+    return ShotEvent(Shot(**shot))  # type: ignore[arg-type]
+
+
 def ready_tracker(expected: Expectation) -> Tracker:
     t = Tracker()
     t.observe(reading(dict(expected.board)), expected)
@@ -53,7 +59,7 @@ def test_a_new_tracker_waits_for_the_board_to_agree_before_scoring():
 def test_the_net_change_from_the_expected_board_is_the_shot():
     t = ready_tracker(expect())
     shot = t.observe(reading(board(white_red=1, minus=1)), expect())
-    assert shot == Shot(by="black", delta={"white.red": 1, "minus": 1})
+    assert shot == proposed(by="black", delta={"white.red": 1, "minus": 1})
 
 
 def test_an_unchanged_board_is_no_shot():
@@ -63,7 +69,7 @@ def test_an_unchanged_board_is_no_shot():
 
 def test_a_launch_spot_marks_a_shot_that_changed_nothing():
     t = ready_tracker(expect())
-    assert t.observe(reading(launched={"black"}), expect()) == Shot(by="black")
+    assert t.observe(reading(launched={"black"}), expect()) == proposed(by="black")
 
 
 def test_the_other_players_launch_spot_is_not_a_shot():
@@ -77,7 +83,7 @@ def test_a_big_skitt_sensed_on_its_spot_is_placed():
     # The board agreed with both big skitts in hand, then black's arrived on its spot.
     t.observe(reading(big={"black": False, "white": False}), before)
     assert t.mode == "ready"
-    assert t.observe(reading(big={"black": True, "white": False}), before) == Shot(
+    assert t.observe(reading(big={"black": True, "white": False}), before) == proposed(
         by="black", big="placed"
     )
 
@@ -87,7 +93,7 @@ def test_a_big_skitt_over_the_minus_field_is_placed_not_a_minus_skitt():
     t = Tracker()
     t.observe(reading(big={"black": False, "white": False}), before)
     shot = t.observe(reading(board(minus=1), big={"black": True, "white": False}), before)
-    assert shot == Shot(by="black", big="placed")
+    assert shot == proposed(by="black", big="placed")
 
 
 def test_a_big_skitt_on_a_colour_field_is_that_field():
@@ -95,7 +101,7 @@ def test_a_big_skitt_on_a_colour_field_is_that_field():
     t = Tracker()
     t.observe(reading(big={"black": False, "white": False}), before)
     shot = t.observe(reading(board(white_blue=1), big={"black": False, "white": False}), before)
-    assert shot == Shot(by="black", big="white.blue")
+    assert shot == proposed(by="black", big="white.blue")
 
 
 def test_a_launch_without_the_big_skitt_arriving_is_a_miss():
@@ -103,7 +109,7 @@ def test_a_launch_without_the_big_skitt_arriving_is_a_miss():
     t = Tracker()
     t.observe(reading(big={"black": False, "white": False}), before)
     got = t.observe(reading(big={"black": False, "white": False}, launched={"black"}), before)
-    assert got == Shot(by="black", big="missed")
+    assert got == proposed(by="black", big="missed")
 
 
 def test_without_big_spots_the_tablet_must_say_where_the_big_skitt_went():
@@ -114,20 +120,20 @@ def test_without_big_spots_the_tablet_must_say_where_the_big_skitt_went():
 def test_a_big_skitt_gone_from_its_spot_was_knocked_loose():
     t = ready_tracker(expect())
     shot = t.observe(reading(board(white_red=1), big={"black": False, "white": True}), expect())
-    assert shot == Shot(by="black", delta={"white.red": 1}, knocked_big="loose")
+    assert shot == proposed(by="black", delta={"white.red": 1}, knocked_big="loose")
 
 
 def test_a_skitt_on_a_bridge_between_opposite_fields_is_a_chain():
     t = ready_tracker(expect())
     shot = t.observe(reading(bridges={("white.red", "white.yellow")}), expect())
-    assert shot == Shot(by="black", chain=("white.red", "white.yellow"))
+    assert shot == proposed(by="black", chain=("white.red", "white.yellow"))
 
 
 def test_after_a_clearing_the_tracker_waits_for_the_board_to_be_restored():
     before = expect(board(white_blue=1, black_blue=2))
     t = ready_tracker(before)
     seen = reading(board(white_blue=2, black_blue=2))
-    assert t.observe(seen, before) == Shot(by="black", delta={"white.blue": 1})
+    assert t.observe(seen, before) == proposed(by="black", delta={"white.blue": 1})
     cleared = expect(board(), turn="white")
     t.sync(cleared, after_shot=True)
     assert t.mode == "restore"
@@ -159,7 +165,7 @@ def test_a_refused_reading_goes_to_the_referee():
 def test_the_referee_may_accept_the_sensed_board_as_the_shot():
     t = Tracker()
     t.observe(reading(board(white_red=1)), expect())
-    assert t.accept_board(expect()) == Shot(by="black", delta={"white.red": 1})
+    assert t.accept_board(expect()) == proposed(by="black", delta={"white.red": 1})
 
 
 def test_the_referee_may_have_the_board_restored_instead():
@@ -232,10 +238,10 @@ def test_no_shot_outside_play():
 
 def test_no_change_marks_a_big_skitt_miss_when_one_must_be_placed():
     t = Tracker()
-    assert t.mark_no_change(expect(big="hand", must_place_big=True)) == Shot(
+    assert t.mark_no_change(expect(big="hand", must_place_big=True)) == proposed(
         by="black", big="missed"
     )
-    assert t.mark_no_change(expect()) == Shot(by="black")
+    assert t.mark_no_change(expect()) == proposed(by="black")
 
 
 def test_expectation_reads_a_state_json():

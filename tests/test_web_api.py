@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 from web_helpers import PIN, place_bigs, state, step
 
@@ -104,6 +105,26 @@ def test_missing_seq_gets_422(referee: TestClient) -> None:
     response = referee.post("/api/match/undo", json={})
     assert response.status_code == 422
     assert response.json()["detail"][0]["loc"] == ["body", "seq"]
+
+
+@pytest.mark.parametrize(("refused", "key"), [
+    ({"shot": {"by": "black", "delta": {"white.red": "one"}}}, "shot.delta.white.red"),
+    ({"shot": {"by": "black", "blockade": {"from": "white.red"}}}, "shot.blockade.to"),
+    ({"correct": {"score": {"grey": 1}, "reason": "seen"}}, "correct.score"),
+    ({"correct": {"score": {"black": 99}, "reason": "seen"}}, "correct.score.black"),
+    ({"decide": {"by": "black", "red": ["sideways"]}}, "decide.red[0]"),
+    ({"shot": {"by": "white", "delta": {}}}, "shot.by"),
+    ({"shot": {"by": "black", "big": "white.purple"}}, "shot.big"),
+    ({"correct": {"score": {"black": 2}}}, "correct.reason"),
+    ({"undo": True}, "undo"),
+])
+def test_a_refused_step_names_the_engines_key(
+    referee: TestClient, refused: dict[str, object], key: str
+) -> None:
+    response = step(referee, refused)
+    assert response.status_code == 422, response.text
+    assert response.json()["field"] == key
+    assert log_length(referee) == 0
 
 
 def test_correction_without_a_reason_is_refused(referee: TestClient) -> None:

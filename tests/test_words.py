@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from scorekeeper.words import in_names, moment, restore_instruction, turn_prompt
+from scorekeeper.words import (
+    in_names,
+    moment,
+    players_named,
+    restore_instruction,
+    turn_prompt,
+)
 
 NAMES = {"black": "Ann", "white": "Bo"}
 
@@ -45,3 +51,11 @@ def test_a_refusal_reads_as_a_sentence_with_its_ruling():
                " (R2) [round 1, black to shoot, score black 0 white 0, pot 20]")
     assert refusal(message, NAMES) == (
         "Not possible: one shot adds at most one skitt to the board, but the changes add 2 (R2)")
+
+
+def test_a_side_without_a_name_is_its_seat_in_words():
+    assert players_named(NAMES) == NAMES
+    assert players_named({"black": " Ann ", "white": ""}) == {
+        "black": "Ann", "white": "second player"}
+    assert players_named({}) == {"black": "first player", "white": "second player"}
+    assert in_names("white's shot", players_named({})) == "second player's shot"

@@ -17,20 +17,20 @@ BIG_OUTCOMES = ("placed", "missed")
 TRIO_ABSENT = ("big", "knocked_big", "chain", "blockade", "red", "opponent_red", "unblock")
 
 
-def refuse(state: State, message: str, malformed: bool = False) -> IllegalEventError:
-    """The error for a refused step, with the state it was tried in."""
+def refuse(state: State, key: str, why: str, malformed: bool = False) -> IllegalEventError:
+    """The refusal of ``key`` in a step, with the state it was tried in."""
     cls = MalformedEventError if malformed else IllegalEventError
-    return cls(f"{message} {state.summary()}")
+    return cls(f"{key}: {why} {state.summary()}", key=key)
 
 
 def check_turn(state: State, shot: Shot) -> None:
     """R1: one shot a turn, by the player due; none during a shoot-off or after the game."""
     if state.phase == "game_over":
-        raise refuse(state, f"shot.by: {shot.by} cannot shoot, the game is over (undo first)")
+        raise refuse(state, "shot.by", f"{shot.by} cannot shoot, the game is over (undo first)")
     if state.phase == "shootoff":
-        raise refuse(state, f"shot.by: {shot.by} cannot shoot, a shoot-off is due (R14)")
+        raise refuse(state, "shot.by", f"{shot.by} cannot shoot, a shoot-off is due (R14)")
     if shot.by != state.turn:
-        raise refuse(state, f"shot.by: {shot.by} shot out of turn, {state.turn} is due (R1)")
+        raise refuse(state, "shot.by", f"{shot.by} shot out of turn, {state.turn} is due (R1)")
 
 
 def check_names(state: State, shot: Shot) -> None:
@@ -38,7 +38,7 @@ def check_names(state: State, shot: Shot) -> None:
     fields = state.rules.fields
     for name in shot.delta:
         if name not in fields:
-            raise refuse(state, f"shot.delta: unknown field {show(name)}: expected one of "
+            raise refuse(state, "shot.delta", f"unknown field {show(name)}: expected one of "
                          f"{', '.join(fields)}", malformed=True)
 
 
@@ -49,12 +49,12 @@ def check_variant_inputs(state: State, shot: Shot) -> None:
     if rules.is_trio:
         for key in TRIO_ABSENT:
             if getattr(shot, key):
-                raise refuse(state, f"shot.{key}: Trio has no {key.replace('_', ' ')} (R17)")
+                raise refuse(state, f"shot.{key}", f"Trio has no {key.replace('_', ' ')} (R17)")
         return
     if not rules.flipping:
         for key in ("blockade", "unblock"):
             if getattr(shot, key) is not None:
-                raise refuse(state, f"shot.{key}: blockades exist only with the flipping "
+                raise refuse(state, f"shot.{key}", "blockades exist only with the flipping "
                              "option (R16, R20)")
 
 
@@ -65,19 +65,19 @@ def check_big_skitt(state: State, shot: Shot) -> None:
     holds = state.big[shot.by] == "hand"
     if shot.big is None:
         if holds:
-            raise refuse(state, f"shot.big: {shot.by} must shoot the big skitt first: it is in "
+            raise refuse(state, "shot.big", f"{shot.by} must shoot the big skitt first: it is in "
                          "hand (R11, R12)")
         return
     if not holds:
-        raise refuse(state, f"shot.big: {shot.by}'s big skitt is in the centre, not in hand "
+        raise refuse(state, "shot.big", f"{shot.by}'s big skitt is in the centre, not in hand "
                      "(R11)")
     if shot.big == MINUS:
-        raise refuse(state, "shot.big: a big skitt on the minus field is \"placed\" (R20)")
+        raise refuse(state, "shot.big", "a big skitt on the minus field is \"placed\" (R20)")
     if shot.big not in BIG_OUTCOMES and shot.big not in state.rules.color_fields:
-        raise refuse(state, f"shot.big: expected \"placed\", \"missed\" or a colour field, got "
+        raise refuse(state, "shot.big", f"expected \"placed\", \"missed\" or a colour field, got "
                      f"{show(shot.big)}", malformed=True)
     if shot.chain is not None:
-        raise refuse(state, "shot.chain: a big-skitt shot has no skitt to make a chain (R15)")
+        raise refuse(state, "shot.chain", "a big-skitt shot has no skitt to make a chain (R15)")
 
 
 def check_knocked_big(state: State, shot: Shot) -> None:
@@ -87,13 +87,13 @@ def check_knocked_big(state: State, shot: Shot) -> None:
     if knocked is None:
         return
     if knocked == MINUS:
-        raise refuse(state, "shot.knocked_big: a big skitt on the minus field is \"loose\" "
+        raise refuse(state, "shot.knocked_big", "a big skitt on the minus field is \"loose\" "
                      "(R20)")
     if knocked != "loose" and knocked not in state.rules.color_fields:
-        raise refuse(state, f"shot.knocked_big: expected \"loose\" or a colour field, got "
+        raise refuse(state, "shot.knocked_big", f"expected \"loose\" or a colour field, got "
                      f"{show(knocked)}", malformed=True)
     if "center" not in state.big.values():
-        raise refuse(state, "shot.knocked_big: no big skitt is in the centre to knock loose "
+        raise refuse(state, "shot.knocked_big", "no big skitt is in the centre to knock loose "
                      "(R12)")
 
 
@@ -105,10 +105,10 @@ def check_chain(state: State, shot: Shot) -> None:
     opposite = state.rules.opposite(shot.by)
     for f in (f1, f2):
         if f not in opposite:
-            raise refuse(state, f"shot.chain: {show(f)} is not a field {shot.by} shoots at "
+            raise refuse(state, "shot.chain", f"{show(f)} is not a field {shot.by} shoots at "
                          f"({', '.join(opposite)}) (R15)")
     if f1 == f2:
-        raise refuse(state, f"shot.chain: a chain joins two different fields, got {f1} twice")
+        raise refuse(state, "shot.chain", f"a chain joins two different fields, got {f1} twice")
 
 
 def check_blockade(state: State, shot: Shot) -> None:
@@ -118,12 +118,12 @@ def check_blockade(state: State, shot: Shot) -> None:
         return
     src, dst = shot.blockade
     if src not in state.blocked:
-        raise refuse(state, f"shot.blockade.from: {show(src)} is not blocked (R16)")
+        raise refuse(state, "shot.blockade.from", f"{show(src)} is not blocked (R16)")
     if dst != "off" and dst not in state.rules.fields:
-        raise refuse(state, f"shot.blockade.to: expected a field, \"minus\" or \"off\", got "
+        raise refuse(state, "shot.blockade.to", f"expected a field, \"minus\" or \"off\", got "
                      f"{show(dst)}", malformed=True)
     if dst == src:
-        raise refuse(state, "shot.blockade.to: a blockade that stays on its field was not "
+        raise refuse(state, "shot.blockade.to", "a blockade that stays on its field was not "
                      "knocked loose")
 
 
@@ -133,7 +133,7 @@ def check_unblock_name(state: State, shot: Shot) -> None:
         return
     opposite = state.rules.opposite(shot.by)
     if shot.unblock not in opposite:
-        raise refuse(state, f"shot.unblock: {show(shot.unblock)} is not a field {shot.by} "
+        raise refuse(state, "shot.unblock", f"{show(shot.unblock)} is not a field {shot.by} "
                      f"shoots at ({', '.join(opposite)}) (R16)")
 
 
@@ -145,7 +145,7 @@ def check_reading(state: State, shot: Shot) -> None:
     lost = 0
     for name, d in shot.delta.items():
         if board[name] + d < 0:
-            raise refuse(state, f"shot.delta.{name}: {d} would leave {board[name] + d} skitts "
+            raise refuse(state, f"shot.delta.{name}", f"{d} would leave {board[name] + d} skitts "
                          f"on {name}, which holds {board[name]} (R2)")
         total += d
         if d < 0:
@@ -153,19 +153,19 @@ def check_reading(state: State, shot: Shot) -> None:
     big_shot = shot.big is not None
     if big_shot:
         if total > 0:
-            raise refuse(state, f"shot.delta: a big-skitt shot adds no skitt to the board, but "
+            raise refuse(state, "shot.delta", f"a big-skitt shot adds no skitt to the board, but "
                          f"the changes add {total} (R2)")
     else:
         if state.pot < 1:
-            raise refuse(state, "shot: the pot is empty, no ordinary shot is possible (R20)")
+            raise refuse(state, "shot", "the pot is empty, no ordinary shot is possible (R20)")
         chain = 1 if shot.chain is not None else 0
         if total + chain > 1:
             extra = " plus the chain's skitt" if chain else ""
-            raise refuse(state, f"shot.delta: one shot adds at most one skitt to the board, but "
+            raise refuse(state, "shot.delta", f"one shot adds at most one skitt to the board, but "
                          f"the changes add {total}{extra} (R2)")
     most = lost + (0 if big_shot else 1)
     if shot.off_board > most:
-        raise refuse(state, f"shot.off_board: {shot.off_board} skitts cannot have left the "
+        raise refuse(state, "shot.off_board", f"{shot.off_board} skitts cannot have left the "
                      f"board; at most {most} were in play (R2)")
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from scorekeeper.effects import Effect, Reason
+from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import Correction
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.rules.checks import refuse
@@ -40,7 +41,7 @@ def _describe(c: Correction) -> str:
 def correct(state: State, c: Correction) -> Transition:
     """Apply a referee correction (R19); raises IllegalEventError outside its limits."""
     if state.phase == "game_over":
-        raise refuse(state, "correct: the game is over; undo first (R19)")
+        raise refuse(state, "correct", "the game is over; undo first (R19)")
     rules = state.rules
     board = dict(state.board)
     score = dict(state.score)
@@ -53,9 +54,8 @@ def correct(state: State, c: Correction) -> Transition:
         score.update(c.score or {})
         wins.update(c.round_wins or {})
         check_position(rules, board, blocked, score, wins, "correct")
-    except ValueError as err:
-        raise refuse(state, str(err), malformed=type(err).__name__ == "MalformedEventError") \
-            from None
+    except IllegalEventError as err:
+        raise err.told(f"{err} {state.summary()}") from None
     changes: dict[str, object] = dict(
         score=FrozenMap(score),
         board=FrozenMap(board),

@@ -28,21 +28,21 @@ def _red_choices(state: State, d: Decision) -> tuple[str, ...]:
     """The decider's red points with the change made; each player decides only their own
     (R4: both players' points may be open after one shot)."""
     if not state.pending_red:
-        raise refuse(state, "decide.red: no Hit on Red point is open to change (R4)")
+        raise refuse(state, "decide.red", "no Hit on Red point is open to change (R4)")
     pending = next((p for p in state.pending_red if p.player == d.by), None)
     if pending is None:
         holders = " and ".join(f"{p.player}'s" for p in state.pending_red)
-        raise refuse(state, f"decide.by: the open Hit on Red points are {holders}, "
+        raise refuse(state, "decide.by", f"the open Hit on Red points are {holders}, "
                      f"not {d.by}'s (R4)")
     new = list(pending.choices)
     for i, choice in enumerate((d.red or ())[: len(new)]):  # R20: extra choices are ignored
         if choice == new[i]:
             continue
         if choice == "advance":
-            raise refuse(state, f"decide.red[{i}]: a point can only be changed to back; undo "
+            raise refuse(state, f"decide.red[{i}]", "a point can only be changed to back; undo "
                          "the decision to make it advance again (R4)")
         if not pending.changeable[i]:
-            raise refuse(state, f"decide.red[{i}]: this point cannot be pushed back: the other "
+            raise refuse(state, f"decide.red[{i}]", "this point cannot be pushed back: the other "
                          "player was at \u22121 (R4)")
         new[i] = choice
     return tuple(new)
@@ -52,7 +52,7 @@ def decide(state: State, d: Decision) -> Transition:
     """Apply a late Hit on Red change and/or unblock choice (R4, R16)."""
     reopen = state.reopen
     if state.phase != "playing" or reopen is None:
-        raise refuse(state, "decide: no choice is open: it lapses when the next shot is taken "
+        raise refuse(state, "decide", "no choice is open: it lapses when the next shot is taken "
                      "(R4, R16)")
     shot = reopen.shot
     texts: list[str] = []
@@ -66,12 +66,12 @@ def decide(state: State, d: Decision) -> Transition:
     if d.unblock is not None:
         pending = state.pending_unblock
         if pending is None:
-            raise refuse(state, "decide.unblock: no unblock right is open (R16)")
+            raise refuse(state, "decide.unblock", "no unblock right is open (R16)")
         if d.by != pending.player:
-            raise refuse(state, f"decide.by: the unblock right is {pending.player}'s, not "
+            raise refuse(state, "decide.by", f"the unblock right is {pending.player}'s, not "
                          f"{d.by}'s (R16)")
         if d.unblock not in pending.fields:
-            raise refuse(state, f"decide.unblock: {show(d.unblock)} is not one of the blocked "
+            raise refuse(state, "decide.unblock", f"{show(d.unblock)} is not one of the blocked "
                          f"fields the right may lift ({', '.join(pending.fields)}) (R16)")
         shot = replace(shot, unblock=d.unblock)
         texts.append(f"{d.by} lifts the blockade on {where(d.unblock)} (unblock right)")

@@ -81,14 +81,14 @@ def use_unblock_right(t: Tally, shot: Shot, earned: bool,
     fields = tuple(f for f in t.rules.opposite(s) if f in t.blocked and f not in placed_now)
     if shot.unblock is not None:
         if not earned:
-            raise refuse(t.state, f"shot.unblock: {s} has no unblock right: the shot made no "
+            raise refuse(t.state, "shot.unblock", f"{s} has no unblock right: the shot made no "
                          "net increase on an unblocked field it shoots at and no chain point "
                          "(R16)")
         if shot.unblock in placed_now:
-            raise refuse(t.state, f"shot.unblock: the blockade on {shot.unblock} was placed by "
+            raise refuse(t.state, "shot.unblock", f"the blockade on {shot.unblock} was placed by "
                          "this shot's own clearing; the right cannot lift it (R16)")
         if shot.unblock not in fields:
-            raise refuse(t.state, f"shot.unblock: {shot.unblock} is not blocked after the "
+            raise refuse(t.state, "shot.unblock", f"{shot.unblock} is not blocked after the "
                          "shot (R16)")
         t.unblock(shot.unblock, f"{s} lifts the blockade on {where(shot.unblock)} "
                   "(unblock right)")

@@ -128,7 +128,7 @@ def end_round(t: Tally, winner: Player | None) -> Transition:
 def shoot_off(state: State, event: ShootOff) -> Transition:
     """R14: the score skitt nearer to space 5 starts; equal distance: shoot again."""
     if state.phase != "shootoff":
-        raise refuse(state, "shootoff: no shoot-off is due (R14)")
+        raise refuse(state, "shootoff", "no shoot-off is due (R14)")
     far_b = abs(SHOOTOFF_TARGET - event.black)
     far_w = abs(SHOOTOFF_TARGET - event.white)
     if far_b == far_w:

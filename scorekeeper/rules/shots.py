@@ -30,7 +30,7 @@ def resolve_shot(state: State, shot: Shot) -> Transition:
     if why is not None:
         if shot.unblock is not None:
             # R8 with R16: an invalid shot has no effect, so it earns no unblock right.
-            raise refuse(state, f"shot.unblock: an invalid shot earns no unblock right ({why}) "
+            raise refuse(state, "shot.unblock", f"an invalid shot earns no unblock right ({why}) "
                          "(R8, R16)")
         return invalid_shot(state, shot, why)
     if state.rules.is_trio:

@@ -2,6 +2,9 @@
 
 :func:`create_app` takes a ready :class:`~web.table.table.Table` (``skitter serve`` builds it from
 the settings; tests build it from fakes), so the app itself reads no settings and no clock.
+Its collaborators come in with it, built beforehand: the broadcaster the table was given as
+its publisher, and optionally the tournament link and the board's GPIO controls. Nothing is
+attached to the table or the app afterwards.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -25,10 +28,14 @@ from web.api.broadcaster import Broadcaster
 from web.api.docs import install_docs
 from web.api.guards import install_guards
 from web.api.routers import admin, board, caller, health, match_api, review, scoreboard, stats
-from web.caller.caller import Caller
+from web.caller.caller import LANGUAGES, Caller
 from web.caller.speech import Speech
 from web.stats.history import History
 from web.table.table import Refused, Stale, Table
+
+if TYPE_CHECKING:
+    from web.table.controls import HardwareControls
+    from web.tournament.mqtt_table import TableLink
 
 log = logging.getLogger("skitter.web")
 
@@ -41,26 +48,29 @@ WAKE_MARGIN = 0.0002
 def create_app(
     table: Table,
     auth: Auth,
+    broadcaster: Broadcaster,
     *,
+    table_link: TableLink | None = None,
+    controls: HardwareControls | None = None,
+    caller_language: str = LANGUAGES[0],
     poll_interval: float | None = POLL_INTERVAL,
     public_url: str | None = None,
     allowed_origins: tuple[str, ...] = (),
 ) -> FastAPI:
-    """The app for ``table``; ``poll_interval`` None: no polling task (tests tick by hand)."""
-    broadcaster = Broadcaster()
+    """The app for ``table``, whose snapshots go to ``broadcaster`` (the table was built with
+    its ``publish``, see :func:`web.table.wiring.open_table`). ``table_link``: the tournament
+    broker's link, started with the app; ``controls``: the board's GPIO buttons and LEDs,
+    polled with the sensors. ``poll_interval`` None: no polling task (tests tick by hand)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         broadcaster.bind(asyncio.get_running_loop())
-        table.publish = broadcaster.publish
         broadcaster.publish(table.snapshot())
-        table_link = getattr(app.state, "table_link", None)  # a tournament broker (MQTT)
         if table_link is not None:
-            table_link.start(asyncio.get_running_loop())
+            table_link.start(table)
         task = None
         if poll_interval is not None:
             steps = [table.tick]
-            controls = getattr(app.state, "controls", None)  # the board's GPIO buttons, LEDs
             if controls is not None:
                 steps.append(controls.poll)
             task = asyncio.create_task(
@@ -96,7 +106,7 @@ def create_app(
                    board.router, health.router, review.router):
         app.include_router(router)
     # The caller (speech) and players' history live beside the match log, in their own modules.
-    app.state.caller = Caller(Speech(table.store.path.parent / "speech"))
+    app.state.caller = Caller(Speech(table.store.path.parent / "speech"), caller_language)
     app.state.history = History(table.store.path)
     app.include_router(caller.router)
     app.include_router(stats.router)

@@ -56,9 +56,9 @@ class Caller:
         """The newest step of the match being played and what to say about it."""
         if not table.log.entries:
             return None
-        entry = table.log.entries[-1]
-        return entry.seq, sentence(entry.to_json(), table.match.state.to_json(), table.names,
-                                   self.language)
+        entry = table.log.tail(1)[0]
+        return entry["seq"], sentence(entry, table.match.state.to_json(), table.names,
+                                      self.language)
 
     async def latest(self, table: Table) -> dict[str, Any]:
         """The newest line with its audio address (None while silent, with the reason)."""

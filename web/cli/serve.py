@@ -11,6 +11,7 @@ import argparse
 import os
 import socket
 import sys
+from typing import TYPE_CHECKING
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from firmware_bridge.profile import ProfileError
@@ -20,6 +21,10 @@ from scorekeeper.store import StoreError
 from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
 from web.config.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 from web.config.settings import ConfigError, Settings
+
+if TYPE_CHECKING:
+    from web.table.controls import HardwareControls
+    from web.table.table import Table
 
 NAME = "serve"
 HELP = "Run the scorekeeper: live scoreboard, referee display, tablet and virtual board."
@@ -65,34 +70,37 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     import uvicorn
 
     from web.api.app import create_app
-    from web.api.broadcaster import PER_MESSAGE_DEFLATE
+    from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
     from web.api.deps import Auth
     from web.api.serving import Stopped, server_config, stop_on_sigterm
-    from web.table.wiring import open_table
+    from web.table.wiring import open_table, publishing
 
     clock = MonotonicClock()
+    broadcaster = Broadcaster()
+    to = [broadcaster.publish]
+    table_link = None
+    if settings.mqtt.enabled:
+        from web.tournament.mqtt_table import TableLink
+
+        board_id = settings.board_id or socket.gethostname()
+        table_link = TableLink(board_id, settings.mqtt)
+        to.append(table_link.published)
+        print(f"skitter: tournament broker {settings.mqtt.host}:{settings.mqtt.port}, "
+              f"board id {board_id!r}")
     try:
         table = open_table(
             settings.db_path, settings.source, clock=clock, wall=WallClock(),
             profile_path=settings.profile, record=settings.record,
             settle_ms=settings.settle_ms, debounce_ms=settings.debounce_ms,
+            publish=publishing(*to),
         )
     except (SourceError, ProfileError, StoreError) as exc:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
-    app = create_app(table, Auth.create(pins, clock), public_url=addresses[0],
-                     allowed_origins=settings.allowed_origins)
-    app.state.caller.language = settings.caller_language
-    if settings.mqtt.enabled:
-        from web.tournament.mqtt_table import TableLink
-
-        board_id = settings.board_id or socket.gethostname()
-        app.state.table_link = TableLink(table, board_id, settings.mqtt)
-        print(f"skitter: tournament broker {settings.mqtt.host}:{settings.mqtt.port}, "
-              f"board id {board_id!r}")
     controls = _hardware_controls(table)
-    if controls is not None:
-        app.state.controls = controls
+    app = create_app(table, Auth.create(pins, clock), broadcaster, table_link=table_link,
+                     controls=controls, caller_language=settings.caller_language,
+                     public_url=addresses[0], allowed_origins=settings.allowed_origins)
     _announce(settings, table, addresses, new_pin)
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
@@ -113,16 +121,14 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     return 0 if server.started else 1
 
 
-def _hardware_controls(table: object) -> object | None:
+def _hardware_controls(table: Table) -> HardwareControls | None:
     """The profile's GPIO buttons and LEDs, on a real board (not with the simulator).
 
     They are optional: when the Pi's GPIO cannot be used, the scorekeeper says so and runs on
     without them (the tablet does everything they do).
     """
     from web.table.controls import HardwareControls
-    from web.table.table import Table
 
-    assert isinstance(table, Table)
     sensing = table.sensing
     if sensing is None or sensing.simulator is not None or table.source_name == "replay":
         return None
@@ -136,10 +142,7 @@ def _hardware_controls(table: object) -> object | None:
         return None
 
 
-def _announce(settings: Settings, table: object, addresses: list[str], new_pin: str | None) -> None:
-    from web.table.table import Table
-
-    assert isinstance(table, Table)
+def _announce(settings: Settings, table: Table, addresses: list[str], new_pin: str | None) -> None:
     steps = len(table.log)
     print(f"skitter: match {table.match_id} ({steps} steps in the log) from {settings.db_path}")
     print(f"skitter: sensors: {table.source_name}"

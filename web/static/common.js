@@ -6,10 +6,21 @@
 const Common = (() => {
   // h("li", {class: "x", dataset: {seq: 3}}, "text", child, ...): an element with text.
   function h(tag, attrs, ...children) {
-    const node = document.createElement(tag);
+    return fill(document.createElement(tag), attrs, children);
+  }
+
+  // svg("line", {x1: 0, class: "axis"}, ...): the same for SVG drawings.
+  const SVGNS = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, ...children) {
+    return fill(document.createElementNS(SVGNS, tag), attrs, children);
+  }
+
+  // Attributes are set one by one and children added as nodes or text nodes: data never
+  // becomes markup.
+  function fill(node, attrs, children) {
     for (const [k, v] of Object.entries(attrs || {})) {
       if (v === undefined || v === null || v === false) continue;
-      if (k === "class") node.className = v;
+      if (k === "class") node.setAttribute("class", v);
       else if (k === "dataset") Object.assign(node.dataset, v);
       else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
       else node.setAttribute(k, v === true ? "" : String(v));
@@ -93,5 +104,5 @@ const Common = (() => {
     toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1800 : 6000);
   }
 
-  return { h, api, errorText, socket, toast };
+  return { h, svg, api, errorText, socket, toast };
 })();

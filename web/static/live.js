@@ -57,38 +57,41 @@ const Skitter = (() => {
     const [side, colour] = field.split(".");
     return `${nameOf(s, side)}'s ${colour}`;
   }
-  function esc(text) {
-    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
-      '"': "&quot;", "'": "&#39;" }[c]));
-  }
   function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
 
   // -- the board drawing --------------------------------------------------------------------
 
-  const SVGNS = "http://www.w3.org/2000/svg";
   function el(tag, attrs, parent, text) {
-    const node = document.createElementNS(SVGNS, tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
+    const node = Common.svg(tag, attrs, text);
     if (parent) parent.appendChild(node);
     return node;
   }
 
   // Geometry of the board: white sits at the top, black at the bottom; each player's
-  // colour fields lie in front of them, the minus field in the middle.
+  // colour fields lie in front of them, the minus field in the middle. The gaps between
+  // fields and around the spots leave room for HIT: the side of the square every tap target
+  // covers, so that a 600-unit board a phone shows 358 px wide still has 44 px targets.
+  const HIT = 76;
   function layout(colors) {
-    const W = 600, fw = 150, fh = 92, gap = 30, x0 = (W - 3 * fw - 2 * gap) / 2;
+    const W = 600, fw = 136, fh = 92, gap = 78, x0 = (W - 3 * fw - 2 * gap) / 2;
     const fields = {};
     colors.forEach((c, i) => {
-      fields[`white.${c}`] = { x: x0 + i * (fw + gap), y: 62, w: fw, h: fh, colour: c };
-      fields[`black.${c}`] = { x: x0 + i * (fw + gap), y: 306, w: fw, h: fh, colour: c };
+      fields[`white.${c}`] = { x: x0 + i * (fw + gap), y: 88, w: fw, h: fh, colour: c };
+      fields[`black.${c}`] = { x: x0 + i * (fw + gap), y: 334, w: fw, h: fh, colour: c };
     });
-    fields.minus = { x: 240, y: 190, w: 120, h: 82, colour: "minus" };
+    fields.minus = { x: 240, y: 216, w: 120, h: 82, colour: "minus" };
     return {
-      W, H: 460, fields,
-      big: { white: { x: 190, y: 231 }, black: { x: 410, y: 231 } },
-      launch: { white: { x: 300, y: 24 }, black: { x: 300, y: 436 } },
+      W, H: 520, fields,
+      big: { white: { x: 190, y: 257 }, black: { x: 410, y: 257 } },
+      launch: { white: { x: 300, y: 42 }, black: { x: 300, y: 476 } },
+      labels: { white: 22, black: 512 },
+      // a board only looked at has no launch spots: the strips they take are left out
+      still: { top: 40, H: 440, labels: { white: 70, black: 466 } },
     };
+  }
+  // A transparent square that takes taps around a small mark.
+  function hitArea(g, x, y, w, h) {
+    el("rect", { x, y, width: w, height: h, class: "hit", fill: "transparent" }, g);
   }
 
   // opts: {counts, expected, blocked, colors, big, differences, bridges, names, interactive,
@@ -96,17 +99,18 @@ const Skitter = (() => {
   function drawBoard(svg, opts) {
     const colors = opts.colors || ["red", "yellow", "blue"];
     const L = layout(colors);
-    svg.setAttribute("viewBox", `0 0 ${L.W} ${L.H}`);
+    const frame = opts.interactive ? { top: 0, H: L.H, labels: L.labels } : L.still;
+    svg.setAttribute("viewBox", `0 ${frame.top} ${L.W} ${frame.H}`);
     svg.replaceChildren();
     const defs = el("defs", {}, svg);
     const hatch = el("pattern", { id: `hatch-${svg.id}`, width: 12, height: 12,
       patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, defs);
     el("rect", { width: 6, height: 12, fill: "rgba(0,0,0,0.55)" }, hatch);
-    el("rect", { x: 0, y: 0, width: L.W, height: L.H, rx: 24, class: "board-bg" }, svg);
+    el("rect", { x: 0, y: frame.top, width: L.W, height: frame.H, rx: 24, class: "board-bg" }, svg);
     const sideLabel = (player, y) => el("text", { x: 24, y, class: "side-label" }, svg,
       `${opts.names ? opts.names[player] || player : player}`);
-    sideLabel("white", 50);
-    sideLabel("black", 424);
+    sideLabel("white", frame.labels.white);
+    sideLabel("black", frame.labels.black);
 
     const counts = opts.counts || {};
     const diffs = opts.differences || {};
@@ -148,11 +152,15 @@ const Skitter = (() => {
       const [a, b] = pair.fields;
       const fa = L.fields[a], fb = L.fields[b];
       if (!fa || !fb) continue;
-      const x = Math.min(fa.x + fa.w, fb.x + fb.w) + 2;
+      const left = Math.min(fa.x + fa.w, fb.x + fb.w), gap = Math.max(fa.x, fb.x) - left;
+      const mid = fa.y + fa.h / 2;
       const g = el("g", { class: `bridge ${pair.on ? "on" : ""}`, "data-bridge": `${a}/${b}`,
         role: "button" }, svg);
-      el("rect", { x, y: fa.y + fa.h / 2 - 14, width: 26, height: 28, rx: 6 }, g);
-      if (opts.interactive && opts.onBridge) attachPress(g, () => opts.onBridge(a, b, !pair.on));
+      el("rect", { x: left + (gap - 26) / 2, y: mid - 14, width: 26, height: 28, rx: 6 }, g);
+      if (opts.interactive && opts.onBridge) {
+        hitArea(g, left, mid - HIT / 2, gap, HIT);
+        attachPress(g, () => opts.onBridge(a, b, !pair.on));
+      }
     }
     // big-skitt spots
     for (const player of ["white", "black"]) {
@@ -167,12 +175,16 @@ const Skitter = (() => {
       el("text", { x: p.x, y: p.y + 48, class: "spot-label" }, g,
         state === "hand" ? `${who}'s big: in hand` : state === undefined || state === null
           ? "" : `${who}'s big skitt`);
-      if (opts.interactive && opts.onBig) attachPress(g, () => opts.onBig(player));
+      if (opts.interactive && opts.onBig) {
+        hitArea(g, p.x - HIT / 2, p.y - HIT / 2, HIT, HIT);
+        attachPress(g, () => opts.onBig(player));
+      }
     }
     if (opts.interactive && opts.onLaunch) {
       for (const player of ["white", "black"]) {
         const p = L.launch[player];
         const g = el("g", { class: "launch", "data-launch": player, role: "button" }, svg);
+        hitArea(g, p.x - 90, p.y - HIT / 2, 180, HIT);
         el("rect", { x: p.x - 80, y: p.y - 16, width: 160, height: 32, rx: 16 }, g);
         el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g,
           `${opts.names ? opts.names[player] || player : player}'s launch spot`);
@@ -276,7 +288,7 @@ const Skitter = (() => {
   return {
     get state() { return state; },
     onState(fn) { listeners.push(fn); if (state) fn(state); },
-    start, api, errorText, drawBoard, track, renderAlerts, colourOf, nameOf, fieldLabel, esc,
+    start, api, errorText, drawBoard, track, renderAlerts, colourOf, nameOf, fieldLabel,
     signed, get connected() { return connected; },
   };
 })();
@@ -285,9 +297,18 @@ const Skitter = (() => {
 const Referee = (() => {
   let loggedIn = false;
   const listeners = [];
+  const forms = [];
   async function check() {
     const r = await Skitter.api("/api/referee/session");
-    set(Boolean(r.ok && r.data && r.data.referee));
+    if (!r.ok) return;  // not reachable: the session is not known to be gone
+    const was = loggedIn;
+    set(Boolean(r.data && r.data.referee));
+    if (was && !loggedIn) {  // a restarted scorekeeper forgets sessions
+      for (const form of forms) {
+        form.querySelector(".msg").textContent = "Signed out (the scorekeeper restarted or " +
+          "the session ended): log in again";
+      }
+    }
   }
   function set(value) {
     loggedIn = value;
@@ -306,6 +327,7 @@ const Referee = (() => {
   // Wire a login form: <form class="login"><input name="pin"><button></button><p class="msg">
   // After a wrong PIN the button waits out the server's delay, counting down.
   function wire(form) {
+    forms.push(form);
     const button = form.querySelector("button[type=submit]");
     const label = button.textContent;
     let timer = null;

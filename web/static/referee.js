@@ -51,33 +51,43 @@ function renderLog(s) {
 
 function drawChart(s) {
   const svg = document.getElementById("chart");
+  const g = Common.svg;
   const W = 600, H = 220, pad = 28;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const target = s.state.rules.points_to_win_round;
   const points = [{ black: 0, white: 0 }, ...entries.map((e) => e.score)];
   const x = (i) => pad + (W - 2 * pad) * (points.length > 1 ? i / (points.length - 1) : 0);
   const y = (v) => H - pad - (H - 2 * pad) * ((v + 1) / (target + 1));
-  let html = "";
+  const nodes = [];
   for (let v = -1; v <= target; v++) {
-    html += `<line class="axis" x1="${pad}" x2="${W - pad}" y1="${y(v)}" y2="${y(v)}"/>` +
-      `<text x="4" y="${y(v) + 4}">${v}</text>`;
+    nodes.push(g("line", { class: "axis", x1: pad, x2: W - pad, y1: y(v), y2: y(v) }),
+      g("text", { x: 4, y: y(v) + 4 }, v));
   }
   for (const p of ["black", "white"]) {
     const d = points.map((pt, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(pt[p]).toFixed(1)}`).join(" ");
-    html += `<path class="line-${p}" d="${d}"><title>${Skitter.esc(Skitter.nameOf(s, p))}</title></path>`;
+    nodes.push(g("path", { class: `line-${p}`, d }, g("title", {}, Skitter.nameOf(s, p))));
   }
   entries.forEach((e, i) => {  // a dashed mark where each new round starts
     if (i > 0 && e.round !== entries[i - 1].round) {
-      html += `<line class="round-mark" x1="${x(i)}" x2="${x(i)}" y1="${pad / 2}" y2="${H - pad}"/>` +
-        `<text x="${x(i) + 3}" y="${pad}">round ${Number(e.round)}</text>`;
+      nodes.push(g("line", { class: "round-mark", x1: x(i), x2: x(i), y1: pad / 2, y2: H - pad }),
+        g("text", { x: x(i) + 3, y: pad }, `round ${Number(e.round)}`));
     }
   });
-  html += `<text x="${W - pad}" y="${H - 6}" text-anchor="end">steps →</text>`;
-  ["black", "white"].forEach((p, i) => {
-    html += `<line class="line-${p}" x1="${pad + 10 + i * 150}" x2="${pad + 40 + i * 150}" y1="14" y2="14"/>` +
-      `<text x="${pad + 46 + i * 150}" y="18">${Skitter.esc(Skitter.nameOf(s, p))}</text>`;
-  });
-  svg.innerHTML = html;
+  nodes.push(g("text", { x: W - pad, y: H - 6, "text-anchor": "end" }, "steps →"));
+  svg.replaceChildren(...nodes);
+  // the legend: each name after the one before, on a new line when it would not fit
+  let lx = pad + 10, ly = 14;
+  for (const p of ["black", "white"]) {
+    const label = g("text", { x: lx + 36, y: ly + 4 }, Skitter.nameOf(s, p));
+    svg.append(label);
+    const wide = label.getComputedTextLength();
+    if (lx > pad + 10 && lx + 36 + wide > W - pad) {
+      lx = pad + 10; ly += 16;
+      label.setAttribute("x", lx + 36); label.setAttribute("y", ly + 4);
+    }
+    svg.append(g("line", { class: `line-${p}`, x1: lx, x2: lx + 30, y1: ly, y2: ly }));
+    lx += 36 + wide + 24;
+  }
 }
 
 async function refreshLog(s) {
@@ -95,27 +105,26 @@ function renderCells(s) {
   const muted = new Set(s.sensors.muted);
   const flags = {};
   for (const f of s.sensors.flags) flags[f.cell] = f;
-  let html = "";
+  const h = Common.h;
+  const mute = async (cell, on) => {
+    const r = await Skitter.api("/api/referee/mute", { cell, muted: on });
+    if (!r.ok) toast(Skitter.errorText(r));
+  };
+  const cells = [];
   for (let c = 0; c < profile.cells; c++) {
     const role = profile.roles[String(c)];
     const f = flags[c];
+    const isMuted = muted.has(c);
     const cls = ["cell", active.has(c) ? "active" : "", role ? "" : "unused", f ? "flagged" : "",
-      muted.has(c) ? "muted" : ""].join(" ");
-    const title = f ? f.message : role || "unused";
-    html += `<div class="${cls}" title="${Skitter.esc(title)}" data-cell="${c}">${c}<br>` +
-      `${Skitter.esc(role || "–")}${f ? `<br>${Skitter.esc(f.kind)}` : ""}` +
-      (role && (f || muted.has(c)) ? `<br><button class="secondary needs-referee" data-mute="${c}" ` +
-        `data-on="${muted.has(c) ? "false" : "true"}">${muted.has(c) ? "unmute" : "mute"}</button>` : "") +
-      "</div>";
+      isMuted ? "muted" : ""].join(" ");
+    cells.push(h("div", { class: cls, title: f ? f.message : role || "unused",
+      dataset: { cell: c } }, String(c), h("br"), role || "–",
+      f ? [h("br"), f.kind] : null,
+      role && (f || isMuted) ? [h("br"), h("button", {
+        class: "secondary needs-referee", dataset: { mute: c, on: String(!isMuted) },
+        onclick: () => mute(c, !isMuted) }, isMuted ? "unmute" : "mute")] : null));
   }
-  box.innerHTML = html;
-  for (const b of box.querySelectorAll("button[data-mute]")) {
-    b.onclick = async () => {
-      const r = await Skitter.api("/api/referee/mute",
-        { cell: Number(b.dataset.mute), muted: b.dataset.on === "true" });
-      if (!r.ok) toast(Skitter.errorText(r));
-    };
-  }
+  box.replaceChildren(...cells);
 }
 
 Skitter.onState((s) => {

@@ -14,7 +14,6 @@ const Review = (() => {
   let mirrorTimer = null;
 
   const $ = (id) => document.getElementById(id);
-  const esc = (t) => Skitter.esc(t);
 
   function frameAt(frames, ms) {
     let i = 0;
@@ -55,16 +54,16 @@ const Review = (() => {
     const total = Math.max(0, frames.length - 1);
     const end = data.settled_ms || 0;
     $("review-title").textContent = `Review of step ${data.seq}`;
-    const later = data.later.length
-      ? `<ul>${data.later.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>` : "";
+    const h = Common.h;
     const sensed = data.source === "sensor";
-    let html = `<div class="review-words"><p><strong>${sensed ? "The sensors concluded" :
-      "Entered by hand"}:</strong> <span id="review-concluded">${esc(data.recorded)}</span></p>` +
-      `<p><strong>The match recorded:</strong> ${esc(data.recorded)}` +
-      `</p><p class="muted">Score after this step: ${esc(data.score)}</p>` +
-      `${later ? `<p><strong>Later:</strong></p>${later}` : ""}` +
-      `${data.note ? `<p class="review-note">${esc(data.note)}</p>` : ""}</div>`;
-    $("review-body").innerHTML = html;
+    $("review-body").replaceChildren(h("div", { class: "review-words" },
+      h("p", {}, h("strong", {}, `${sensed ? "The sensors concluded" : "Entered by hand"}:`), " ",
+        h("span", { id: "review-concluded" }, data.recorded)),
+      h("p", {}, h("strong", {}, "The match recorded:"), " ", data.recorded),
+      h("p", { class: "muted" }, `Score after this step: ${data.score}`),
+      data.later.length ? [h("p", {}, h("strong", {}, "Later:")),
+        h("ul", {}, data.later.map((l) => h("li", {}, l)))] : null,
+      data.note ? h("p", { class: "review-note" }, data.note) : null));
     const has = frames.length > 0;
     $("review-player").hidden = !has;
     if (!has) return;

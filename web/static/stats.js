@@ -6,11 +6,8 @@
   const COLOURS = ["#ffd43b", "#4dabf7", "#ff8787", "#69db7c", "#da77f2", "#ffa94d",
                    "#3bc9db", "#f783ac"];
   const $ = (id) => document.getElementById(id);
+  const h = Common.h;
 
-  function esc(text) {
-    return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;",
-      '"': "&quot;", "'": "&#39;" })[c]);
-  }
   function fixed(n, digits) { return n === null || n === undefined ? "not rated" : n.toFixed(digits); }
   function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
@@ -23,16 +20,18 @@
   function table(players) {
     const body = $("players-table").querySelector("tbody");
     if (!players.length) {
-      body.innerHTML = `<tr><td colspan="11">No finished matches between named players yet.
-        Type the players' names when you start a match.</td></tr>`;
+      body.replaceChildren(h("tr", {}, h("td", { colspan: 11 },
+        "No finished matches between named players yet. Type the players' names when you " +
+        "start a match.")));
       return;
     }
-    body.innerHTML = players.map((p) => `<tr>
-      <td class="name">${esc(p.name)}</td><td>${fixed(p.rating, 1)}</td>
-      <td>${p.matches_won} of ${p.matches}</td><td>${p.rounds_won} of ${p.rounds_played}</td>
-      <td>${p.points_per_shot.toFixed(2)}</td><td>${p.red_advance} / ${p.red_back}</td>
-      <td>${p.penalties}</td><td>${p.own_goals}</td><td>${p.clearings}</td>
-      <td>${p.chains}</td><td>${p.shots_per_round.toFixed(1)}</td></tr>`).join("");
+    body.replaceChildren(...players.map((p) => h("tr", {},
+      h("td", { class: "name" }, p.name), h("td", {}, fixed(p.rating, 1)),
+      h("td", {}, `${p.matches_won} of ${p.matches}`),
+      h("td", {}, `${p.rounds_won} of ${p.rounds_played}`),
+      h("td", {}, p.points_per_shot.toFixed(2)), h("td", {}, `${p.red_advance} / ${p.red_back}`),
+      h("td", {}, p.penalties), h("td", {}, p.own_goals), h("td", {}, p.clearings),
+      h("td", {}, p.chains), h("td", {}, p.shots_per_round.toFixed(1)))));
   }
 
   let plot = null;
@@ -64,21 +63,22 @@
 
   function headToHead(players) {
     const a = $("h2h-a"), b = $("h2h-b");
-    const options = players.map((p) => `<option>${esc(p.name)}</option>`).join("");
-    a.innerHTML = options; b.innerHTML = options;
+    for (const select of [a, b]) {
+      select.replaceChildren(...players.map((p) => h("option", {}, p.name)));
+    }
     if (players.length > 1) b.selectedIndex = 1;
     const show = async () => {
       const out = $("h2h-result");
       if (players.length < 2) { out.textContent = "Two players are needed."; return; }
       if (a.value === b.value) { out.textContent = "Choose two different players."; return; }
       try {
-        const h = await getJson(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
+        const met = await getJson(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
                                 `&b=${encodeURIComponent(b.value)}`);
-        out.textContent = h.matches === 0
-          ? `${h.names[0]} and ${h.names[1]} have not played each other yet.`
-          : `${h.names[0]} against ${h.names[1]}: ${plural(h.matches, "match", "matches")}, ` +
-            `${h.names[0]} won ${h.wins[0]}, ${h.names[1]} won ${h.wins[1]}; ` +
-            `rounds ${h.rounds[0]} to ${h.rounds[1]}.`;
+        out.textContent = met.matches === 0
+          ? `${met.names[0]} and ${met.names[1]} have not played each other yet.`
+          : `${met.names[0]} against ${met.names[1]}: ${plural(met.matches, "match", "matches")}, ` +
+            `${met.names[0]} won ${met.wins[0]}, ${met.names[1]} won ${met.wins[1]}; ` +
+            `rounds ${met.rounds[0]} to ${met.rounds[1]}.`;
       } catch (err) { out.textContent = `Head to head could not be read: ${err.message}`; }
     };
     a.onchange = show; b.onchange = show;

@@ -15,6 +15,7 @@ from typing import Any
 
 from firmware_bridge.gpio import Buttons, Leds
 from firmware_bridge.profile import GpioConfig
+from scorekeeper.events import Decision, Undo
 from scorekeeper.fields import PLAYERS
 from web.table.table import Refused, Table
 
@@ -50,7 +51,7 @@ class HardwareControls:
     def _press(self, role: str, name: str) -> None:
         try:
             if name == "undo":
-                self.table.apply_step({"undo": True}, source="button")
+                self.table.apply_step(Undo(), source="button")
             elif name == "end_turn":
                 self._end_turn(role)
             elif name == "red_back":
@@ -77,7 +78,7 @@ class HardwareControls:
                 break
         else:
             raise Refused(f"{role}'s Hit on Red points are all back already", "red")
-        self.table.apply_step({"decide": {"by": role, "red": choices}}, source="button")
+        self.table.apply_step(Decision(by=role, red=tuple(choices)), source="button")
 
     def _show_turn(self) -> None:
         if self.leds is None:

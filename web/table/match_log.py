@@ -2,17 +2,22 @@
 
 The store keeps bare step objects; the referee page also wants each step's effects, the
 score it left (for the chart), and which steps an undo took back (shown struck through,
-never erased: R19). :class:`MatchLog` collects that as the table applies steps, and knows
-the *standing* steps (those no undo has taken back), which amending the last shot needs.
+never erased: R19). :class:`MatchLog` keeps one :class:`LogEntry` per event of its match, in
+the same order, and asks the match which of them stand (:meth:`Match.taken_back`): the
+match is the one record of undos. Entries hold the events themselves; their JSON is made
+only when an entry is sent (:meth:`LogEntry.to_json`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorekeeper.events import parse_event
+from scorekeeper.effects import Effect
+from scorekeeper.events import Correction, Event, ShotEvent, parse_shot
+from scorekeeper.match import Match
+from scorekeeper.state import State
 
 AMEND_KEYS = (
     "off_board", "big", "knocked_big", "chain", "blockade", "red", "opponent_red", "unblock",
@@ -21,89 +26,87 @@ AMEND_KEYS = (
 """What a person may add to the last shot: what the sensors cannot see (docs/scenarios.md)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class LogEntry:
     """One step of the match log."""
 
     seq: int
     at: float
     source: str
-    step: Mapping[str, Any]
+    event: Event
     text: str
     effects: list[dict[str, Any]]
     score: dict[str, int]
     round: int
-    undone: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    @property
+    def kind(self) -> str:
+        """The key of the step object: ``shot``, ``undo``, ``correct``..."""
+        return self.event.kind
+
+    def to_json(self, *, undone: bool) -> dict[str, Any]:
+        """The entry as sent; ``undone`` (an undo took it back) comes from the match."""
         return {
             "seq": self.seq,
             "at": self.at,
             "source": self.source,
-            "step": dict(self.step),
-            "kind": next(iter(self.step)),
+            "step": self.event.to_json(),
+            "kind": self.kind,
             "text": self.text,
-            "reason": reason_of(self.step),
+            "reason": reason_of(self.event),
             "effects": self.effects,
             "score": self.score,
             "round": self.round,
-            "undone": self.undone,
+            "undone": undone,
         }
 
 
 @dataclass
 class MatchLog:
-    """The log of the match being played, built up step by step."""
+    """The log of ``match``, built up step by step: entry ``i`` is ``match.events[i]``."""
 
+    match: Match
     entries: list[LogEntry] = field(default_factory=list)
-    _standing: list[int] = field(default_factory=list)
-    """Indexes into ``entries`` of the steps not taken back, oldest first."""
 
     def add(self, entry: LogEntry) -> None:
-        """Record an applied step; an undo marks the newest standing step as taken back."""
-        if "undo" in entry.step and self._standing:
-            self.entries[self._standing.pop()].undone = True
+        """Record a step the match has just taken."""
         self.entries.append(entry)
-        if "undo" not in entry.step:
-            self._standing.append(len(self.entries) - 1)
+
+    def undone(self, index: int) -> bool:
+        """True when an undo took back the step of entry ``index``."""
+        return self.match.taken_back(index)
 
     def last_standing(self) -> LogEntry | None:
         """The newest step no undo has taken back."""
-        return self.entries[self._standing[-1]] if self._standing else None
+        position = self.match.last_standing
+        return None if position is None else self.entries[position]
 
-    def steps(self) -> list[Mapping[str, Any]]:
-        return [e.step for e in self.entries]
+    def to_json(self, first: int = 0) -> list[dict[str, Any]]:
+        """The entries from index ``first`` on, as sent."""
+        return [e.to_json(undone=self.undone(i))
+                for i, e in enumerate(self.entries[first:], first)]
 
     def tail(self, n: int) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self.entries[-n:]]
+        """The last ``n`` entries, as sent."""
+        return self.to_json(max(0, len(self.entries) - n))
 
     def __len__(self) -> int:
         return len(self.entries)
 
 
-def describe(step: Mapping[str, Any]) -> str:
-    """Short words for a step, e.g. ``black's shot``; the step's own keys when it is odd."""
-    try:
-        return parse_event(step).describe()
-    except Exception:  # noqa: BLE001 - a log line must always print
-        return ", ".join(step)
+def reason_of(event: Event) -> str | None:
+    """The referee's reason of a correction."""
+    return event.reason if isinstance(event, Correction) else None
 
 
-def reason_of(step: Mapping[str, Any]) -> str | None:
-    """The referee's reason of a correction, or the ``reason`` a web step carried."""
-    body = next(iter(step.values()), None)
-    if isinstance(body, Mapping):
-        reason = body.get("reason")
-        return reason if isinstance(reason, str) else None
-    return None
-
-
-def amended_shot(shot: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+def amended_shot(shot: ShotEvent, extra: Mapping[str, Any]) -> ShotEvent:
     """The last shot with what a person adds; a key given as null is taken out again.
 
-    Raises ``ValueError`` naming a key that is not something sensors cannot see.
+    ``extra`` comes from a page: a key that is not something sensors cannot see raises
+    ``ValueError`` naming it, and the added values are checked as any shot's
+    (:class:`~scorekeeper.errors.IllegalEventError` naming the key).
     """
-    out = dict(shot)
+    out = shot.to_json()["shot"]
     for key, value in extra.items():
         if key not in AMEND_KEYS:
             raise ValueError(
@@ -113,4 +116,19 @@ def amended_shot(shot: Mapping[str, Any], extra: Mapping[str, Any]) -> dict[str,
             out.pop(key, None)
         else:
             out[key] = value
-    return out
+    return ShotEvent(parse_shot(out))
+
+
+def log_entry(
+    state: State, seq: int, at: float, source: str, event: Event,
+    effects: Iterable[Effect] = (), words: str | None = None,
+) -> LogEntry:
+    """The entry of a step the match has just taken: ``state`` is the state after it,
+    ``words`` its description when the caller already has it (a resume describes each
+    distinct event once)."""
+    return LogEntry(
+        seq=seq, at=at, source=source, event=event,
+        text=event.describe() if words is None else words,
+        effects=[e.to_json() for e in effects],
+        score=dict(state.score), round=state.round,
+    )

@@ -19,7 +19,8 @@ from firmware_bridge.counts import big_spots, field_counts
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
 from firmware_bridge.timeline import Timeline
-from web.table.match_log import LogEntry
+from scorekeeper.events import Correction
+from web.table.match_log import LogEntry, MatchLog
 
 NO_TIMELINE = {
     "manual": "entered by hand: no sensor timeline (the sensors did not make this step)",
@@ -41,16 +42,17 @@ def review_file(
         "at": entry.at,
         "source": entry.source,
         "names": dict(names),
-        "step": dict(entry.step),
+        "step": entry.event.to_json(),
         "timeline": None if timeline is None else dict(timeline),
     }
 
 
 def build_review(
-    entries: Sequence[LogEntry], seq: int, timeline: Mapping[str, Any] | None,
-    profile: BoardProfile, match_id: int, names: Mapping[str, str], last_standing: int | None,
+    log: MatchLog, seq: int, timeline: Mapping[str, Any] | None,
+    profile: BoardProfile, match_id: int, names: Mapping[str, str],
 ) -> dict[str, Any]:
     """Everything the review of step ``seq`` shows; ``LookupError`` for an unknown step."""
+    entries = log.entries
     index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
     if index is None:
         raise LookupError(f"step {seq}: no such step in this match's log")
@@ -58,10 +60,10 @@ def build_review(
     out: dict[str, Any] = {
         "seq": seq,
         "source": entry.source,
-        "recorded": step_words(entry.step, names),
+        "recorded": step_words(entry.event.to_json(), names),
         "score": " · ".join(f"{_name(p, names)} {n}" for p, n in entry.score.items()),
-        "later": later_changes(entries, index, names),
-        "can_amend": last_standing == seq and "shot" in entry.step,
+        "later": later_changes(entries, index, log.undone(index), names),
+        "can_amend": log.last_standing() is entry and entry.kind == "shot",
         "file": review_file(entry, timeline, profile, match_id, names),
         "frames": [],
         "note": "",
@@ -136,25 +138,24 @@ def _frame(
 
 
 def later_changes(
-    entries: Sequence[LogEntry], index: int, names: Mapping[str, str]
+    entries: Sequence[LogEntry], index: int, undone: bool, names: Mapping[str, str]
 ) -> list[str]:
-    """What happened to the step later: an undo, the amended shot, corrections before the
-    next shot."""
+    """What happened to the step later (``undone``: an undo took it back): the undo, the
+    amended shot, corrections before the next shot."""
     out: list[str] = []
-    entry = entries[index]
-    undone = entry.undone
     for later in entries[index + 1:]:
-        kind = next(iter(later.step), "")
+        kind = later.kind
         if kind == "undo" and undone:
             out.append(f"step {later.seq}: taken back")
             undone = False
             continue
         if kind == "shot":
             if out and out[-1].endswith("taken back"):
-                out.append(f"step {later.seq}: amended to {step_words(later.step, names)}")
+                words = step_words(later.event.to_json(), names)
+                out.append(f"step {later.seq}: amended to {words}")
             break
-        if kind == "correct":
-            reason = later.step["correct"].get("reason", "")
+        if isinstance(later.event, Correction):
+            reason = later.event.reason or ""
             out.append(f"step {later.seq}: corrected ({reason})" if reason
                        else f"step {later.seq}: corrected")
     return out

@@ -1,13 +1,14 @@
-"""The parts of the published state that are not the match itself, and what stops play.
+"""The published state: what every page receives, and what stops play.
 
 Kept apart from :mod:`web.table.table` so the table reads as the path a change takes, and this
-file as the answer to "what does the scoreboard say about the board right now?".
+file as the answer to "what does the scoreboard say about the board right now?". The JSON of
+the match and its log is made here, when a snapshot is sent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
@@ -20,6 +21,38 @@ from scorekeeper.words import (
     turn_prompt,
 )
 from web.table.sensing import Sensing
+
+if TYPE_CHECKING:
+    from web.table.table import Table
+
+LOG_TAIL = 10
+"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
+
+
+def published_state(table: Table, view: dict[str, Any]) -> dict[str, Any]:
+    """The full state ``table`` publishes, with ``view``, its sensing part (see
+    :func:`sensing_part`)."""
+    state = table.match.state.to_json()
+    last = table.log.last_standing()
+    problem = table.store.write_problem
+    return {
+        "seq": table.seq,
+        "boot": table.boot,
+        "version": table.version,
+        "match_id": table.match_id,
+        "names": dict(table.names),
+        "handicaps": table.meta.get("handicaps", {}),
+        "state": state,
+        "can_undo": bool(table.match.can_undo),
+        "log": log_in_words(table.log.tail(LOG_TAIL), table.names),
+        "last_step": None if last is None else last.to_json(undone=False),  # it stands
+        "log_length": len(table.log),
+        "review_shown": table.review_shown,
+        **view,
+        "storage": {"ok": problem is None, "message": problem or ""},
+        "alerts": alerts(state, view, table.names, storage=problem),
+        "words": words_part(state, view, table.names),
+    }
 
 
 def sensing_part(

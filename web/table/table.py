@@ -13,12 +13,14 @@ it. Sensor noise that changes only the tracker's message never makes a tablet's 
 All methods are synchronous and meant to be called from the event loop's thread, so two
 requests never interleave inside one change (the loop runs one at a time). Time comes from
 the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for the log).
+
+A step travels as an :class:`~scorekeeper.events.Event`: proposed by the tracker, made by a
+button, or parsed once from a page's JSON by :meth:`Table.apply_step`. Its JSON is made where
+it is stored (:meth:`MatchStore.append`) and where a snapshot or an answer is sent.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import secrets
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
@@ -27,26 +29,23 @@ from typing import Any
 from firmware_bridge.profile import BoardProfile, load_profile
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import parse_event
+from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.reading import BoardReading
-from scorekeeper.shot import Shot
 from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
 from scorekeeper.words import what_changed
-from web.table.match_log import LogEntry, MatchLog, amended_shot, describe
+from web.table.match_log import MatchLog, amended_shot, log_entry
+from web.table.resume import resume
 from web.table.review import build_review
 from web.table.sensing import Sensing
-from web.table.snapshot import alerts, log_in_words, sensing_part, words_part
+from web.table.snapshot import log_in_words, published_state, sensing_part
 
-DEFAULT_NAMES = {"black": "Black", "white": "White"}
 WRITE_TIMEOUT_S = 10.0
 """Seconds a change waits on the writer (the disk) before its request is answered 503."""
 RECHECK_S = 5.0
 """While the match log cannot be written, how often the polling loop tries it again."""
-LOG_TAIL = 10
-"""Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
 
 
 CHANGES_KEPT = 256
@@ -88,7 +87,8 @@ class Table:
         self.wall = wall
         self.sensing = sensing
         self.tracker = Tracker()
-        self.publish = publish or (lambda snapshot: None)
+        self._send = publish or (lambda snapshot: None)
+        """Where every snapshot goes (the app's broadcaster), given when the table is built."""
         self.source_name = sensing.source.name if sensing else source_name
         self.started = clock.now()
         self.boot = secrets.token_hex(4)
@@ -111,57 +111,16 @@ class Table:
         self.write_timeout = WRITE_TIMEOUT_S
         self.published: dict[str, Any] = {}
         """The last snapshot published: what readers get without touching the table."""
-        self.match_id, self.match, self.log, self.names, self.meta = self._resume()
+        resumed = resume(store, wall)
+        self.match_id, self.rules, self.setup = resumed.match_id, resumed.rules, resumed.setup
+        self.names, self.meta, self.log = resumed.names, resumed.meta, resumed.log
         self._changes.append((self.seq, len(self.log)))
         self._after_match_change(lay_out_simulator=True)
 
-    # -- loading ------------------------------------------------------------------------------
-
-    def _resume(self) -> tuple[int, Match, MatchLog, dict[str, str], dict[str, Any]]:
-        """Replay the newest stored match, or start a default one on an empty store."""
-        match_id = self.store.latest_match_id()
-        if match_id is None:
-            match_id = self.store.create_match(
-                Rules().to_json(), {"first": "black"}, DEFAULT_NAMES, at=self.wall.now(),
-                meta={"handicaps": {}},
-            )
-        head = self.store.load_header(match_id)
-        names = {**DEFAULT_NAMES, **dict(head.names)}
-        self.rules, self.setup = Rules.from_json(head.rules), Setup.from_json(head.setup)
-        rows = list(self.store.iter_rows(match_id))
-        log = MatchLog()
-        known: dict[Any, tuple[Any, str]] = {}
-        """Per distinct step text: its step object and words (a log repeats its steps)."""
-
-        def on_step(i: int, event: Any, state: Any, effects: Any) -> None:
-            seq, at, source, text = rows[i - 1]
-            seen = known.get(text)
-            if seen is None:
-                seen = known[text] = (json.loads(text), event.describe())
-            log.add(self._entry(state, seq, at, source, seen[0], effects, seen[1]))
-
-        # The bulk path: each distinct step text is parsed once, every step goes through
-        # the rules, and a damaged log still names the step the rules refuse.
-        try:
-            match = Match.replay_json(
-                self.rules, self.setup, (row[3] for row in rows), names, on_step=on_step
-            )
-        except IllegalEventError as exc:
-            raise StoreError(
-                f"match {match_id} in {self.store.path} cannot be replayed: {exc}"
-            ) from exc
-        return match_id, match, log, names, dict(head.meta)
-
-    def _entry(
-        self, state: Any, seq: int, at: float, source: str, step: Mapping[str, Any],
-        effects: Any, words: str | None = None,
-    ) -> LogEntry:
-        return LogEntry(
-            seq=seq, at=at, source=source, step=step,
-            text=describe(step) if words is None else words,
-            effects=[e.to_json() for e in (effects or ())],
-            score=dict(state.score), round=state.round,
-        )
+    @property
+    def match(self) -> Match:
+        """The live match (its log holds it: one entry per event)."""
+        return self.log.match
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -170,27 +129,7 @@ class Table:
         return self._snapshot(self._sensing_json())
 
     def _snapshot(self, view: dict[str, Any]) -> dict[str, Any]:
-        state = self.match.state.to_json()
-        last = self.log.last_standing()
-        return {
-            "seq": self.seq,
-            "boot": self.boot,
-            "version": self.version,
-            "match_id": self.match_id,
-            "names": dict(self.names),
-            "handicaps": self.meta.get("handicaps", {}),
-            "state": state,
-            "can_undo": bool(self.match.can_undo),
-            "log": log_in_words(self.log.tail(LOG_TAIL), self.names),
-            "last_step": None if last is None else last.to_json(),
-            "log_length": len(self.log),
-            "review_shown": self.review_shown,
-            **view,
-            "storage": {"ok": self.store.write_problem is None,
-                        "message": self.store.write_problem or ""},
-            "alerts": alerts(state, view, self.names, storage=self.store.write_problem),
-            "words": words_part(state, view, self.names),
-        }
+        return published_state(self, view)
 
     def meanwhile(self, seq: int) -> list[str]:
         """What changed in the match after state ``seq``, in players' words (for a 409);
@@ -200,20 +139,17 @@ class Table:
             return []
         out: list[str] = []
         for e in self.log.entries[known[-1]:]:
-            out.extend(what_changed(e.step, e.text, self.names))
+            out.extend(what_changed(e.event, e.text, self.names))
         return out
 
     def full_log(self) -> list[dict[str, Any]]:
         """Every entry, with ``words`` and effects in the players' names beside the raw step."""
-        return log_in_words([e.to_json() for e in self.log.entries], self.names)
+        return log_in_words(self.log.to_json(), self.names)
 
     def review(self, seq: int) -> dict[str, Any]:
         """Step ``seq`` with its sensor timeline (``web.table.review``); LookupError if none."""
-        last = self.log.last_standing()
-        return build_review(
-            self.log.entries, seq, self.store.timeline(self.match_id, seq), self.profile(),
-            self.match_id, self.names, None if last is None else last.seq,
-        )
+        return build_review(self.log, seq, self.store.timeline(self.match_id, seq),
+                            self.profile(), self.match_id, self.names)
 
     def show_review(self, shown: Mapping[str, Any] | None) -> None:
         """Mirror a review on the scoreboard (None ends it); the match does not change."""
@@ -248,74 +184,81 @@ class Table:
     # -- changes to the match -----------------------------------------------------------------
 
     def apply_step(
-        self, step: Mapping[str, Any], *, source: str = "manual",
+        self, step: Event | Mapping[str, Any], *, source: str = "manual",
         timeline: Mapping[str, Any] | None = None,
     ) -> list[Any]:
-        """Check, store, apply and publish one scenario-format step; :class:`Refused` if not.
+        """Check, store, apply and publish one step; :class:`Refused` if not.
 
-        The live match refuses a step without changing (``Match.apply``), so it is applied
-        first and stored right after; should the store fail (:class:`StoreUnwritable`), the
-        match is rebuilt from the steps already committed (the log), the screens are told
-        the log cannot be written, and the error goes to the caller (HTTP 503).
+        ``step`` is an event, or a scenario-format step object from a page or the hub: this
+        is the edge where it is parsed, once. The live match refuses a step without changing
+        (``Match.apply``), so it is applied first and stored right after; should the store
+        fail (:class:`StoreUnwritable`), the match is rebuilt from the steps already
+        committed, the screens are told the log cannot be written, and the error goes to the
+        caller (HTTP 503).
         """
         try:
-            body = parse_event(step).to_json()
-            if source == "manual" and "correct" in body and not _reason(body["correct"]):
+            event = parse_event(step)
+            if source == "manual" and isinstance(event, Correction) \
+                    and not (event.reason or "").strip():
                 raise Refused("correct.reason: say why (a correction needs a reason)",
                               "correct.reason")
-            effects = self.match.apply(body)
+            effects = self.match.apply(event)
         except IllegalEventError as exc:
-            raise Refused(str(exc), field=_field_named(str(exc), step)) from None
+            raise Refused(str(exc), exc.key) from None
         at = self.wall.now()
         try:
-            seq = self.store.append(self.match_id, body, at=at, source=source,
+            seq = self.store.append(self.match_id, event, at=at, source=source,
                                     timeline=timeline)
         except StoreError:
-            self.match = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
+            self.log = MatchLog(self._replayed(self.match.events[:-1]), self.log.entries)
             self._publish(match_changed=False)
             raise
-        self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
+        self.log.add(log_entry(self.match.state, seq, at, source, event, effects))
         self._after_match_change(after_shot=source == "sensor")
-        return list(effects or ())
+        return list(effects)
 
-    def apply_steps(self, steps: list[Mapping[str, Any]], *, source: str = "manual") -> None:
+    def apply_steps(self, events: list[Event], *, source: str = "manual") -> None:
         """Apply several steps as one change: all are checked on a copy, stored in ONE
         transaction, and applied to the live match only once that has committed."""
         try:
-            bodies = [parse_event(s).to_json() for s in steps]
-            copy = Match.replay(self.rules, self.setup, self.log.steps(), self.names)
-            for body in bodies:
-                copy.apply(body)
+            copy = self._replayed(self.match.events)
+            for event in events:
+                copy.apply(event)
         except IllegalEventError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(str(exc), exc.key) from None
         at = self.wall.now()
         try:
-            seqs = self.store.append_many(self.match_id, bodies, at=at, source=source)
+            seqs = self.store.append_many(self.match_id, events, at=at, source=source)
         except StoreError:
             self._publish(match_changed=False)
             raise
-        for seq, body in zip(seqs, bodies, strict=True):
-            effects = self.match.apply(body)
-            self.log.add(self._entry(self.match.state, seq, at, source, body, effects))
+        for seq, event in zip(seqs, events, strict=True):
+            effects = self.match.apply(event)
+            self.log.add(log_entry(self.match.state, seq, at, source, event, effects))
         self._after_match_change()
+
+    def _replayed(self, events: tuple[Event, ...]) -> Match:
+        return Match.replay(self.rules, self.setup, events, self.names)
 
     def amend_last_shot(self, extra: Mapping[str, Any]) -> None:
         """Add what the sensors cannot see to the last shot: undo it and shoot it again."""
         last = self.log.last_standing()
-        if last is None or "shot" not in last.step:
+        if last is None or not isinstance(last.event, ShotEvent):
             raise Refused("there is no shot to amend: the last step is not a shot", "extra")
         try:
-            shot = amended_shot(last.step["shot"], extra)
+            shot = amended_shot(last.event, extra)
+        except IllegalEventError as exc:
+            raise Refused(str(exc), exc.key) from None
         except ValueError as exc:
             raise Refused(str(exc), "extra") from None
-        self.apply_steps([{"undo": True}, {"shot": shot}])
+        self.apply_steps([Undo(), shot])
 
     def no_change(self, *, source: str = "manual") -> None:
         """The player due shot and nothing on the board changed."""
         shot = self.tracker.mark_no_change(self.expectation())
         if shot is None:
             raise Refused("nobody is due to shoot", "turn")
-        self.apply_step({"shot": shot.to_json()}, source=source)
+        self.apply_step(shot, source=source)
 
     def new_match(
         self, rules: Mapping[str, Any], setup: Mapping[str, Any], names: Mapping[str, str],
@@ -335,7 +278,7 @@ class Table:
         except StoreError:
             self._publish(match_changed=False)
             raise
-        self.match, self.log, self.rules, self.setup = match, MatchLog(), r, s
+        self.log, self.rules, self.setup = MatchLog(match), r, s
         self.names, self.meta = dict(names), dict(meta)
         self.review_shown = None
         self._after_match_change(lay_out_simulator=True)
@@ -434,13 +377,13 @@ class Table:
         return None if timeline is None else timeline.to_json()
 
     def _apply_sensed(
-        self, shot: Shot, *, source: str, timeline: Mapping[str, Any] | None = None,
+        self, shot: ShotEvent, *, source: str, timeline: Mapping[str, Any] | None = None,
         answer: bool = False,
     ) -> None:
         """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
         raised when a person asked (``answer``: Accept must not look accepted)."""
         try:
-            self.apply_step({"shot": shot.to_json()}, source=source, timeline=timeline)
+            self.apply_step(shot, source=source, timeline=timeline)
         except Refused as exc:
             self.tracker.refused(str(exc))
             self._publish(match_changed=False)
@@ -492,7 +435,7 @@ class Table:
             del self._changes[:-CHANGES_KEPT]
         self._sensing_view = self._sensing_json() if view is None else view
         self.published = self._snapshot(self._sensing_view)
-        self.publish(self.published)
+        self._send(self.published)
 
     def close(self) -> None:
         """Release the sensors and the store, once the writer has finished what it was given
@@ -501,19 +444,3 @@ class Table:
         if self.sensing is not None:
             self.sensing.close()
         self.store.close()
-
-
-def _reason(correction: Mapping[str, Any]) -> str:
-    """A correction's reason, blank when missing or only spaces."""
-    return str(correction.get("reason") or "").strip()
-
-
-_KEY_PATH = re.compile(r"^(?:step \d+: )?([a-z_]+(?:[.\[][\w.\]\[]*)?):")
-
-
-def _field_named(message: str, step: Mapping[str, Any]) -> str | None:
-    """The key an engine message starts with (``shot.delta: ...``), else the step's kind."""
-    m = _KEY_PATH.match(message)
-    if m:
-        return m.group(1)
-    return next(iter(step), None) if isinstance(step, Mapping) else None

@@ -8,7 +8,9 @@ to the simulator.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import load_profile
@@ -18,6 +20,22 @@ from scorekeeper.clock import Clock
 from scorekeeper.store import MatchStore
 from web.table.sensing import Sensing
 from web.table.table import Table
+
+Publish = Callable[[Mapping[str, Any]], None]
+"""Where a table's snapshots go."""
+
+
+def publishing(*to: Publish) -> Publish:
+    """One publisher handing each snapshot to every one of ``to`` in turn (the broadcaster
+    first, then the tournament link), given to the table when it is built."""
+    if len(to) == 1:
+        return to[0]
+
+    def publish(snapshot: Mapping[str, Any]) -> None:
+        for each in to:
+            each(snapshot)
+
+    return publish
 
 
 def open_sensing(
@@ -58,8 +76,10 @@ def open_table(
     record: str | Path | None = None,
     settle_ms: int | None = None,
     debounce_ms: int | None = None,
+    publish: Publish | None = None,
 ) -> Table:
-    """A table on the match log ``db`` (resuming its newest match) fed by source ``spec``."""
+    """A table on the match log ``db`` (resuming its newest match) fed by source ``spec``,
+    handing every snapshot to ``publish`` (the app's broadcaster, see :func:`publishing`)."""
     store = MatchStore(db)
     try:
         sensing = open_sensing(
@@ -70,7 +90,7 @@ def open_table(
         store.close()
         raise
     try:
-        return Table(store, clock=clock, wall=wall, sensing=sensing)
+        return Table(store, clock=clock, wall=wall, sensing=sensing, publish=publish)
     except Exception:
         sensing.close()
         store.close()

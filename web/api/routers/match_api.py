@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import Response
 
+from scorekeeper.events import Undo
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
 from web.api.routers.json_body import CheckedJSONRoute
@@ -83,7 +84,7 @@ async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str,
 
 @change("/match/undo", summary="Take back the last step (R19)")
 async def post_undo(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, lambda: table.apply_step({"undo": True}), seq=body.seq)
+    return await change_on_writer(table, lambda: table.apply_step(Undo()), seq=body.seq)
 
 
 @change("/match/amend", summary="Add what the sensors cannot see to the last shot")

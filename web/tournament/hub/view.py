@@ -10,6 +10,7 @@ from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event
+from scorekeeper.words import in_names, players_named
 from web.tournament.hub.model import Pairing
 from web.tournament.hub.tournament import Tournament, same_players
 
@@ -99,7 +100,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
                 "match_id": match_id,
                 "seq": payload.get("seq", 0),
                 "received": received,
-                "names": payload.get("names") or {},
+                "names": players_named(payload.get("names") or {}),
                 "phase": state.get("phase"),
                 "turn": state.get("turn"),
                 "winner": state.get("winner"),
@@ -178,13 +179,15 @@ def counters(t: Tournament, *, broker_connected: bool) -> dict[str, Any]:
 
 
 def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
-    """A match's events as the hub received them, with the score after each."""
+    """A match's events as the hub received them, with the score after each; the steps and
+    their effects in the players' names (the raw step stays in ``event``)."""
     events = t.store.events(board, match_id)
     game = t.store.game(board, match_id)
+    names = players_named(events[-1].names if events else {})
     return {
         "board": board,
         "match_id": match_id,
-        "names": events[-1].names if events else {},
+        "names": names,
         "complete": bool(events) and events[-1].seq == len(events),
         "result": None if game is None else {k: getattr(game.result, k) for k in GAME_KEYS},
         "events": [
@@ -193,10 +196,10 @@ def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
                 "at": e.at,
                 "source": e.source,
                 "event": e.event,
-                "text": _describe(e.event),
+                "text": in_names(_describe(e.event), names),
                 "score": (e.state or {}).get("score"),
                 "round": (e.state or {}).get("round"),
-                "effects": _effects(e.event, e.state),
+                "effects": [in_names(x, names) for x in _effects(e.event, e.state)],
             }
             for e in events
         ],

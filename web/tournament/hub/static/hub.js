@@ -61,18 +61,23 @@ function renderBoards(s, only) {
     card.dataset.board = b.board;
     $(".dot", card).classList.toggle("on", b.online);
     $(".id", card).textContent = b.board;
-    $(".match", card).textContent = b.match_id ? `match ${b.match_id}, event ${b.seq}` : "no match";
-    const names = b.names || {};
-    $(".black", card).textContent = names.black || "black";
-    $(".white", card).textContent = names.white || "white";
+    $(".match", card).textContent = b.match_id ? `match ${b.match_id}, event ${b.seq}`
+      : "no match yet";
+    const names = b.names;  // the players' names, or their seats in words
+    $(".names", card).hidden = !b.match_id;
+    $(".black", card).textContent = names.black;
+    $(".white", card).textContent = names.white;
+    $(".cb-who", card).textContent = `${names.black}'s score`;
+    $(".cw-who", card).textContent = `${names.white}'s score`;
     if (b.turn) $(`.${b.turn}`, card).classList.add("turn");
     const score = b.score || {};
     $(".score", card).textContent = `${score.black ?? "–"} : ${score.white ?? "–"}`;
     const wins = b.round_wins || {};
     let detail = `round ${b.round ?? "–"} · round wins ${wins.black ?? 0}–${wins.white ?? 0}`;
-    if (b.phase === "game_over") detail += ` · game over, ${names[b.winner] || b.winner || "nobody"} wins`;
+    if (b.phase === "game_over") detail += ` · game over, ${names[b.winner] || "nobody"} wins`;
     else if (b.phase === "shootoff") detail += " · shoot-off";
-    else if (b.turn) detail += ` · ${names[b.turn] || b.turn} to shoot`;
+    else if (b.turn) detail += ` · ${names[b.turn]} to shoot`;
+    if (!b.match_id) detail = "no game started on this board";
     if (b.pairing) detail += ` · tournament round ${b.pairing.round}, table ${b.pairing.table}`;
     $(".detail", card).textContent = detail;
     const alerts = $(".alerts", card);
@@ -86,6 +91,7 @@ function renderBoards(s, only) {
     }
     const controls = $(".controls", card);
     controls.hidden = !referee;
+    card.classList.toggle("idle", !b.match_id);  // no match: nothing to undo or correct
     $(".undo", card).addEventListener("click", () => {
       if (!confirm(`Undo the last step on board ${b.board}?`)) return;
       act(call("POST", `/api/boards/${encodeURIComponent(b.board)}/command`,
@@ -134,7 +140,7 @@ function renderRounds(s) {
   for (const r of s.rounds) {
     root.append(el("h3", `Round ${r.number}`));
     const table = el("table");
-    const head = row(["Table", "Black", "White", "Board", "Result"]);
+    const head = row(["Table", "First player", "Second player", "Board", "Result"]);
     head.querySelectorAll("td").forEach((td) => { const th = el("th", td.textContent); td.replaceWith(th); });
     table.append(head);
     for (const p of r.pairings) {
@@ -183,7 +189,7 @@ function renderGames(s) {
 async function showLog(board, match) {
   try {
     const log = await call("GET", `/api/matches/${encodeURIComponent(board)}/${match}`);
-    $("#log-title").textContent = `Board ${board}, match ${match}: ${log.names.black || "black"} v ${log.names.white || "white"}`
+    $("#log-title").textContent = `Board ${board}, match ${match}: ${log.names.black} v ${log.names.white}`
       + (log.complete ? "" : " (events missing)");
     const body = $("#log tbody");
     body.replaceChildren();

@@ -1,0 +1,75 @@
+"""The app's collaborators come in through ``create_app``: the broadcaster the table was
+built with, the tournament link and the board's GPIO controls. Nothing is attached later."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from scorekeeper.clock import FakeClock
+from web.api.app import create_app
+from web.api.broadcaster import Broadcaster
+from web.api.deps import Auth
+from web.config.pin import PinStore
+from web.table.table import Table
+from web.table.wiring import open_table, publishing
+
+
+class FakeLink:
+    """Stands for the tournament link: started with the table, told every snapshot."""
+
+    def __init__(self) -> None:
+        self.started: Table | None = None
+        self.stopped = False
+        self.seen: list[int] = []
+
+    def start(self, table: Table) -> None:
+        self.started = table
+
+    def published(self, snapshot: Any) -> None:
+        self.seen.append(snapshot["seq"])
+
+    def stop(self) -> None:
+        self.stopped = True
+
+
+class FakeControls:
+    """Stands for the GPIO buttons and LEDs: polled with the sensors."""
+
+    def __init__(self) -> None:
+        self.polls = 0
+
+    def poll(self) -> None:
+        self.polls += 1
+
+
+def test_the_link_and_controls_passed_in_are_started_polled_and_told(tmp_path: Path) -> None:
+    clock = FakeClock(1000.0)
+    pins = PinStore(tmp_path / "data")
+    pins.set("2468")
+    broadcaster, link, controls = Broadcaster(), FakeLink(), FakeControls()
+    table = open_table(tmp_path / "skitter.db", "sim", clock=clock, wall=clock,
+                       publish=publishing(broadcaster.publish, link.published))
+    app = create_app(table, Auth.create(pins, clock), broadcaster,
+                     table_link=link, controls=controls,  # type: ignore[arg-type]
+                     caller_language="de", poll_interval=0.01)
+    try:
+        with TestClient(app) as client:
+            assert link.started is table
+            deadline = time.monotonic() + 5
+            while controls.polls < 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert controls.polls >= 3
+            assert client.get("/api/caller").json()["language"] == "de"
+            client.post("/api/referee/login", json={"pin": "2468"})
+            seq = client.get("/api/state").json()["seq"]
+            response = client.post("/api/match/steps", json={
+                "seq": seq, "step": {"shot": {"by": "black", "big": "placed"}}})
+            assert response.status_code == 200, response.text
+            assert link.seen[-1] == response.json()["seq"]
+        assert link.stopped
+    finally:
+        table.close()

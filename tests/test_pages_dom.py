@@ -1,0 +1,34 @@
+"""The pages build their DOM from data with text nodes and attributes, never with HTML.
+
+A player's name, a reason or a sensor's message reaches every page; a page that assembled
+markup from it would run whatever the name holds. The shared builders (``Common.h`` and
+``Common.svg`` in ``web/static/common.js``) are the one way the pages make elements.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = sorted(
+    [*(ROOT / "web" / "static").glob("*.js"), *(ROOT / "web" / "tournament").rglob("*.js")]
+)
+MARKUP_SINKS = re.compile(
+    r"\.(innerHTML|outerHTML)\s*\+?=|insertAdjacentHTML|document\.write|createContextualFragment"
+)
+
+
+def test_the_page_scripts_are_all_checked() -> None:
+    names = {p.name for p in SCRIPTS}
+    assert {"common.js", "live.js", "referee.js", "review.js", "stats.js", "hub.js"} <= names
+
+
+def test_no_page_script_turns_text_into_markup() -> None:
+    found = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in SCRIPTS
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if MARKUP_SINKS.search(line)
+    ]
+    assert found == [], "build DOM with Common.h / Common.svg instead:\n" + "\n".join(found)
