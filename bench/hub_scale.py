@@ -358,7 +358,8 @@ def report(args: argparse.Namespace, games: int, steps: list[Any], wall: float, 
            health: list[float], first: Page, frames_seen: int) -> None:
     sizes = [len(f) for f in first.frames]
     print(f"boards: {args.boards}, pages: {args.pages}, warm-up {args.warmup:.0f} s, "
-          f"measured {wall:.1f} s, hub from {args.hub_src}")
+          f"measured {wall:.1f} s, hub from "
+          f"{'this checkout' if args.hub_src == ROOT else args.hub_src.name}")
     print(f"steps in the window: {len(steps)} ({len(steps) / wall:.1f}/s), games finished "
           f"so far: {games}")
     print(f"frames per page: {len(first.frames) / max(1, wall + args.warmup):.1f}/s over the "
