@@ -182,3 +182,35 @@ def test_the_refresher_wakes_on_change_and_batches_a_burst(hub: Hub) -> None:
     assert 1 <= len(burst) <= 5, len(burst)
     assert burst[-1]["boards"][0]["seq"] == 20
     assert json.loads(hub.feed.full())["boards"][0]["seq"] == 20
+
+
+def test_a_page_that_connects_gets_the_full_state_at_the_current_version(hub: Hub) -> None:
+    from fastapi.testclient import TestClient
+
+    from web.tournament.hub.app import create_hub_app
+
+    with TestClient(create_hub_app(hub)) as client:
+        fetched = client.get("/api/hub").json()
+        with client.websocket_connect("/ws") as ws:
+            first = ws.receive_json()
+    assert first["type"] == fetched["type"] == "full"
+    assert first["version"] == fetched["version"] == hub.feed.version
+    assert first == fetched
+    assert [p["table"] for p in first["rounds"][0]["pairings"]] == [1, 2]
+
+
+def test_a_refresh_that_fails_leaves_its_changes_for_the_next(
+    hub: Hub, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from web.tournament.hub import view
+
+    hub.refresh()
+    sent = frames_of(hub)
+    hub.tournament.store.set_board_status("b1", True, at=1.0)
+    build = view.boards_view
+    monkeypatch.setattr(view, "boards_view", lambda *a: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        hub.refresh()
+    monkeypatch.setattr(view, "boards_view", build)
+    hub.refresh()
+    assert [b["board"] for b in sent[-1]["boards"]] == ["b1"]

@@ -113,12 +113,17 @@ class Hub:
         with self._refreshing:
             t = self.tournament
             touched = t.store.take_touched()
-            boards = None if touched.all_boards else touched.boards
-            cards = {c["board"]: c for c in view.boards_view(t, boards)} if (
-                boards is None or boards) else {}
-            parts = view.counters(t, broker_connected=bool(self.sender.connected))
-            if touched.tournament:
-                parts.update(view.tournament_parts(t))
+            try:
+                cards: dict[str, dict[str, Any]] = {}
+                if touched.all_boards or touched.boards:
+                    only = None if touched.all_boards else touched.boards
+                    cards = {c["board"]: c for c in view.boards_view(t, only)}
+                parts = view.counters(t, broker_connected=bool(self.sender.connected))
+                if touched.tournament:
+                    parts.update(view.tournament_parts(t))
+            except BaseException:
+                t.store.touch_again(touched)  # the next refresh rebuilds it
+                raise
             frame = self.feed.update(cards, parts)
             if frame is not None:
                 self.broadcaster.publish_frame(frame.delta, frame.full)
@@ -130,7 +135,7 @@ class Hub:
         self._loop = loop
         self._wake = asyncio.Event()
         last = -BATCH
-        await run_in_threadpool(self.refresh)
+        self._wake.set()  # the first refresh: everything
         while True:
             await self._wake.wait()
             wait = last + BATCH - loop.time()

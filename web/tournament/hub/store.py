@@ -181,6 +181,12 @@ class HubStore:
             self._touched = Journal(all_boards=False, tournament=False)
             return Touched(frozenset(j.boards), j.all_boards, j.tournament)
 
+    def touch_again(self, touched: Touched) -> None:
+        """Put back what a refresh took but could not rebuild, for the next one."""
+        with self._lock:
+            self._touch(*touched.boards, tournament=touched.tournament,
+                        all_boards=touched.all_boards)
+
     def _touch(self, *boards: str | None, tournament: bool = False,
                all_boards: bool = False) -> None:
         self._touched.boards.update(b for b in boards if b is not None)
