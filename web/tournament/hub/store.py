@@ -21,12 +21,11 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scorekeeper.store import open_sqlite
-from web.tournament.hub.model import GameResult, Pairing
+from web.tournament.hub.model import GameResult, Pairing, ReceivedEvent, StoredGame
 from web.tournament.hub.touched import Journal, Touched
 
 SCHEMA = """
@@ -73,50 +72,6 @@ def kept_state(state: Mapping[str, Any]) -> dict[str, Any]:
 
 class HubStoreError(Exception):
     """The hub's file cannot be used, or a change breaks the tournament's own rules."""
-
-
-@dataclass(frozen=True)
-class ReceivedEvent:
-    """One match event as a board published it."""
-
-    id: str
-    board: str
-    match_id: int
-    seq: int
-    at: float
-    source: str
-    event: Mapping[str, Any]
-    state: Mapping[str, Any]
-    """The board's state right after this event."""
-    names: Mapping[str, str]
-    """Player names by colour, as the board's match has them."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "board": self.board,
-            "match_id": self.match_id,
-            "seq": self.seq,
-            "at": self.at,
-            "source": self.source,
-            "event": dict(self.event),
-            "state": dict(self.state),
-            "names": dict(self.names),
-        }
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """A finished game as the hub recorded it, with the pairing it answers (if any)."""
-
-    board: str
-    match_id: int
-    seq: int
-    """The event that finished it."""
-    result: GameResult
-    finished_at: float
-    round: int | None
-    table: int | None
 
 
 def _dump(value: Any) -> str:
