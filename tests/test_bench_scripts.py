@@ -76,3 +76,15 @@ def test_review_size_prints_bytes_per_shot_with_and_without_timelines() -> None:
     out = run_bench("review_size.py", "--shots", "30")
     assert "bytes per shot" in out and "after pruning the timelines" in out
     assert "steps: " in out and "(30 shots" in out
+
+
+@pytest.mark.mqtt
+@pytest.mark.timeout(120)
+def test_hub_scale_prints_hub_cpu_and_step_to_page_latency() -> None:
+    from mqtt_broker import require_mosquitto
+
+    require_mosquitto()
+    out = run_bench("hub_scale.py", "--boards", "2", "--pages", "3", "--seconds", "4",
+                    "--warmup", "1")
+    assert "CPU, share of one core: hub" in out and "board step -> page: p50" in out
+    assert "0 not shown by the end" in out

@@ -185,3 +185,77 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
                 page.close()
         finally:
             browser.close()
+
+
+def _board_state(names: dict[str, str], seq: int, score: tuple[int, int]) -> dict[str, Any]:
+    return {"match_id": 1, "seq": seq, "names": names,
+            "state": {"phase": "playing", "turn": "black", "round": 1,
+                      "score": {"black": score[0], "white": score[1]},
+                      "round_wins": {"black": 0, "white": 0}}}
+
+
+def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_reconnect(
+    page_url: tuple[str, Hub],
+) -> None:
+    import asyncio
+
+    from playwright.sync_api import expect, sync_playwright
+
+    url, hub = page_url
+    t, store = hub.tournament, hub.tournament.store
+    second = store.pairings(1)[1]
+    names = {"black": second.black, "white": second.white or ""}
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(url)
+            one = page.locator('article.board[data-board="board-1"]')
+            two = page.locator('article.board[data-board="board-2"]')
+            expect(two.locator(".score")).to_have_text("3 : 1")
+            page.evaluate("document.querySelector('[data-board=\"board-1\"]').dataset.kept = 'y'")
+
+            # A board's change: its card alone is drawn again (the other is the same node).
+            store.set_board_state("board-2", _board_state(names, 5, (4, 1)), at=2.0)
+            hub.changed()
+            expect(two.locator(".score")).to_have_text("4 : 1")
+            assert one.get_attribute("data-kept") == "y"
+
+            # A game ends: standings and finished games change.
+            played = page.locator("#standings tbody tr", has_text=second.white or "")
+            expect(played.locator("td").nth(2)).to_have_text("0")
+            t.receive(finished("board-2", (second.black, second.white or "")))
+            hub.changed()
+            expect(page.locator("#games tbody tr")).to_have_count(2)
+            expect(played.locator("td").nth(2)).to_have_text("1")
+
+            # A frame lost on its way: the next one does not follow on, the page fetches the
+            # whole state again and shows both changes.
+            sent = hub.broadcaster.publish_frame
+            lost: list[str] = []
+            hub.broadcaster.publish_frame = lambda frame, full: lost.append(frame)  # type: ignore[method-assign]
+            store.set_board_state("board-2", _board_state(names, 6, (4, 2)), at=3.0)
+            hub.refresh()
+            assert len(lost) == 1
+            hub.broadcaster.publish_frame = sent  # type: ignore[method-assign]
+            store.set_board_status("board-1", False, at=3.0)
+            hub.changed()
+            expect(two.locator(".score")).to_have_text("4 : 2")
+            expect(one.locator(".alerts")).to_contain_text("offline")
+            expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
+
+            # The hub drops every socket: the page reconnects and starts from the whole state.
+            loop = hub._loop
+            assert loop is not None
+            asyncio.run_coroutine_threadsafe(hub.broadcaster.close_all(), loop).result(5)
+            expect(page.locator("body")).to_have_class("offline")
+            store.set_board_state("board-2", _board_state(names, 7, (5, 2)), at=4.0)
+            hub.changed()
+            expect(page.locator("body")).not_to_have_class("offline")
+            expect(two.locator(".score")).to_have_text("5 : 2")
+            expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
+            assert errors == []
+        finally:
+            browser.close()

@@ -99,8 +99,8 @@ def hub_link(tmp_path: Path) -> Iterator[HubLink]:
 
 
 class Message:
-    def __init__(self, topic: str, payload: bytes) -> None:
-        self.topic, self.payload = topic, payload
+    def __init__(self, topic: str, payload: bytes, mid: int = 7) -> None:
+        self.topic, self.payload, self.mid, self.qos = topic, payload, mid, 1
 
 
 @pytest.mark.parametrize(
@@ -116,9 +116,13 @@ class Message:
 def test_the_hub_drops_and_counts_what_it_cannot_read(
     hub_link: HubLink, topic: str, payload: bytes
 ) -> None:
+    acked: list[int] = []
+    hub_link.client.ack = lambda mid, qos: acked.append(mid)  # type: ignore[method-assign]
     hub_link._on_message(hub_link.client, None, Message(topic, payload))  # type: ignore[arg-type]
+    hub_link.take_burst([hub_link._inbox.get_nowait()])
     assert hub_link.store.counter("rejected") == 1
     assert hub_link.store.matches_received() == []
+    assert acked == [7]  # dropped for good, and said so: the broker need not send it again
 
 
 def test_the_hub_keeps_a_good_event_and_a_status(hub_link: HubLink) -> None:

@@ -11,6 +11,10 @@ every client: with 200 screens, encoding per client cost more than everything el
 client has its own sender task (the socket's handler), so a client that stops reading
 stalls only itself.
 
+The tournament hub sends changes instead (:meth:`Broadcaster.publish_frame`): each frame
+needs the ones before it, so a client joining late, or too far behind, gets the full state
+the latest frame leads to instead of what it missed.
+
 Limit (as FastAPI's own ConnectionManager says of itself): this lives in one process. Run
 one ``skitter serve`` per board; several worker processes would each have their own
 clients and their own sequence.
@@ -54,10 +58,12 @@ class _Outbox:
         self.wake = asyncio.Event()
         self.stopped = False
 
-    def put(self, text: str) -> None:
-        """Queue ``text``; a client this far behind skips to it (every snapshot is whole)."""
+    def put(self, text: str, resync: str | None = None) -> None:
+        """Queue ``text``; a client this far behind skips to ``resync`` (the whole state
+        ``text`` leads to; for a snapshot, ``text`` itself)."""
         if len(self.pending) >= QUEUE_LIMIT:
             self.pending.clear()
+            text = text if resync is None else resync
         self.pending.append(text)
         self.wake.set()
 
@@ -115,6 +121,21 @@ class Broadcaster:
     def _put_all(self, text: str) -> None:
         for outbox in list(self._clients.values()):
             outbox.put(text)
+
+    def publish_frame(self, frame: str, resync: str) -> None:
+        """Queue ``frame`` (a change, encoded once) for every client; ``resync`` is the
+        whole state after it, for clients that join later or fall behind. Frames reach the
+        clients in the order they are published, from any thread."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            self._latest_text = resync
+            return
+        loop.call_soon_threadsafe(self._put_frame, frame, resync)
+
+    def _put_frame(self, frame: str, resync: str) -> None:
+        self._latest_text = resync  # set on the loop, so a joining client gets it or the frame
+        for outbox in list(self._clients.values()):
+            outbox.put(frame, resync)
 
     async def serve(self, websocket: WebSocket) -> None:
         """Accept ``websocket`` and stream snapshots to it until it goes away."""

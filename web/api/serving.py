@@ -72,7 +72,7 @@ class TimedH11Protocol(H11Protocol):
         if self._deadline is None and self.conn.their_state is h11.IDLE:
             self._start_deadline()  # the next request on a kept-alive connection
         super().data_received(data)
-        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):
+        if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY) or self._upgraded():
             self._stop_deadline()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -88,9 +88,15 @@ class TimedH11Protocol(H11Protocol):
             self._deadline.cancel()
             self._deadline = None
 
+    def _upgraded(self) -> bool:
+        """The connection became a WebSocket: its socket is no longer this protocol's (h11
+        still says the upgrade request's body may follow, so the deadline would cut it)."""
+        return self.transport.get_protocol() is not self
+
     def _too_slow(self) -> None:
         self._deadline = None
-        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+        if (self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self._upgraded()
+                and not self.transport.is_closing()):
             self.transport.abort()
 
 

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from firmware_bridge.clocks import WallClock
+from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.serving import Stopped, server_config, stop_on_sigterm
 from web.config.args import command_line_secrets
 from web.config.pin import PinError, PinStore, pin_given
@@ -100,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "
               f"broker {settings.url}; data in {db}")
         stop_on_sigterm()
-        uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port)).run()
+        # Each frame is encoded once for every page: no per-page compression on top.
+        uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port,
+                                     ws_per_message_deflate=PER_MESSAGE_DEFLATE)).run()
     except (KeyboardInterrupt, Stopped):
         pass  # uvicorn shut down cleanly; the link and the store close below
     except WireError as exc:

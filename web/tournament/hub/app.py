@@ -4,14 +4,17 @@ Reading is open to everyone; every change (players, pairing a round, a board for
 command to a board) needs the tournament referee's session: the hub's own PIN buys an
 HttpOnly, SameSite=Strict cookie through the board's own login routes (``web.api.auth``).
 
-Snapshots are rebuilt at most every ``REFRESH`` seconds while something changed, so a burst
-of events from eight boards costs a handful of SQLite reads, not one page build each.
+The page's live feed (``web.tournament.hub.feed``) is refreshed when something changed,
+at most once every ``BATCH`` seconds: a burst of events from many boards costs one rebuild of
+the cards that changed (the tournament's parts only when the store says they may have), and
+one frame, encoded once for every page.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,7 +22,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket, status
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field, model_validator
 
@@ -34,15 +37,18 @@ from web.api.routers.scoreboard import STATIC as BOARD_STATIC
 from web.api.schemas import ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
+from web.tournament.hub.feed import Feed
 from web.tournament.hub.ratings import router as ratings_router
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.wire import WireError, check_board_id
 
+log = logging.getLogger(__name__)
+
 STATIC = Path(__file__).parent / "static"
-SHARED_CSS = BOARD_STATIC / "skitter.css"
-"""The board pages' style sheet: the hub looks like them, from the one file."""
-REFRESH = 0.25
-"""Seconds between two snapshots at most, while changes keep coming."""
+SHARED = {"skitter.css": "text/css", "common.js": "text/javascript"}
+"""The board pages' style sheet and script helpers (socket, DOM): the hub shares the files."""
+BATCH = 0.05
+"""Seconds between two refreshes at least, while changes keep coming (a burst is one frame)."""
 
 
 class CommandSender(Protocol):
@@ -90,25 +96,57 @@ class Hub:
         self.sender = sender
         self.auth = Auth.create(pins, clock, who="tournament referee")
         self.broadcaster = Broadcaster()
-        self.seq = 0
-        self._dirty = threading.Event()
-        self._dirty.set()
+        self.feed = Feed()
+        self._refreshing = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._wake = asyncio.Event()
 
     def changed(self) -> None:
-        """Something changed (any thread): the next refresh publishes a snapshot."""
-        self._dirty.set()
+        """Something changed (any thread): wake the refresher."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._wake.set)
 
-    def snapshot(self) -> dict[str, Any]:
-        self.seq += 1
-        return view.snapshot(self.tournament, seq=self.seq,
-                             broker_connected=bool(self.sender.connected))
+    def refresh(self) -> str:
+        """Rebuild what the store says changed, publish the frame if anything differs, and
+        return the whole state at the resulting version (a worker thread's job)."""
+        with self._refreshing:
+            t = self.tournament
+            touched = t.store.take_touched()
+            try:
+                cards: dict[str, dict[str, Any]] = {}
+                if touched.all_boards or touched.boards:
+                    only = None if touched.all_boards else touched.boards
+                    cards = {c["board"]: c for c in view.boards_view(t, only)}
+                parts = view.counters(t, broker_connected=bool(self.sender.connected))
+                if touched.tournament:
+                    parts.update(view.tournament_parts(t))
+            except BaseException:
+                t.store.touch_again(touched)  # the next refresh rebuilds it
+                raise
+            frame = self.feed.update(cards, parts)
+            if frame is not None:
+                self.broadcaster.publish_frame(frame.delta, frame.full)
+            return self.feed.full()
 
     async def refresher(self) -> None:
+        """Refresh on change: at once after a quiet spell, else ``BATCH`` after the last."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._wake = asyncio.Event()
+        last = -BATCH
+        self._wake.set()  # the first refresh: everything
         while True:
-            if self._dirty.is_set():
-                self._dirty.clear()
-                self.broadcaster.publish(await run_in_threadpool(self.snapshot))
-            await asyncio.sleep(REFRESH)
+            await self._wake.wait()
+            wait = last + BATCH - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._wake.clear()
+            last = loop.time()
+            try:
+                await run_in_threadpool(self.refresh)
+            except Exception:  # the page must outlive one bad rebuild; the next change retries
+                log.exception("hub: cannot refresh the page")
 
 
 def get_hub(request: Request) -> Hub:
@@ -127,9 +165,11 @@ async def index() -> FileResponse:
     return FileResponse(STATIC / "index.html")
 
 
-@pages.get("/shared/skitter.css", include_in_schema=False)
-async def shared_css() -> FileResponse:
-    return FileResponse(SHARED_CSS, media_type="text/css")
+@pages.get("/shared/{name}", include_in_schema=False)
+async def shared_file(name: str) -> FileResponse:
+    if name not in SHARED:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no shared file {name!r}")
+    return FileResponse(BOARD_STATIC / name, media_type=SHARED[name])
 
 
 @pages.websocket("/ws")
@@ -145,9 +185,11 @@ async def healthz(hub: HubDep) -> JSONResponse:
     return JSONResponse(body, status_code=200 if ok else 503)
 
 
-@api.get("/hub", summary="The whole tournament as the page shows it")
-async def hub_state(hub: HubDep) -> dict[str, Any]:
-    return await run_in_threadpool(hub.snapshot)
+@api.get("/hub", summary="The whole tournament as the page shows it, with its version")
+async def hub_state(hub: HubDep) -> Response:
+    # Refreshed first, so a change just made shows; the version is the live feed's, so a
+    # page that missed a frame starts again from here.
+    return Response(await run_in_threadpool(hub.refresh), media_type="application/json")
 
 
 @api.get("/matches/{board}/{match_id}", summary="One match's log as received")

@@ -10,15 +10,26 @@ the gap is filled. Every received event is stored under its id, so repeats chang
 
 Nothing a board sends can stop the hub: a payload that does not follow :mod:`web.tournament.wire`
 is logged, counted (``rejected``) and dropped.
+
+Acknowledged means stored: the hub acknowledges each message to the broker itself (paho's
+``manual_ack``), only after the transaction holding it is committed. paho's thread only
+queues what arrives; a storing thread takes everything queued at once (a burst: up to the
+broker's in-flight window), stores it in one transaction, one commit and one fsync instead
+of one each, and only then acknowledges the messages and acts on them (gap checks, resend
+requests, the page). If the disk refuses the commit, nothing of the burst is acknowledged
+and the same burst is tried again.
 """
 
 from __future__ import annotations
 
 import logging
+import queue
+import sqlite3
 import threading
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import paho.mqtt.client as mqtt
@@ -39,6 +50,21 @@ STATES_AGAIN = 15.0
 ``GAP_GRACE`` after connecting): a broker whose queue for the hub was full drops the
 retained states it sends on subscribing too, and a board that has stopped playing sends no
 new one, so the hub would never learn how far that board's games went."""
+MAX_BURST = 500
+"""Messages stored in one transaction at most."""
+STORE_AGAIN = 1.0
+"""Seconds before a burst whose commit failed (a full or failing disk) is tried again."""
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What a stored message asks of the hub once it is committed."""
+
+    board: str
+    seen: tuple[tuple[int, int], ...] = ()
+    """``(match_id, seq)`` the board has got to: a gap if the hub has less."""
+    playing: int | None = None
+    """The match an event came from (the board may have left an earlier one unfinished)."""
 
 
 class HubLink:
@@ -69,22 +95,30 @@ class HubLink:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._janitor: threading.Thread | None = None
+        self._storer: threading.Thread | None = None
+        self._inbox: queue.SimpleQueue[tuple[int, mqtt.MQTTMessage]] = queue.SimpleQueue()
+        self._connection = 0
+        """Counts connections: a message is acknowledged only on the one it came by."""
         self.client = wire.make_client(
             settings, client_id, clean_session=False, reconnect_delay=reconnect_delay
         )
+        self.client.manual_ack_set(True)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
 
     def start(self) -> None:
+        self._storer = threading.Thread(target=self._store_bursts, name="hub-store", daemon=True)
+        self._storer.start()
         wire.connect(self.client, self.settings)
         self._janitor = threading.Thread(target=self._watch_gaps, name="hub-gaps", daemon=True)
         self._janitor.start()
 
     def stop(self) -> None:
         self._stopping.set()
-        if self._janitor is not None:
-            self._janitor.join(3.0)
+        for thread in (self._janitor, self._storer):
+            if thread is not None:
+                thread.join(3.0)
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -133,6 +167,7 @@ class HubLink:
             log.warning("broker refused the hub: %s", reason)
             return
         self.connected = True
+        self._connection += 1
         self._states_due = self._monotonic() + GAP_GRACE
         client.subscribe(
             [
@@ -150,15 +185,56 @@ class HubLink:
         self.on_change()
 
     def _on_message(self, client: mqtt.Client, userdata: Any, message: mqtt.MQTTMessage) -> None:
-        try:
-            self.handle(message.topic, message.payload)
-        except wire.WireError as exc:
-            self.store_rejected(message.topic, str(exc))
-        except Exception:  # never let one message stop the hub
-            log.exception("hub: cannot handle a message on %s", message.topic)
-            self.store_rejected(message.topic, "internal error")
-            return
+        self._inbox.put((self._connection, message))
+
+    # Storing bursts ---------------------------------------------------------------------------
+
+    def _store_bursts(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                burst = [self._inbox.get(timeout=0.25)]
+            except queue.Empty:
+                continue
+            while len(burst) < MAX_BURST:
+                try:
+                    burst.append(self._inbox.get_nowait())
+                except queue.Empty:
+                    break
+            self.take_burst(burst)
+
+    def take_burst(self, burst: Sequence[tuple[int, mqtt.MQTTMessage]]) -> bool:
+        """Store ``(connection, message)`` pairs in one transaction, then acknowledge them and
+        act on them; False if stopped before the disk took them (nothing acknowledged)."""
+        while True:
+            try:
+                with self.store.batch():
+                    stored = [self._store_one(m.topic, m.payload) for _, m in burst]
+                break
+            except sqlite3.OperationalError:
+                log.exception("hub: cannot store %d messages; trying again", len(burst))
+                if self._stopping.wait(STORE_AGAIN):
+                    return False
+        for (connection, message), done in zip(burst, stored, strict=True):
+            if done is not None:
+                self._after_stored(done)
+            if connection == self._connection and message.qos > 0:
+                self.client.ack(message.mid, message.qos)
         self.on_change()
+        return True
+
+    def _store_one(self, topic: str, payload: bytes) -> Stored | None:
+        """One message, whole or not at all (a savepoint inside the burst's transaction)."""
+        try:
+            with self.store.batch():
+                return self.store_message(topic, payload)
+        except wire.WireError as exc:
+            self.store_rejected(topic, str(exc))
+        except sqlite3.OperationalError:
+            raise  # the disk: the whole burst waits and is tried again
+        except Exception:  # never let one message stop the hub
+            log.exception("hub: cannot handle a message on %s", topic)
+            self.store_rejected(topic, "internal error")
+        return None
 
     def store_rejected(self, topic: str, why: str) -> None:
         log.warning("hub: dropped a message on %s: %s", topic, why)
@@ -167,12 +243,20 @@ class HubLink:
     # Handling (public so tests can feed payloads without a broker) --------------------------
 
     def handle(self, topic: str, payload: bytes) -> None:
+        """Store one message in its own transaction and act on it."""
+        with self.store.batch():
+            stored = self.store_message(topic, payload)
+        if stored is not None:
+            self._after_stored(stored)
+
+    def store_message(self, topic: str, payload: bytes) -> Stored | None:
+        """Keep what the message says; return what to check once it is committed."""
         board, kind = wire.split_topic(self.prefix, topic)
         if kind == "command":
-            return  # our own commands, if the ACL lets us read them
+            return None  # our own commands, if the ACL lets us read them
         now = self.tournament.clock.now()
         if kind == "status" and not payload:
-            return  # a cleared retained message
+            return None  # a cleared retained message
         data = wire.decode(payload)
         if data.get("board_id", board) != board:
             raise wire.WireError(f"payload names board {data.get('board_id')!r} on {topic}")
@@ -181,19 +265,25 @@ class HubLink:
         elif kind == "state":
             self.store.set_board_state(board, data, at=now)
             match_id, seq = data.get("match_id"), data.get("seq")
+            seen = list(previous_matches(data))
             if isinstance(match_id, int) and isinstance(seq, int):
-                self._check_gap(board, match_id, seq)
-            for earlier in previous_matches(data):
-                self._check_gap(board, *earlier)
+                seen.insert(0, (match_id, seq))
+            return Stored(board, tuple(seen))
         elif kind == "events":
             ev = parse_event(board, data)
             self.tournament.receive(ev)
-            self._check_gap(board, ev.match_id, ev.seq)
-            self._check_earlier(board, ev.match_id)
+            return Stored(board, ((ev.match_id, ev.seq),), playing=ev.match_id)
         elif kind == "command/result":
             command_id = data.get("id")
             if isinstance(command_id, str):
                 self.store.set_command_result(command_id, data, at=now)
+        return None
+
+    def _after_stored(self, stored: Stored) -> None:
+        for match_id, seq in stored.seen:
+            self._check_gap(stored.board, match_id, seq)
+        if stored.playing is not None:
+            self._check_earlier(stored.board, stored.playing)
 
     def _check_earlier(self, board: str, match_id: int) -> None:
         """When a board moves on to a new match, ask once for the rest of its previous one

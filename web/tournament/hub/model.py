@@ -1,4 +1,5 @@
-"""The tournament's values: pairings, game results, standings rows.
+"""The tournament's values: pairings, game results, standings rows, received events and
+recorded games.
 
 Players are named by their name as typed at the boards (the names a board's match carries),
 so a result from a board finds its pairing without any extra id.
@@ -6,7 +7,9 @@ so a result from a board finds its pairing without any extra id.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 ROUND_ROBIN = "round_robin"
 SWISS = "swiss"
@@ -90,3 +93,47 @@ class Standing:
             "points_against": self.points_against,
             "points_difference": self.points_difference,
         }
+
+
+@dataclass(frozen=True)
+class ReceivedEvent:
+    """One match event as a board published it."""
+
+    id: str
+    board: str
+    match_id: int
+    seq: int
+    at: float
+    source: str
+    event: Mapping[str, Any]
+    state: Mapping[str, Any]
+    """The board's state right after this event."""
+    names: Mapping[str, str]
+    """Player names by colour, as the board's match has them."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "board": self.board,
+            "match_id": self.match_id,
+            "seq": self.seq,
+            "at": self.at,
+            "source": self.source,
+            "event": dict(self.event),
+            "state": dict(self.state),
+            "names": dict(self.names),
+        }
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A finished game as the hub recorded it, with the pairing it answers (if any)."""
+
+    board: str
+    match_id: int
+    seq: int
+    """The event that finished it."""
+    result: GameResult
+    finished_at: float
+    round: int | None
+    table: int | None

@@ -6,6 +6,12 @@ standings must survive a restart of the hub. Events are kept one row per event i
 the duplicates are only counted. One connection serves the MQTT thread and the web app,
 behind a lock (SQLite itself would serialise them anyway; the lock keeps each multi-statement
 change whole).
+
+The store also notes which boards and whether the rest of the tournament changed since the
+page's refresher last asked (:meth:`HubStore.take_touched`): every write passes through here,
+so the page can rebuild only what changed without every caller having to say what that is.
+A burst of messages can be stored in one transaction (:meth:`HubStore.batch`): one commit for
+the burst, each message still whole or not at all.
 """
 
 from __future__ import annotations
@@ -13,14 +19,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scorekeeper.store import open_sqlite
-from web.tournament.hub.model import GameResult, Pairing
+from web.tournament.hub.model import GameResult, Pairing, ReceivedEvent, StoredGame
+from web.tournament.hub.touched import Journal, Touched
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -68,50 +74,6 @@ class HubStoreError(Exception):
     """The hub's file cannot be used, or a change breaks the tournament's own rules."""
 
 
-@dataclass(frozen=True)
-class ReceivedEvent:
-    """One match event as a board published it."""
-
-    id: str
-    board: str
-    match_id: int
-    seq: int
-    at: float
-    source: str
-    event: Mapping[str, Any]
-    state: Mapping[str, Any]
-    """The board's state right after this event."""
-    names: Mapping[str, str]
-    """Player names by colour, as the board's match has them."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "board": self.board,
-            "match_id": self.match_id,
-            "seq": self.seq,
-            "at": self.at,
-            "source": self.source,
-            "event": dict(self.event),
-            "state": dict(self.state),
-            "names": dict(self.names),
-        }
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """A finished game as the hub recorded it, with the pairing it answers (if any)."""
-
-    board: str
-    match_id: int
-    seq: int
-    """The event that finished it."""
-    result: GameResult
-    finished_at: float
-    round: int | None
-    table: int | None
-
-
 def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
@@ -126,6 +88,9 @@ class HubStore:
             self._db = open_sqlite(path, SCHEMA)
         except sqlite3.DatabaseError as exc:
             raise HubStoreError(f"cannot open the hub's file {path}: {exc}") from exc
+        self._touched = Journal()
+        self.commits = 0
+        """Transactions committed so far (the MQTT side batches; tests count them)."""
 
     def close(self) -> None:
         with self._lock:
@@ -133,14 +98,61 @@ class HubStore:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One change, whole or not at all: its own transaction, or a savepoint inside a
+        :meth:`batch` (then the batch's commit makes it durable)."""
         with self._lock:
+            if self._db.in_transaction:
+                self._db.execute("SAVEPOINT change")
+                try:
+                    yield self._db
+                except BaseException:
+                    self._db.execute("ROLLBACK TO change")
+                    self._db.execute("RELEASE change")
+                    raise
+                self._db.execute("RELEASE change")
+                return
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                if self._db.in_transaction:  # a failed COMMIT (disk full) leaves it open
+                    self._db.execute("ROLLBACK")
                 raise
-            self._db.execute("COMMIT")
+            self.commits += 1
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Every change inside is committed at once, when the block ends (one fsync for a
+        burst of messages); an exception rolls all of them back. Other threads wait for
+        the store meanwhile, so nobody reads what is not yet committed."""
+        with self._tx():
+            yield
+
+    def take_touched(self) -> Touched:
+        """What changed since the last call (everything, the first time)."""
+        with self._lock:
+            j = self._touched
+            self._touched = Journal(all_boards=False, tournament=False)
+            return Touched(frozenset(j.boards), j.all_boards, j.tournament)
+
+    def touch_again(self, touched: Touched) -> None:
+        """Put back what a refresh took but could not rebuild, for the next one."""
+        with self._lock:
+            self._touch(*touched.boards, tournament=touched.tournament,
+                        all_boards=touched.all_boards)
+
+    def _touch(self, *boards: str | None, tournament: bool = False,
+               all_boards: bool = False) -> None:
+        self._touched.boards.update(b for b in boards if b is not None)
+        self._touched.tournament |= tournament
+        self._touched.all_boards |= all_boards
+
+    def _current_match(self, db: sqlite3.Connection, board: str) -> Any:
+        row = db.execute(
+            "SELECT json_extract(state, '$.match_id') FROM boards WHERE board = ?", (board,)
+        ).fetchone()
+        return None if row is None else row[0]
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
@@ -154,6 +166,7 @@ class HubStore:
 
     def set_meta(self, key: str, value: str) -> None:
         with self._tx() as db:
+            self._touch(tournament=True)
             db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     # Players -------------------------------------------------------------------------
@@ -162,6 +175,7 @@ class HubStore:
         with self._tx() as db:
             if db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
                 raise HubStoreError(f"player {name!r} is already registered")
+            self._touch(tournament=True)
             seed = db.execute("SELECT COALESCE(MAX(seed), 0) + 1 FROM players").fetchone()[0]
             db.execute(
                 "INSERT INTO players (name, seed, added_at) VALUES (?, ?, ?)", (name, seed, at)
@@ -171,6 +185,7 @@ class HubStore:
         with self._tx() as db:
             if db.execute("DELETE FROM players WHERE name = ?", (name,)).rowcount == 0:
                 raise HubStoreError(f"no player {name!r}")
+            self._touch(tournament=True)
 
     def players(self) -> list[str]:
         """Registered players in seeding (registration) order."""
@@ -186,6 +201,7 @@ class HubStore:
         with self._tx() as db:
             if db.execute("SELECT 1 FROM rounds WHERE number = ?", (number,)).fetchone():
                 raise HubStoreError(f"tournament round {number} already exists")
+            self._touch(tournament=True, all_boards=True)
             db.execute(
                 "INSERT INTO rounds (number, system, created_at) VALUES (?, ?, ?)",
                 (number, system, at),
@@ -217,6 +233,7 @@ class HubStore:
             )
             if cur.rowcount == 0:
                 raise HubStoreError(f"no table {table} in tournament round {round_number}")
+            self._touch(tournament=True, all_boards=True)
 
     # Events --------------------------------------------------------------------------
 
@@ -232,7 +249,12 @@ class HubStore:
                 ),
             )
             new = cur.rowcount == 1
-            if not new:
+            if new:
+                # A step of the board's current match changes its card only; one of another
+                # match may change what the referee must look at (a game left unfinished).
+                current = self._current_match(db, ev.board)
+                self._touch(ev.board, tournament=current != ev.match_id)
+            else:
                 db.execute(
                     "INSERT INTO counters (key, value) VALUES ('duplicates', 1) "
                     "ON CONFLICT(key) DO UPDATE SET value = value + 1"
@@ -314,6 +336,7 @@ class HubStore:
     def save_game(self, game: StoredGame) -> None:
         r = game.result
         with self._tx() as db:
+            self._touch(game.board, tournament=True)
             db.execute(
                 "INSERT OR REPLACE INTO games (board, match_id, seq, black, white, winner,"
                 " black_rounds, white_rounds, black_points, white_points, finished_at, round, tbl)"
@@ -325,6 +348,11 @@ class HubStore:
                 ),
             )
             if game.round is not None:
+                moved = db.execute(
+                    "SELECT board FROM pairings WHERE round = ? AND tbl = ?",
+                    (game.round, game.table),
+                ).fetchone()
+                self._touch(moved[0] if moved else None)
                 db.execute(
                     "UPDATE pairings SET board = ? WHERE round = ? AND tbl = ?",
                     (game.board, game.round, game.table),
@@ -333,6 +361,7 @@ class HubStore:
     def drop_game(self, board: str, match_id: int) -> None:
         """Forget a result (the board undid the game's last step)."""
         with self._tx() as db:
+            self._touch(board, tournament=True)
             db.execute("DELETE FROM games WHERE board = ? AND match_id = ?", (board, match_id))
 
     def games(self) -> list[StoredGame]:
@@ -358,6 +387,7 @@ class HubStore:
 
     def set_board_status(self, board: str, online: bool, *, at: float) -> None:
         with self._tx() as db:
+            self._touch(board)
             db.execute(
                 "INSERT INTO boards (board, online, status_at) VALUES (?, ?, ?) "
                 "ON CONFLICT(board) DO UPDATE SET online = excluded.online,"
@@ -367,6 +397,9 @@ class HubStore:
 
     def set_board_state(self, board: str, payload: Mapping[str, Any], *, at: float) -> None:
         with self._tx() as db:
+            # a board moving to another match may leave a game for the referee to look at
+            moved = self._current_match(db, board) != payload.get("match_id")
+            self._touch(board, tournament=moved)
             db.execute(
                 "INSERT INTO boards (board, state, state_at) VALUES (?, ?, ?) "
                 "ON CONFLICT(board) DO UPDATE SET state = excluded.state,"
@@ -374,11 +407,15 @@ class HubStore:
                 (board, _dump(dict(payload)), at),
             )
 
-    def boards(self) -> list[dict[str, Any]]:
-        """Every board heard of: ``board``, ``online``, ``status_at``, ``state`` (payload)."""
-        rows = self._all(
-            "SELECT board, online, status_at, state, state_at FROM boards ORDER BY board"
-        )
+    def boards(self, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Every board heard of (or those of ``only``), by name: ``board``, ``online``,
+        ``status_at``, ``state`` (payload)."""
+        sql = "SELECT board, online, status_at, state, state_at FROM boards"
+        args: list[str] = []
+        if only is not None:
+            args = sorted(set(only))
+            sql += f" WHERE board IN ({','.join('?' * len(args))})"
+        rows = self._all(sql + " ORDER BY board", args)
         return [
             {
                 "board": r[0],
@@ -396,6 +433,7 @@ class HubStore:
         self, command_id: str, board: str, body: Mapping[str, Any], *, at: float
     ) -> None:
         with self._tx() as db:
+            self._touch(board)
             db.execute(
                 "INSERT INTO commands (id, board, body, sent_at) VALUES (?, ?, ?, ?)",
                 (command_id, board, _dump(dict(body)), at),
@@ -405,10 +443,13 @@ class HubStore:
         """Attach the board's answer; False for an unknown command id."""
         with self._tx() as db:
             cur = db.execute(
-                "UPDATE commands SET result = ?, result_at = ? WHERE id = ?",
+                "UPDATE commands SET result = ?, result_at = ? WHERE id = ? RETURNING board",
                 (_dump(dict(result)), at, command_id),
             )
-        return cur.rowcount == 1
+            found = cur.fetchall()
+            for (board,) in found:
+                self._touch(board)
+        return bool(found)
 
     def commands(self, board: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
         """The latest commands (newest first) with their answers once they came."""

@@ -1,11 +1,11 @@
-"""What the tournament page shows, as one JSON snapshot built from the hub's file.
-
-The page never merges anything: every snapshot is complete (boards, standings, rounds,
-finished games), like the board's own live state.
+"""What the tournament page shows, built from the hub's file in parts: one card per board,
+the tournament's parts (standings, rounds, games, what needs the referee ...) and a few
+counters. ``web.tournament.hub.feed`` sends the page only the parts that changed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
@@ -81,11 +81,12 @@ def attention(t: Tournament) -> list[dict[str, Any]]:
     return out
 
 
-def boards_view(t: Tournament) -> list[dict[str, Any]]:
+def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    """The boards' cards, by name (only those named in ``only``, if given)."""
     store = t.store
     assigned = {p.board: p for p in store.pairings() if p.board}
     out = []
-    for entry in store.boards():
+    for entry in store.boards(only):
         payload = entry.get("state") or {}
         state = payload.get("state") or {}
         match_id = payload.get("match_id")
@@ -154,20 +155,24 @@ def games_view(t: Tournament) -> list[dict[str, Any]]:
     ]
 
 
-def snapshot(t: Tournament, *, seq: int, broker_connected: bool) -> dict[str, Any]:
-    """Everything the tournament page shows."""
+def tournament_parts(t: Tournament) -> dict[str, Any]:
+    """Everything the page shows beside the boards' cards and the counters."""
     return {
-        "seq": seq,
-        "broker_connected": broker_connected,
         "system": t.system,
         "planned_rounds": t.planned_rounds(),
         "next_round_blocked": t.can_pair_next(),
         "attention": attention(t),
         "players": t.store.players(),
-        "boards": boards_view(t),
         "standings": [s.to_json() for s in t.standings()],
         "rounds": rounds_view(t),
         "games": games_view(t),
+    }
+
+
+def counters(t: Tournament, *, broker_connected: bool) -> dict[str, Any]:
+    """The page's few cheap figures, read again at every refresh."""
+    return {
+        "broker_connected": broker_connected,
         "duplicates": t.store.counter("duplicates"),
         "rejected": t.store.counter("rejected"),
     }

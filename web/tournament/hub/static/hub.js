@@ -1,4 +1,5 @@
-// The tournament page: one full snapshot per WebSocket message, rendered from scratch.
+// The tournament page: a full state when the socket opens, then versioned changes (only the
+// boards' cards and parts that changed); a missed version fetches the full state again.
 // Names come from boards and people: they are only ever set as text, never as HTML.
 "use strict";
 
@@ -49,11 +50,13 @@ function act(promise, done) {
 
 // ---------------------------------------------------------------- rendering
 
-function renderBoards(s) {
+// Every card, or only those of the boards in `only` (a Set), each replaced where it stands.
+function renderBoards(s, only) {
   const root = $("#boards");
-  root.replaceChildren();
+  if (!only) root.replaceChildren();
   if (!s.boards.length) { root.append(el("p", "No board has reported yet.", "empty")); return; }
   for (const b of s.boards) {
+    if (only && !only.has(b.board)) continue;
     const card = $("#board-card").content.firstElementChild.cloneNode(true);
     card.dataset.board = b.board;
     $(".dot", card).classList.toggle("on", b.online);
@@ -105,7 +108,8 @@ function renderBoards(s) {
         correct: { score: scoreSet, reason: $(".reason", card).value },
       }), "correction sent");
     });
-    root.append(card);
+    const old = only && [...root.children].find((c) => c.dataset.board === b.board);
+    if (old) old.replaceWith(card); else root.append(card);
   }
 }
 
@@ -206,26 +210,70 @@ function renderAttention(s) {
   $("#attention-box").hidden = list.children.length === 0;
 }
 
-function render(s) {
-  snap = s;
+function renderBroker(s) {
   const broker = $("#broker");
   broker.textContent = s.broker_connected ? "broker connected" : "broker not connected";
   broker.className = "pill " + (s.broker_connected ? "ok" : "bad");
-  renderAttention(s); renderBoards(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
+}
+
+// `only`: the boards whose cards changed; the rest of the page is drawn again unless
+// `boardsOnly` (a change of cards alone).
+function render(s, only, boardsOnly) {
+  snap = s;
+  renderBroker(s);
+  renderBoards(s, only);
+  if (!boardsOnly) {
+    renderAttention(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
+  }
   for (const e of document.querySelectorAll(".referee-only")) e.hidden = !referee;
 }
 
 // ---------------------------------------------------------------- live stream and session
 
-function connect(delay = 500) {
-  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  ws.onmessage = (m) => { try { render(JSON.parse(m.data)); } catch (e) { say(String(e), true); } };
-  ws.onopen = () => { delay = 500; };
-  ws.onclose = () => {
-    $("#broker").textContent = "hub unreachable, retrying…";
-    $("#broker").className = "pill bad";
-    setTimeout(() => connect(Math.min(delay * 2, 8000)), delay);
-  };
+let version = null;     // the version of `snap`
+let resyncing = false;  // a full state is being fetched; changes wait in `held`
+let held = [];
+
+function takeFull(f) {
+  version = f.version;
+  document.body.dataset.version = String(version);
+  render(f);
+  const later = held.filter((d) => d.after >= version).sort((a, b) => a.after - b.after);
+  held = [];
+  for (const d of later) onFrame(d);
+}
+
+// A change applies to the version it names; one from the past is already in what the page
+// has, one from further on means a frame was missed: fetch the whole state again.
+function applyDelta(d) {
+  const boards = new Map(snap.boards.map((b) => [b.board, b]));
+  const isNew = d.boards.some((b) => !boards.has(b.board));
+  for (const b of d.boards) boards.set(b.board, b);
+  const next = { ...snap, boards: [...boards.values()].sort((a, b) => (a.board < b.board ? -1 : a.board > b.board ? 1 : 0)) };
+  const parts = Object.keys(d).filter((k) => !["type", "version", "after", "boards"].includes(k));
+  for (const k of parts) next[k] = d[k];
+  version = d.version;
+  document.body.dataset.version = String(version);
+  const boardsOnly = !isNew && parts.every((k) => ["broker_connected", "duplicates", "rejected"].includes(k));
+  render(next, isNew ? null : new Set(d.boards.map((b) => b.board)), boardsOnly);
+}
+
+function resync() {
+  if (resyncing) return;
+  resyncing = true;
+  call("GET", "/api/hub")
+    .then((f) => { resyncing = false; if (version === null || f.version >= version) takeFull(f); })
+    .catch((e) => { resyncing = false; version = null; say(e.message, true); });
+}
+
+function onFrame(f) {
+  if (f.type === "full") { takeFull(f); return; }
+  if (f.type !== "delta") return;
+  if (held.length > 100) held.shift();  // a long wait for the full state: it will carry them
+  if (resyncing || version === null) { held.push(f); if (!resyncing) resync(); return; }
+  if (f.after < version) return;
+  if (f.after !== version) { held.push(f); resync(); return; }
+  applyDelta(f);
 }
 
 async function refreshSession() {
@@ -252,6 +300,9 @@ $("#swiss").addEventListener("submit", (ev) => {
 });
 $("#log-close").addEventListener("click", () => { $("#log").hidden = true; });
 
-call("GET", "/api/hub").then(render).catch((e) => say(e.message, true));
 refreshSession();
-connect();
+Common.socket("/ws", onFrame, (up) => {
+  if (up) { if (snap) renderBroker(snap); return; }
+  $("#broker").textContent = "hub unreachable, retrying…";
+  $("#broker").className = "pill bad";
+});
