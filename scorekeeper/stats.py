@@ -33,9 +33,7 @@ from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.state import State
-
-UNNAMED = frozenset({"black", "white", ""})
-"""Names (as keys) that stand for a colour, not a person: such a match is nobody's."""
+from scorekeeper.words import UNNAMED  # names that name nobody: such a match is nobody's
 
 
 def player_key(name: str) -> str:

@@ -21,25 +21,39 @@ _FIELD = re.compile(r"\b(black|white)\.([a-z]+)\b")
 _PLAYER = re.compile(r"\b(black|white)\b")
 
 
-def name_of(player: str | None, names: Mapping[str, str]) -> str:
-    """The player's name, or the side in capitals when no name was given."""
+SEATS = {"black": "First player", "white": "Second player"}
+"""A side in words where no name is known, in the order pairings and the new-match form list
+the players: it stands where the name would (pages never call a player by a colour)."""
+
+UNNAMED = frozenset({"", "black", "white"})
+"""Given names (case and spaces aside) that name nobody: none, or the side's id, as matches
+stored by earlier versions carry them."""
+
+
+def is_named(name: object) -> bool:
+    """True when ``name`` is a person's name rather than nothing or a side's id."""
+    return isinstance(name, str) and " ".join(name.split()).casefold() not in UNNAMED
+
+
+def name_of(player: str | None, names: Mapping[str, Any]) -> str:
+    """The player's name, or the seat in words (``Second player``) when none was given."""
     if not player:
         return "nobody"
-    return names.get(player) or player.capitalize()
+    given = names.get(player)
+    if is_named(given):
+        return str(given).strip()
+    return SEATS.get(player, player)
 
 
-SEATS = {"black": "first player", "white": "second player"}
-"""A side in words where no name is known, in the order pairings and the new-match form list
-the players (the tournament page speaks of sides only this way)."""
+def given_names(names: Mapping[str, Any]) -> dict[str, str]:
+    """Each side's name as given, or ``""`` where none was: what a form starts from."""
+    return {player: name_of(player, names) if is_named(names.get(player)) else ""
+            for player in PLAYERS}
 
 
 def players_named(names: Mapping[str, Any]) -> dict[str, str]:
-    """Each side's name, or its seat in words (``first player``) when it has none."""
-    out: dict[str, str] = {}
-    for player in PLAYERS:
-        given = names.get(player)
-        out[player] = given.strip() if isinstance(given, str) and given.strip() else SEATS[player]
-    return out
+    """Each side's name, or its seat in words when it has none: what the pages show."""
+    return {player: name_of(player, names) for player in PLAYERS}
 
 
 def field_words(field: str, names: Mapping[str, str]) -> str:

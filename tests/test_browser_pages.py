@@ -274,7 +274,7 @@ def test_two_tablets_correcting_at_once_never_undo_each_other(
     two.locator("#corr-send").click()
     expect(two.locator("#corr-conflict")).to_be_visible()
     expect(two.locator("#corr-conflict-text")).to_contain_text(
-        "White's score was set to 1")
+        "Second player's score was set to 1")
     expect(two.locator('output[aria-label="score white"]')).to_have_text("1")  # refreshed
     expect(two.locator('output[aria-label="score black"]')).to_have_text("0")
     assert api_state(one.context, server)["state"]["score"] == {"black": 0, "white": 1}

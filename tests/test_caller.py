@@ -186,3 +186,17 @@ def test_round_sentences_name_the_winner_first(language: str, text: str) -> None
              "phase": "playing", "board_must_change": False}
     got = sentence(entry, after, {"black": "Ann", "white": "Bo"}, language)
     assert (got.text, got.language) == (text, language)
+
+
+@pytest.mark.parametrize(("language", "text"), [
+    ("en", "Second player wins the round, two rounds to one"),
+    ("de", "Zweiter Spieler gewinnt die Runde, Runden zwei zu eins")])
+def test_players_without_names_are_called_by_their_seat(language: str, text: str) -> None:
+    """Never "black" or "white": a side without a name is the first or second player."""
+    entry = {"step": {"shot": {"by": "white"}}, "effects": [
+        {"kind": "point", "player": "white", "amount": 1, "reason": "R3", "text": ""},
+        {"kind": "round", "player": "white", "amount": 0, "reason": "R13", "text": ""}]}
+    after = {"score": {"black": 0, "white": 0}, "round_wins": {"black": 1, "white": 2},
+             "phase": "playing", "board_must_change": False}
+    for names in ({}, {"black": "", "white": ""}, {"black": "Black", "white": "White"}):
+        assert sentence(entry, after, names, language).text == text

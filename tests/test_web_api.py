@@ -15,7 +15,8 @@ def test_state_is_open_to_every_reader(client: TestClient) -> None:
     body = state(client)
     assert body["seq"] >= 1
     assert body["state"]["turn"] == "black"
-    assert body["names"] == {"black": "Black", "white": "White"}
+    assert body["names"] == {"black": "First player", "white": "Second player"}
+    assert body["given_names"] == {"black": "", "white": ""}
     assert {"tracker", "link", "sensors", "alerts", "log"} <= set(body)
 
 
@@ -268,9 +269,26 @@ def test_a_stale_correction_is_refused_and_told_what_the_other_tablet_did(
     second = step(referee, {"correct": {"score": {"black": 2}, "reason": "tablet two"}}, seen)
     assert second.status_code == 409
     body = second.json()
-    assert body["meanwhile"] == ["White's score was set to 1"]
+    assert body["meanwhile"] == ["Second player's score was set to 1"]
     assert body["state"]["state"]["score"] == {"black": 0, "white": 1}
     again = step(referee, {"correct": {"score": {"black": 2}, "reason": "tablet two"}},
                  body["state"]["seq"])
     assert again.status_code == 200
     assert state(referee)["state"]["score"] == {"black": 2, "white": 1}  # both kept
+
+
+def test_a_match_without_names_calls_the_players_by_their_seats(referee: TestClient) -> None:
+    """Pages speak to players, never of colours: names left blank stay blank in the match and
+    the pages, the log and its table say "First player" / "Second player"."""
+    from stats_matches import new_match
+
+    new_match(referee, "", "  ")
+    body = state(referee)
+    assert body["names"] == {"black": "First player", "white": "Second player"}
+    assert body["given_names"] == {"black": "", "white": ""}
+    assert body["words"]["turn"] == "First player: shoot your big skitt to the centre"
+    assert referee.get("/api/match/log").json()["names"] == body["names"]
+    header = referee.get("/api/match/log.csv").text.splitlines()[0]
+    assert "score First player,score Second player" in header
+    new_match(referee, " Ann ", "")
+    assert state(referee)["names"] == {"black": "Ann", "white": "Second player"}

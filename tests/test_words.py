@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from scorekeeper.words import (
+    given_names,
     in_names,
     moment,
+    name_of,
     players_named,
     restore_instruction,
     turn_prompt,
@@ -56,6 +58,18 @@ def test_a_refusal_reads_as_a_sentence_with_its_ruling():
 def test_a_side_without_a_name_is_its_seat_in_words():
     assert players_named(NAMES) == NAMES
     assert players_named({"black": " Ann ", "white": ""}) == {
-        "black": "Ann", "white": "second player"}
-    assert players_named({}) == {"black": "first player", "white": "second player"}
-    assert in_names("white's shot", players_named({})) == "second player's shot"
+        "black": "Ann", "white": "Second player"}
+    assert players_named({}) == {"black": "First player", "white": "Second player"}
+    assert in_names("white's shot", players_named({})) == "Second player's shot"
+
+
+def test_a_player_is_never_called_by_a_colour():
+    """Pages speak to players: a side without a name (or named by its colour, as matches
+    stored by earlier versions are) is its seat, in every sentence the pages show."""
+    for unnamed in ({}, {"black": "", "white": "  "}, {"black": "Black", "white": " WHITE "}):
+        assert name_of("black", unnamed) == "First player"
+        assert turn_prompt({"phase": "play", "turn": "white"}, unnamed) == (
+            "Second player to shoot")
+        assert in_names("black +1: third skitt on white.yellow", unnamed) == (
+            "First player +1: third skitt on Second player's yellow")
+    assert given_names({"black": "Black", "white": " Bo "}) == {"black": "", "white": "Bo"}

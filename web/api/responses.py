@@ -36,7 +36,11 @@ class Snapshot(Described):
     boot: str = Field(description="This process's start; a new value means a restart.")
     version: int
     match_id: int
-    names: dict[str, str] = Field(description="The players' names by colour.")
+    names: dict[str, str] = Field(
+        description="What the pages call each player: the name, or the seat in words "
+        "(`First player`) when none was given.")
+    given_names: dict[str, str] = Field(
+        description="The names as given at the new match (`\"\"` where none was).")
     handicaps: dict[str, Any]
     state: dict[str, Any] = Field(description="The match: phase, turn, score, board, pot...")
     can_undo: bool
@@ -54,7 +58,7 @@ class Snapshot(Described):
 class MatchLog(Described):
     match_id: int
     seq: int
-    names: dict[str, str]
+    names: dict[str, str] = Field(description="The players as the pages call them.")
     entries: list[dict[str, Any]] = Field(description="Every step with its effects and score.")
 
 

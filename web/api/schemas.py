@@ -108,9 +108,18 @@ class Handicap(Strict):
     hand: Literal["finger", "hand"] = "finger"
 
 
+def check_name(value: str) -> str:
+    """A player's name: shown text, or empty (the pages then call the player by the seat)."""
+    return check_text(value) if value.strip() else ""
+
+
+NameText = Annotated[str, AfterValidator(check_name)]
+"""A player's name as typed; blank means no name was given."""
+
+
 class Names(Strict):
-    black: ShownText = Field(default="Black", min_length=1, max_length=40)
-    white: ShownText = Field(default="White", min_length=1, max_length=40)
+    black: NameText = Field(default="", max_length=40, description="Empty: `First player`.")
+    white: NameText = Field(default="", max_length=40, description="Empty: `Second player`.")
 
 
 class Handicaps(Strict):

@@ -12,9 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scorekeeper import words
 from web.config.values import CALLER_LANGUAGES as LANGUAGES
 
-__all__ = ["LANGUAGES", "SENTENCES", "Line", "number", "sentence"]
+__all__ = ["LANGUAGES", "SEATS", "SENTENCES", "Line", "number", "sentence"]
 
 SENTENCES: dict[str, dict[str, str]] = {
     "en": {
@@ -50,6 +51,12 @@ SENTENCES: dict[str, dict[str, str]] = {
         "put_back": "Brett zurückstellen",
     },
 }
+
+SEATS: dict[str, dict[str, str]] = {
+    "en": dict(words.SEATS),
+    "de": {"black": "Erster Spieler", "white": "Zweiter Spieler"},
+}
+"""A player without a name is called by the seat, never by a colour."""
 
 NUMBERS = {
     "en": ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
@@ -94,7 +101,9 @@ def sentence(entry: Mapping[str, Any], state: Mapping[str, Any], names: Mapping[
     kinds = {e.get("kind") for e in effects}
 
     def name(player: str | None) -> str:
-        return str(names.get(player or "", player or ""))
+        given = names.get(player or "")
+        return words.name_of(player, names) if words.is_named(given) \
+            else SEATS[language].get(player or "", "")
 
     def pair(mine: int, theirs: int) -> dict[str, str]:
         return {"mine": number(mine, language), "theirs": number(theirs, language)}

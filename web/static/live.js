@@ -51,7 +51,8 @@ const Skitter = (() => {
     for (const ch of String(name)) h = (h * 31 + ch.charCodeAt(0)) % 360;
     return `hsl(${h} 60% 50%)`;
   }
-  function nameOf(s, player) { return (s && s.names && s.names[player]) || player; }
+  // The server names every side (a name, or the seat in words): a page never shows a colour.
+  function nameOf(s, player) { return (s && s.names && s.names[player]) || ""; }
   function fieldLabel(s, field) {
     if (field === "minus") return "minus";
     const [side, colour] = field.split(".");
@@ -108,7 +109,7 @@ const Skitter = (() => {
     el("rect", { width: 6, height: 12, fill: "rgba(0,0,0,0.55)" }, hatch);
     el("rect", { x: 0, y: frame.top, width: L.W, height: frame.H, rx: 24, class: "board-bg" }, svg);
     const sideLabel = (player, y) => el("text", { x: 24, y, class: "side-label" }, svg,
-      `${opts.names ? opts.names[player] || player : player}`);
+      `${(opts.names || {})[player] || ""}`);
     sideLabel("white", frame.labels.white);
     sideLabel("black", frame.labels.black);
 
@@ -171,7 +172,7 @@ const Skitter = (() => {
       if (state === "center" || state === true) {
         el("circle", { cx: p.x, cy: p.y, r: 22, class: `big-skitt ${player}` }, g);
       }
-      const who = opts.names ? opts.names[player] || player : player;
+      const who = (opts.names || {})[player] || "";
       el("text", { x: p.x, y: p.y + 48, class: "spot-label" }, g,
         state === "hand" ? `${who}'s big: in hand` : state === undefined || state === null
           ? "" : `${who}'s big skitt`);
@@ -187,7 +188,7 @@ const Skitter = (() => {
         hitArea(g, p.x - 90, p.y - HIT / 2, 180, HIT);
         el("rect", { x: p.x - 80, y: p.y - 16, width: 160, height: 32, rx: 16 }, g);
         el("text", { x: p.x, y: p.y + 6, class: "launch-label" }, g,
-          `${opts.names ? opts.names[player] || player : player}'s launch spot`);
+          `${(opts.names || {})[player] || ""}'s launch spot`);
         attachPress(g, () => opts.onLaunch(player));
       }
     }

@@ -391,8 +391,8 @@ function setup() {
     fillCorrections(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
       const form = $("new-match");
-      form.elements.black.value = Skitter.nameOf(s, "black");
-      form.elements.white.value = Skitter.nameOf(s, "white");
+      form.elements.black.value = (s.given_names || {}).black || "";
+      form.elements.white.value = (s.given_names || {}).white || "";
     }
     $("undo").disabled = !s.can_undo;
     const lastEntry = (s.log || []).filter((e) => !e.undone).slice(-1)[0];

@@ -20,8 +20,6 @@ from scorekeeper.state import State
 from scorekeeper.store import MatchStore, StoreError
 from web.table.match_log import MatchLog, log_entry
 
-DEFAULT_NAMES = {"black": "Black", "white": "White"}
-
 
 @dataclass(frozen=True)
 class Resumed:
@@ -43,11 +41,11 @@ def resume(store: MatchStore, wall: Clock) -> Resumed:
     match_id = store.latest_match_id()
     if match_id is None:
         match_id = store.create_match(
-            Rules().to_json(), {"first": "black"}, DEFAULT_NAMES, at=wall.now(),
+            Rules().to_json(), {"first": "black"}, {}, at=wall.now(),
             meta={"handicaps": {}},
         )
     head = store.load_header(match_id)
-    names = {**DEFAULT_NAMES, **dict(head.names)}
+    names = dict(head.names)  # as given: a side without a name is shown by its seat
     rules, setup = Rules.from_json(head.rules), Setup.from_json(head.setup)
     rows = list(store.iter_rows(match_id))
     entries = []

@@ -20,6 +20,7 @@ from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
 from firmware_bridge.timeline import Timeline
 from scorekeeper.events import Correction
+from scorekeeper.words import name_of
 from web.table.match_log import LogEntry, MatchLog
 
 NO_TIMELINE = {
@@ -61,7 +62,7 @@ def build_review(
         "seq": seq,
         "source": entry.source,
         "recorded": step_words(entry.event.to_json(), names),
-        "score": " · ".join(f"{_name(p, names)} {n}" for p, n in entry.score.items()),
+        "score": " · ".join(f"{name_of(p, names)} {n}" for p, n in entry.score.items()),
         "later": later_changes(entries, index, log.undone(index), names),
         "can_amend": log.last_standing() is entry and entry.kind == "shot",
         "file": review_file(entry, timeline, profile, match_id, names),
@@ -111,9 +112,9 @@ def place_words(role: str, names: Mapping[str, str]) -> str:
     if not what:
         return field_words(kind, names) if kind else "a cell that counts for nothing"
     if kind == "big":
-        return f"{_name(what, names)}'s big skitt spot"
+        return f"{name_of(what, names)}'s big skitt spot"
     if kind == "launch":
-        return f"{_name(what, names)}'s launch spot"
+        return f"{name_of(what, names)}'s launch spot"
     if kind == "bridge":
         a, _, b = what.partition("/")
         return f"the bridge between {field_words(a, names)} and {field_words(b, names)}"
@@ -172,7 +173,7 @@ def step_words(step: Mapping[str, Any], names: Mapping[str, str]) -> str:
 
 def shot_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """What a shot did, in the words players use."""
-    who = _name(str(shot.get("by", "")), names)
+    who = name_of(str(shot.get("by", "")), names)
     parts: list[str] = []
     delta = shot.get("delta") or {}
     changes = list(delta.items()) if isinstance(delta, Mapping) else []
@@ -208,11 +209,7 @@ def field_words(field: str, names: Mapping[str, str]) -> str:
     if "." not in field:
         return field
     side, colour = field.split(".", 1)
-    return f"{_name(side, names)}'s {colour}"
-
-
-def _name(player: str, names: Mapping[str, str]) -> str:
-    return str(names.get(player) or player)
+    return f"{name_of(side, names)}'s {colour}"
 
 
 def _skitts(n: int) -> str:

@@ -14,9 +14,11 @@ from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
     board_words,
     effects_in_names,
+    given_names,
     in_names,
     moment,
     name_of,
+    players_named,
     restore_instruction,
     turn_prompt,
 )
@@ -35,7 +37,8 @@ def match_part(table: Table) -> dict[str, Any]:
     last = table.log.last_standing()
     return {
         "match_id": table.match_id,
-        "names": dict(table.names),
+        "names": players_named(table.names),
+        "given_names": given_names(table.names),
         "handicaps": table.meta.get("handicaps", {}),
         "state": table.match.state.to_json(),
         "can_undo": bool(table.match.can_undo),

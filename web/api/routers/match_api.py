@@ -18,6 +18,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from scorekeeper.events import Undo
+from scorekeeper.words import PLAYERS, name_of, players_named
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
 from web.api.routers.json_body import CheckedJSONRoute
@@ -40,7 +41,7 @@ async def get_state(table: TableDep) -> dict[str, Any]:
             summary="The whole match log, with effects and the score after each step")
 async def get_log(table: TableDep) -> dict[str, Any]:
     now = table.committed  # as stored: a step still waiting on the disk is not in it
-    return {"match_id": now.match_id, "seq": table.seq, "names": now.names,
+    return {"match_id": now.match_id, "seq": table.seq, "names": players_named(now.names),
             "entries": records.full_log(now)}
 
 
@@ -58,8 +59,7 @@ async def get_log_csv(table: TableDep) -> Response:
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(["seq", "time (UTC)", "round", "source", "step", "what it did", "reason",
-                     f"score {now.names.get('black', 'black')}",
-                     f"score {now.names.get('white', 'white')}", "undone", "raw step"])
+                     *(f"score {name_of(p, now.names)}" for p in PLAYERS), "undone", "raw step"])
     for e in records.full_log(now):
         writer.writerow([
             e["seq"], datetime.fromtimestamp(e["at"], UTC).isoformat(timespec="seconds"),
