@@ -171,8 +171,8 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
                     assert '{"' not in text
                 if (w, h) == HUB_SIZES[0]:
                     unnamed = page.locator('article.board[data-board="board-3"]')
-                    expect(unnamed.locator(".detail")).to_contain_text("second player to shoot")
-                    expect(unnamed.locator(".cb-who")).to_have_text("first player's score")
+                    expect(unnamed.locator(".detail")).to_contain_text("Second player to shoot")
+                    expect(unnamed.locator(".cb-who")).to_have_text("First player's score")
                     named = page.locator('article.board[data-board="board-2"]')
                     pair = hub.tournament.store.pairings(1)[1]
                     expect(named.locator(".cw-who")).to_have_text(f"{pair.white}'s score")

@@ -98,6 +98,17 @@ async function refreshLog(s) {
   if (r.ok) { entries = r.data.entries; renderLog(s); }
 }
 
+// A cell's place in players' words ("Bo's red", "Ann's launch spot"); the profile's role id
+// (white.red, launch:black) stays in the cell's tooltip for the referee's tools.
+function placeOf(s, role) {
+  const [kind, what] = role.split(":");
+  if (!what) return Skitter.fieldLabel(s, kind);
+  if (kind === "big") return `${Skitter.nameOf(s, what)}'s big skitt`;
+  if (kind === "launch") return `${Skitter.nameOf(s, what)}'s launch`;
+  if (kind === "bridge") return "bridge";
+  return kind;
+}
+
 function renderCells(s) {
   const box = document.getElementById("cells");
   if (!profile || !s.sensors) { box.textContent = "no sensor source"; return; }
@@ -118,7 +129,7 @@ function renderCells(s) {
     const cls = ["cell", active.has(c) ? "active" : "", role ? "" : "unused", f ? "flagged" : "",
       isMuted ? "muted" : ""].join(" ");
     cells.push(h("div", { class: cls, title: f ? f.message : role || "unused",
-      dataset: { cell: c } }, String(c), h("br"), role || "–",
+      dataset: { cell: c } }, String(c), h("br"), role ? placeOf(s, role) : "–",
       f ? [h("br"), f.kind] : null,
       role && (f || isMuted) ? [h("br"), h("button", {
         class: "secondary needs-referee", dataset: { mute: c, on: String(!isMuted) },

@@ -176,17 +176,18 @@ function renderAmend(s) {
   const said = ((s.words && s.words.effects) || []).map((e) => e.text).join("; ");
   $("last-shot").textContent = `${Skitter.nameOf(s, last.by)}'s shot` +
     (said ? `: ${said}` : ": no points, no penalty");
+  const field = (f) => Skitter.fieldLabel(s, f);  // "Bo's red": the value keeps the id
   const colourFields = st.rules.colors.flatMap((c) => [`black.${c}`, `white.${c}`]);
   const opposite = st.rules.colors.map((c) => `${last.by === "black" ? "white" : "black"}.${c}`);
   offBoard.value = last.off_board || 0;
   $("amend-big-box").classList.toggle("hidden", !last.big);
   options($("amend-big"), [["placed", "placed in the centre"], ["missed", "missed (still in hand)"],
-    ...colourFields.map((f) => [f, `on ${f}`])]);
+    ...colourFields.map((f) => [f, `on ${field(f)}`])]);
   if (last.big) $("amend-big").value = last.big;
   options($("amend-knocked"), [["", "no"], ["loose", "yes, loose"],
-    ...colourFields.map((f) => [f, `yes, onto ${f}`])]);
+    ...colourFields.map((f) => [f, `yes, onto ${field(f)}`])]);
   $("amend-knocked").value = last.knocked_big || "";
-  const chainItems = [["", "no chain"], ...opposite.map((f) => [f, f])];
+  const chainItems = [["", "no chain"], ...opposite.map((f) => [f, field(f)])];
   options($("amend-chain-a"), chainItems);
   options($("amend-chain-b"), chainItems);
   $("amend-chain-a").value = last.chain ? last.chain[0] : "";
@@ -194,9 +195,9 @@ function renderAmend(s) {
   const flipping = st.rules.flipping;
   $("amend-blockade-box").classList.toggle("hidden", !flipping);
   $("amend-blockade-to-box").classList.toggle("hidden", !flipping);
-  options($("amend-blockade-from"), [["", "none"], ...colourFields.map((f) => [f, f])]);
+  options($("amend-blockade-from"), [["", "none"], ...colourFields.map((f) => [f, field(f)])]);
   options($("amend-blockade-to"), [["off", "off the board"], ["minus", "minus"],
-    ...colourFields.map((f) => [f, f])]);
+    ...colourFields.map((f) => [f, field(f)])]);
   $("amend-blockade-from").value = last.blockade ? last.blockade.from : "";
   if (last.blockade) $("amend-blockade-to").value = last.blockade.to;
   $("amend-invalid").checked = Boolean(last.invalid);
