@@ -115,8 +115,8 @@ def test_both_players_decide_their_own_red_points_on_the_tablet(
                ).to_be_enabled()
     for name, (width, height) in VIEWPORTS.items():
         tablet.set_viewport_size({"width": width, "height": height})
-        expect(tablet.locator("#red-choices")).to_contain_text("Hit on Red: White chooses")
-        expect(tablet.locator("#red-choices")).to_contain_text("Hit on Red: Black chooses")
+        expect(tablet.locator("#red-choices")).to_contain_text("Hit on Red: Second player chooses")
+        expect(tablet.locator("#red-choices")).to_contain_text("Hit on Red: First player chooses")
         shot(tablet, f"tablet-red-both-{name}")
 
     tablet.locator("#red-choices button[data-player=white][data-choice=back]").click()

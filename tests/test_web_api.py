@@ -282,7 +282,7 @@ def test_a_match_without_names_calls_the_players_by_their_seats(referee: TestCli
     the pages, the log and its table say "First player" / "Second player"."""
     from stats_matches import new_match
 
-    new_match(referee, "", "  ")
+    new_match(referee, "", "")
     body = state(referee)
     assert body["names"] == {"black": "First player", "white": "Second player"}
     assert body["given_names"] == {"black": "", "white": ""}

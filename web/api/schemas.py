@@ -109,12 +109,13 @@ class Handicap(Strict):
 
 
 def check_name(value: str) -> str:
-    """A player's name: shown text, or empty (the pages then call the player by the seat)."""
-    return check_text(value) if value.strip() else ""
+    """A player's name: shown text, or ``""`` for none (the pages then call the player by the
+    seat). Only spaces stay refused: that is a slip, not a choice."""
+    return check_text(value) if value else ""
 
 
 NameText = Annotated[str, AfterValidator(check_name)]
-"""A player's name as typed; blank means no name was given."""
+"""A player's name as typed; empty means no name was given."""
 
 
 class Names(Strict):

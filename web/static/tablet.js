@@ -333,7 +333,7 @@ function setupNewMatch() {
     ev.preventDefault();
     const f = new FormData(ev.target);
     const body = {
-      names: { black: f.get("black"), white: f.get("white") },
+      names: { black: f.get("black").trim(), white: f.get("white").trim() },  // "": the seat
       variant: f.get("variant"),
       flipping: f.get("flipping") === "true",
       points_to_win_round: Number(f.get("points")),
