@@ -36,6 +36,14 @@ def test_list_shows_each_match_with_names_and_event_count(db, capsys, monkeypatc
     assert "Ann vs Bo" in out and "2 events" in out
 
 
+def test_list_calls_a_match_without_names_by_the_seats(db, capsys, monkeypatch):
+    monkeypatch.delenv("SKITTER_CONFIG", raising=False)
+    with MatchStore(db) as store:
+        store.create_match({"variant": "classic"}, SETUP, {"white": ""}, at=1_700_000_100.0)
+    assert run("--db", str(db)) == 0
+    assert "First player vs Second player" in capsys.readouterr().out
+
+
 def test_export_then_import_gives_an_identical_match(db, tmp_path, capsys):
     export = tmp_path / "match.jsonl"
     assert run("--db", str(db), "--export", "latest", "-o", str(export)) == 0

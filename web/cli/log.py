@@ -21,6 +21,7 @@ from scorekeeper.errors import IllegalEventError
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore, StoreError
+from scorekeeper.words import players_named
 from web.config.args import add_config_argument
 from web.config.settings import ConfigError, load_settings
 
@@ -77,7 +78,7 @@ def _list(store: MatchStore) -> int:
         print("no matches stored")
     for m in matches:
         when = datetime.fromtimestamp(m["created_at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
-        names = " vs ".join(shown(m["names"].get(p, p)) for p in ("black", "white"))
+        names = " vs ".join(shown(n) for n in players_named(m["names"]).values())
         variant = shown(m["rules"].get("variant", "classic"))
         print(f"{m['id']:>4}  {when}  {names}  ({variant}, {m['events']} events)")
     return 0
