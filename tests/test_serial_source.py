@@ -66,8 +66,10 @@ def source(link: Path, clock: FakeClock) -> Iterator[SerialSource]:
 
 
 def connected(src: SerialSource, mcu: EmulatedMcu) -> list[SensorEvent]:
+    """Start and wait for the answer to the opening query: the hello AND the full state
+    (the link is up on the hello alone, and the state may cross the pty a poll later)."""
     src.start()
-    return pump(src, lambda: src.status().up)
+    return pump(src, lambda: src.status().up and src.counters().states >= 1)
 
 
 def test_source_satisfies_the_protocol(source: SerialSource) -> None:
