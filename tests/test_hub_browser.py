@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+from browser_support import require_chromium
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
@@ -90,41 +90,37 @@ def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
 
 
 def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
-    page_url: tuple[str, Hub],
+    page_url: tuple[str, Hub], browser: Any,
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, hub = page_url
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            card = page.locator('article.board[data-board="board-2"]')
-            expect(card.locator(".score")).to_have_text("3 : 1")
-            expect(card.locator(".alerts")).to_contain_text("sensor link down")
-            expect(card.locator(".white")).to_have_class("white turn")
-            expect(page.locator("#standings tbody tr").first).to_contain_text("1")
-            first = page.locator("#standings tbody tr").first.locator("td").nth(1)
-            expect(first).to_have_text(hub.tournament.standings()[0].player)
-            page.locator("#games tbody button").click()
-            expect(page.locator("#log tbody tr")).to_have_count(1)
-            second = hub.tournament.store.pairings(1)[0].white
-            expect(page.locator("#log tbody")).to_contain_text(f"{second}'s shot")
-            # Nobody logged in: no referee controls.
-            expect(card.locator(".undo")).to_be_hidden()
-            page.fill("#pin", "1357")
-            page.click("#login button")
-            expect(card.locator(".undo")).to_be_visible()
-            page.once("dialog", lambda d: d.accept())
-            card.locator(".undo").click()
-            expect(page.locator("#message")).to_have_text("undo sent")
-            assert hub.sender.sent == [("board-2", "undo")]  # type: ignore[attr-defined]
-            assert errors == []
-        finally:
-            browser.close()
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    card = page.locator('article.board[data-board="board-2"]')
+    expect(card.locator(".score")).to_have_text("3 : 1")
+    expect(card.locator(".alerts")).to_contain_text("sensor link down")
+    expect(card.locator(".white")).to_have_class("white turn")
+    expect(page.locator("#standings tbody tr").first).to_contain_text("1")
+    first = page.locator("#standings tbody tr").first.locator("td").nth(1)
+    expect(first).to_have_text(hub.tournament.standings()[0].player)
+    page.locator("#games tbody button").click()
+    expect(page.locator("#log tbody tr")).to_have_count(1)
+    second = hub.tournament.store.pairings(1)[0].white
+    expect(page.locator("#log tbody")).to_contain_text(f"{second}'s shot")
+    # Nobody logged in: no referee controls.
+    expect(card.locator(".undo")).to_be_hidden()
+    page.fill("#pin", "1357")
+    page.click("#login button")
+    expect(card.locator(".undo")).to_be_visible()
+    page.once("dialog", lambda d: d.accept())
+    card.locator(".undo").click()
+    expect(page.locator("#message")).to_have_text("undo sent")
+    assert hub.sender.sent == [("board-2", "undo")]  # type: ignore[attr-defined]
+    assert errors == []
+    page.close()
 
 
 HUB_SIZES = [(1920, 1080), (1280, 720), (1024, 768), (768, 1024), (390, 844)]
@@ -137,54 +133,49 @@ SMALL_TARGETS = """() => [...document.querySelectorAll("button, a, input, select
 
 
 def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_phone(
-    page_url: tuple[str, Hub],
+    page_url: tuple[str, Hub], browser: Any,
 ) -> None:
     from browser_support import SCREENSHOTS
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, hub = page_url
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            for w, h in HUB_SIZES:
-                page = browser.new_page(viewport={"width": w, "height": h})
-                page.goto(url)
-                card = page.locator('article.board[data-board="board-2"]')
-                expect(card.locator(".score")).to_have_text("3 : 1")
-                # the board pages' dark panel colour, from the shared style sheet
-                bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
-                assert bg == "rgb(18, 22, 28)", bg
-                for who in ("anyone", "referee"):
-                    if who == "referee":
-                        page.fill("#pin", "1357")
-                        page.click("#login button")
-                        expect(card.locator(".undo")).to_be_visible()
-                        page.locator("#games tbody button").click()
-                        expect(page.locator("#log tbody tr")).to_have_count(1)
-                    wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
-                    assert wide <= 0, f"horizontal scroll of {wide} px at {w}x{h} ({who})"
-                    small = page.evaluate(SMALL_TARGETS)
-                    assert small == [], f"touch targets under 44 px at {w}x{h} ({who}): {small}"
-                    text = page.locator("body").inner_text()
-                    assert not SIDES.findall(text), f"black/white on the page ({who})"
-                    assert '{"' not in text
-                if (w, h) == HUB_SIZES[0]:
-                    unnamed = page.locator('article.board[data-board="board-3"]')
-                    expect(unnamed.locator(".detail")).to_contain_text("Second player to shoot")
-                    expect(unnamed.locator(".cb-who")).to_have_text("First player's score")
-                    named = page.locator('article.board[data-board="board-2"]')
-                    pair = hub.tournament.store.pairings(1)[1]
-                    expect(named.locator(".cw-who")).to_have_text(f"{pair.white}'s score")
-                    idle = page.locator('article.board[data-board="board-4"]')
-                    expect(idle.locator(".match")).to_have_text("no match yet")
-                    expect(idle.locator(".names")).to_be_hidden()
-                    expect(idle.locator(".detail")).to_have_text("no game started on this board")
-                    expect(idle.locator(".undo")).to_be_hidden()  # nothing to take back
-                page.screenshot(path=str(SCREENSHOTS / f"hub-{w}x{h}.png"), full_page=True)
-                page.close()
-        finally:
-            browser.close()
+    for w, h in HUB_SIZES:
+        page = browser.new_page(viewport={"width": w, "height": h})
+        page.goto(url)
+        card = page.locator('article.board[data-board="board-2"]')
+        expect(card.locator(".score")).to_have_text("3 : 1")
+        # the board pages' dark panel colour, from the shared style sheet
+        bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        assert bg == "rgb(18, 22, 28)", bg
+        for who in ("anyone", "referee"):
+            if who == "referee":
+                page.fill("#pin", "1357")
+                page.click("#login button")
+                expect(card.locator(".undo")).to_be_visible()
+                page.locator("#games tbody button").click()
+                expect(page.locator("#log tbody tr")).to_have_count(1)
+            wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+            assert wide <= 0, f"horizontal scroll of {wide} px at {w}x{h} ({who})"
+            small = page.evaluate(SMALL_TARGETS)
+            assert small == [], f"touch targets under 44 px at {w}x{h} ({who}): {small}"
+            text = page.locator("body").inner_text()
+            assert not SIDES.findall(text), f"black/white on the page ({who})"
+            assert '{"' not in text
+        if (w, h) == HUB_SIZES[0]:
+            unnamed = page.locator('article.board[data-board="board-3"]')
+            expect(unnamed.locator(".detail")).to_contain_text("Second player to shoot")
+            expect(unnamed.locator(".cb-who")).to_have_text("First player's score")
+            named = page.locator('article.board[data-board="board-2"]')
+            pair = hub.tournament.store.pairings(1)[1]
+            expect(named.locator(".cw-who")).to_have_text(f"{pair.white}'s score")
+            idle = page.locator('article.board[data-board="board-4"]')
+            expect(idle.locator(".match")).to_have_text("no match yet")
+            expect(idle.locator(".names")).to_be_hidden()
+            expect(idle.locator(".detail")).to_have_text("no game started on this board")
+            expect(idle.locator(".undo")).to_be_hidden()  # nothing to take back
+        page.screenshot(path=str(SCREENSHOTS / f"hub-{w}x{h}.png"), full_page=True)
+        page.close()
 
 
 def _board_state(names: dict[str, str], seq: int, score: tuple[int, int]) -> dict[str, Any]:
@@ -195,67 +186,63 @@ def _board_state(names: dict[str, str], seq: int, score: tuple[int, int]) -> dic
 
 
 def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_reconnect(
-    page_url: tuple[str, Hub],
+    page_url: tuple[str, Hub], browser: Any,
 ) -> None:
     import asyncio
 
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, hub = page_url
     t, store = hub.tournament, hub.tournament.store
     second = store.pairings(1)[1]
     names = {"black": second.black, "white": second.white or ""}
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            one = page.locator('article.board[data-board="board-1"]')
-            two = page.locator('article.board[data-board="board-2"]')
-            expect(two.locator(".score")).to_have_text("3 : 1")
-            page.evaluate("document.querySelector('[data-board=\"board-1\"]').dataset.kept = 'y'")
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    one = page.locator('article.board[data-board="board-1"]')
+    two = page.locator('article.board[data-board="board-2"]')
+    expect(two.locator(".score")).to_have_text("3 : 1")
+    page.evaluate("document.querySelector('[data-board=\"board-1\"]').dataset.kept = 'y'")
 
-            # A board's change: its card alone is drawn again (the other is the same node).
-            store.set_board_state("board-2", _board_state(names, 5, (4, 1)), at=2.0)
-            hub.changed()
-            expect(two.locator(".score")).to_have_text("4 : 1")
-            assert one.get_attribute("data-kept") == "y"
+    # A board's change: its card alone is drawn again (the other is the same node).
+    store.set_board_state("board-2", _board_state(names, 5, (4, 1)), at=2.0)
+    hub.changed()
+    expect(two.locator(".score")).to_have_text("4 : 1")
+    assert one.get_attribute("data-kept") == "y"
 
-            # A game ends: standings and finished games change.
-            played = page.locator("#standings tbody tr", has_text=second.white or "")
-            expect(played.locator("td").nth(2)).to_have_text("0")
-            t.receive(finished("board-2", (second.black, second.white or "")))
-            hub.changed()
-            expect(page.locator("#games tbody tr")).to_have_count(2)
-            expect(played.locator("td").nth(2)).to_have_text("1")
+    # A game ends: standings and finished games change.
+    played = page.locator("#standings tbody tr", has_text=second.white or "")
+    expect(played.locator("td").nth(2)).to_have_text("0")
+    t.receive(finished("board-2", (second.black, second.white or "")))
+    hub.changed()
+    expect(page.locator("#games tbody tr")).to_have_count(2)
+    expect(played.locator("td").nth(2)).to_have_text("1")
 
-            # A frame lost on its way: the next one does not follow on, the page fetches the
-            # whole state again and shows both changes.
-            sent = hub.broadcaster.publish_frame
-            lost: list[str] = []
-            hub.broadcaster.publish_frame = lambda frame, full: lost.append(frame)  # type: ignore[method-assign]
-            store.set_board_state("board-2", _board_state(names, 6, (4, 2)), at=3.0)
-            hub.refresh()
-            assert len(lost) == 1
-            hub.broadcaster.publish_frame = sent  # type: ignore[method-assign]
-            store.set_board_status("board-1", False, at=3.0)
-            hub.changed()
-            expect(two.locator(".score")).to_have_text("4 : 2")
-            expect(one.locator(".alerts")).to_contain_text("offline")
-            expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
+    # A frame lost on its way: the next one does not follow on, the page fetches the
+    # whole state again and shows both changes.
+    sent = hub.broadcaster.publish_frame
+    lost: list[str] = []
+    hub.broadcaster.publish_frame = lambda frame, full: lost.append(frame)  # type: ignore[method-assign]
+    store.set_board_state("board-2", _board_state(names, 6, (4, 2)), at=3.0)
+    hub.refresh()
+    assert len(lost) == 1
+    hub.broadcaster.publish_frame = sent  # type: ignore[method-assign]
+    store.set_board_status("board-1", False, at=3.0)
+    hub.changed()
+    expect(two.locator(".score")).to_have_text("4 : 2")
+    expect(one.locator(".alerts")).to_contain_text("offline")
+    expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
 
-            # The hub drops every socket: the page reconnects and starts from the whole state.
-            loop = hub._loop
-            assert loop is not None
-            asyncio.run_coroutine_threadsafe(hub.broadcaster.close_all(), loop).result(5)
-            expect(page.locator("body")).to_have_class("offline")
-            store.set_board_state("board-2", _board_state(names, 7, (5, 2)), at=4.0)
-            hub.changed()
-            expect(page.locator("body")).not_to_have_class("offline")
-            expect(two.locator(".score")).to_have_text("5 : 2")
-            expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
-            assert errors == []
-        finally:
-            browser.close()
+    # The hub drops every socket: the page reconnects and starts from the whole state.
+    loop = hub._loop
+    assert loop is not None
+    asyncio.run_coroutine_threadsafe(hub.broadcaster.close_all(), loop).result(5)
+    expect(page.locator("body")).to_have_class("offline")
+    store.set_board_state("board-2", _board_state(names, 7, (5, 2)), at=4.0)
+    hub.changed()
+    expect(page.locator("body")).not_to_have_class("offline")
+    expect(two.locator(".score")).to_have_text("5 : 2")
+    expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
+    assert errors == []
+    page.close()

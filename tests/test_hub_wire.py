@@ -10,10 +10,11 @@ import pytest
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
+from web.tournament.board_states import replay_states
 from web.tournament.hub.link import HubLink, parse_event
 from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
-from web.tournament.mqtt_board import BoardLink, replay_states
+from web.tournament.mqtt_board import BoardLink
 from web.tournament.mqtt_outbox import Outbox
 from web.tournament.wire import (
     WireError,
@@ -153,7 +154,7 @@ class BoardUnderTest:
         self.link.client.publish = record  # type: ignore[method-assign]
 
     def answer(self, command: dict[str, Any]) -> dict[str, Any]:
-        self.link._run_command(command)
+        self.link.hub_commands.run(command)
         topic, payload = self.published[-1]
         assert topic == "skitter/b1/command/result"
         return payload

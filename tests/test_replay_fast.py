@@ -14,12 +14,12 @@ from matchgen import RULES, SETUP, random_steps
 from random_games import SEEDS, SETTINGS, candidate, games
 from rules_support import CENTER, shot
 
-from scorekeeper import store as store_module
 from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError
 from scorekeeper.events import Undo
 from scorekeeper.match import CHECKPOINT_EVERY, Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore
+from scorekeeper.store import reading as store_reading
 
 PLAIN = Setup(first="black", big=CENTER)
 
@@ -118,7 +118,7 @@ def test_on_step_gives_the_undo_effect_apply_gives():
 
 
 def test_store_gives_the_bodies_as_text_in_order(store, monkeypatch):
-    monkeypatch.setattr(store_module, "BULK_ROWS", 3)  # several fetches
+    monkeypatch.setattr(store_reading, "BULK_ROWS", 3)  # several fetches
     m = store.create_match(Rules(), PLAIN, at=1.0)
     steps = [shot("black", delta={}), shot("white", delta={"minus": 1}), {"undo": True}] * 4
     for i, step in enumerate(steps):

@@ -19,9 +19,10 @@ order, when it returns; after a restart of the board the link starts again from 
 acknowledged ``seq``. The hub keeps one row per event id, and asks for a ``resend`` when it
 sees a gap (its subscription may have missed what the broker accepted while the hub was away).
 
-Hub commands arrive on ``<prefix>/<board>/command``. ``undo`` and ``correct`` go to the
-``on_command`` callback (the table applies them through the same checks as its tablet); the
-answer, or the error it raised, is published on ``<prefix>/<board>/command/result``.
+Hub commands arrive on ``<prefix>/<board>/command`` and are run on the link's thread by
+:class:`~web.tournament.board_commands.BoardCommands` (``undo`` and ``correct`` go to the
+``on_command`` callback; the answer goes back on ``<prefix>/<board>/command/result``). The
+states sent with the events come from :mod:`web.tournament.board_states`.
 """
 
 from __future__ import annotations
@@ -40,45 +41,16 @@ import paho.mqtt.client as mqtt
 from scorekeeper.store import MatchStore, StoredMatch, StoreError
 from web.config.settings import MqttSettings
 from web.tournament import wire
+from web.tournament.board_commands import BoardCommands, CommandHandler
+from web.tournament.board_states import StateReplay, replay_states
 from web.tournament.mqtt_outbox import AckWindow, Outbox
 
 log = logging.getLogger(__name__)
-
-CommandHandler = Callable[[dict[str, Any]], Mapping[str, Any] | None]
-"""Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}``; returns the
-answer (e.g. ``{"seq": 17}``) or raises with a message for the hub's referee."""
 
 PREVIOUS_MATCHES = 3
 """How many earlier matches the retained state names with their last ``seq``: a hub that
 was away while a board finished a game and started the next still learns how far that game
 went, and asks for what it lacks, even when the broker dropped those events."""
-
-StateReplay = Callable[[StoredMatch], Sequence[Mapping[str, Any] | None]]
-"""The match state after each event of a stored match (index ``seq - 1``)."""
-
-
-
-def replay_states(stored: StoredMatch) -> list[dict[str, Any] | None]:
-    """The state after each event, by folding the log with the rules engine.
-
-    A log the engine refuses (it should never happen) yields None from the refused step on:
-    the events are still published, so the hub's log stays complete.
-    """
-    from scorekeeper.errors import ScorekeeperError
-    from scorekeeper.match import Match
-    from scorekeeper.options import Rules, Setup
-
-    out: list[dict[str, Any] | None] = []
-    try:
-        match = Match(Rules.from_json(stored.rules), Setup.from_json(stored.setup),
-                      stored.names)  # type: ignore[arg-type]
-        for ev in stored.events:
-            match.apply(ev.body)
-            out.append(match.state.to_json())
-    except ScorekeeperError as exc:
-        log.error("match %s cannot be replayed: %s", stored.id, exc)
-    return out + [None] * (len(stored.events) - len(out))
-
 
 def _alert(alert: Mapping[str, Any] | str) -> tuple[str, str]:
     if isinstance(alert, str):
@@ -116,7 +88,6 @@ class BoardLink:
         self._store_path = store.path
         self._reader: MatchStore | None = None
         self._current_match = current_match
-        self._on_command = on_command
         self._states = states or replay_states
         self._clock = clock
         self._outbox = Outbox(outbox or store.path.parent / "mqtt-outbox.db", self.board_id)
@@ -147,6 +118,12 @@ class BoardLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
+        self.hub_commands = BoardCommands(
+            self.board_id, self.client, self.topics, on_command=on_command,
+            current_match=current_match,
+            event_count=lambda match_id: self._reader_store().event_count(match_id),
+            rewind=self._rewind, changed=self._wake.set, clock=clock,
+        )
 
     # Life --------------------------------------------------------------------------------
 
@@ -224,7 +201,7 @@ class BoardLink:
         try:
             command = wire.decode(message.payload)
         except wire.WireError as exc:
-            self._publish_result({"id": None}, ok=False, message=str(exc))
+            self.hub_commands.publish_result({"id": None}, ok=False, message=str(exc))
             return
         self._commands.put(command)
         self._wake.set()
@@ -242,7 +219,7 @@ class BoardLink:
 
     def _step(self) -> None:
         while not self._commands.empty():
-            self._run_command(self._commands.get())
+            self.hub_commands.run(self._commands.get())
         self._take_acks()
         current = self._current_match()
         if current is not None and current not in self._handed:
@@ -357,80 +334,8 @@ class BoardLink:
              "at": self._clock()}
         )
 
-    # Commands ------------------------------------------------------------------------------
-
-    def _run_command(self, command: dict[str, Any]) -> None:
-        kind = command.get("kind")
-        if not isinstance(command.get("id"), str):
-            self._publish_result(command, ok=False, message="a command needs a text 'id'")
-            return
-        if kind not in wire.COMMAND_KINDS:
-            self._publish_result(
-                command, ok=False,
-                message=f"unknown command {kind!r}; expected one of "
-                + ", ".join(wire.COMMAND_KINDS),
-            )
-            return
-        if kind == "resend":
-            self._resend(command)
-            return
-        match_id = command.get("match_id")
-        current = self._current_match()
-        if match_id is not None and match_id != current:
-            self._publish_result(
-                command, ok=False,
-                message=f"this board now plays match {current}, not match {match_id}",
-            )
-            return
-        seq = command.get("seq")
-        if current is not None and isinstance(seq, int):
-            now = self._reader_store().event_count(current)
-            if seq != now:
-                self._publish_result(
-                    command, ok=False,
-                    message=f"the match changed since event {seq} (now at event {now}); "
-                    "look again and retry",
-                )
-                return
-        try:
-            answer = dict(self._on_command(dict(command)) or {})
-        except Exception as exc:  # the board's refusal, shown to the hub's referee
-            self._publish_result(command, ok=False, message=str(exc) or type(exc).__name__)
-            return
-        self._publish_result(command, ok=True, result=answer)
-        self._wake.set()
-
-    def _resend(self, command: Mapping[str, Any]) -> None:
-        match_id, after = command.get("match_id"), command.get("after", 0)
-        if not isinstance(match_id, int) or not isinstance(after, int) or after < 0:
-            self._publish_result(
-                command, ok=False, message="resend needs an integer 'match_id' and 'after' >= 0"
-            )
-            return
-        if self._reader_store().event_count(match_id) == 0:
-            self._publish_result(command, ok=False, message=f"no events of match {match_id}")
-            return
+    def _rewind(self, match_id: int, after: int) -> None:
+        """Publish the events of ``match_id`` after ``after`` again (the hub's ``resend``)."""
         if match_id not in self._handed:
             self._outbox.track(match_id)
         self._handed[match_id] = min(self._handed.get(match_id, after), after)
-        self._publish_result(command, ok=True, result={"match_id": match_id, "after": after})
-
-    def _publish_result(
-        self,
-        command: Mapping[str, Any],
-        *,
-        ok: bool,
-        message: str | None = None,
-        result: Mapping[str, Any] | None = None,
-    ) -> None:
-        payload = {
-            "v": wire.WIRE_VERSION,
-            "id": command.get("id"),
-            "board_id": self.board_id,
-            "kind": command.get("kind"),
-            "ok": ok,
-            "message": message,
-            "result": dict(result or {}),
-            "at": self._clock(),
-        }
-        self.client.publish(self.topics.command_result, wire.encode(payload), qos=1)

@@ -1,0 +1,129 @@
+"""The board's answers to the hub's commands: undo, correct and resend.
+
+A command from the hub is checked here before the table sees it: it must carry its own id,
+be a kind the wire knows, and be made against the match and the event the board is at now
+(the referee at the hub may be looking at an older picture). ``undo`` and ``correct`` then go
+to the table's handler, through the same checks as its tablet; ``resend`` rewinds the link.
+Every command gets exactly one answer on ``<prefix>/<board>/command/result``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import paho.mqtt.client as mqtt
+
+from web.tournament import wire
+
+CommandHandler = Callable[[dict[str, Any]], Mapping[str, Any] | None]
+"""Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}``; returns the
+answer (e.g. ``{"seq": 17}``) or raises with a message for the hub's referee."""
+
+
+class BoardCommands:
+    """Runs the hub's commands on the link's thread and publishes each answer.
+
+    ``event_count`` reads the board's log; ``rewind(match_id, after)`` has the link publish
+    that match's events after ``after`` again; ``changed`` wakes the link after a command the
+    table applied.
+    """
+
+    def __init__(
+        self,
+        board_id: str,
+        client: mqtt.Client,
+        topics: wire.Topics,
+        *,
+        on_command: CommandHandler,
+        current_match: Callable[[], int | None],
+        event_count: Callable[[int], int],
+        rewind: Callable[[int, int], None],
+        changed: Callable[[], None],
+        clock: Callable[[], float],
+    ) -> None:
+        self.board_id = board_id
+        self.client = client
+        self.topics = topics
+        self._on_command = on_command
+        self._current_match = current_match
+        self._event_count = event_count
+        self._rewind = rewind
+        self._changed = changed
+        self._clock = clock
+
+    def run(self, command: dict[str, Any]) -> None:
+        """Check ``command``, carry it out, and publish its one answer."""
+        kind = command.get("kind")
+        if not isinstance(command.get("id"), str):
+            self.publish_result(command, ok=False, message="a command needs a text 'id'")
+            return
+        if kind not in wire.COMMAND_KINDS:
+            self.publish_result(
+                command, ok=False,
+                message=f"unknown command {kind!r}; expected one of "
+                + ", ".join(wire.COMMAND_KINDS),
+            )
+            return
+        if kind == "resend":
+            self._resend(command)
+            return
+        match_id = command.get("match_id")
+        current = self._current_match()
+        if match_id is not None and match_id != current:
+            self.publish_result(
+                command, ok=False,
+                message=f"this board now plays match {current}, not match {match_id}",
+            )
+            return
+        seq = command.get("seq")
+        if current is not None and isinstance(seq, int):
+            now = self._event_count(current)
+            if seq != now:
+                self.publish_result(
+                    command, ok=False,
+                    message=f"the match changed since event {seq} (now at event {now}); "
+                    "look again and retry",
+                )
+                return
+        try:
+            answer = dict(self._on_command(dict(command)) or {})
+        except Exception as exc:  # the board's refusal, shown to the hub's referee
+            self.publish_result(command, ok=False, message=str(exc) or type(exc).__name__)
+            return
+        self.publish_result(command, ok=True, result=answer)
+        self._changed()
+
+    def _resend(self, command: Mapping[str, Any]) -> None:
+        match_id, after = command.get("match_id"), command.get("after", 0)
+        if not isinstance(match_id, int) or not isinstance(after, int) or after < 0:
+            self.publish_result(
+                command, ok=False, message="resend needs an integer 'match_id' and 'after' >= 0"
+            )
+            return
+        if self._event_count(match_id) == 0:
+            self.publish_result(command, ok=False, message=f"no events of match {match_id}")
+            return
+        self._rewind(match_id, after)
+        self.publish_result(command, ok=True, result={"match_id": match_id, "after": after})
+
+    def publish_result(
+        self,
+        command: Mapping[str, Any],
+        *,
+        ok: bool,
+        message: str | None = None,
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        """The answer to ``command`` (also to one that could not be read: ``id`` None)."""
+        payload = {
+            "v": wire.WIRE_VERSION,
+            "id": command.get("id"),
+            "board_id": self.board_id,
+            "kind": command.get("kind"),
+            "ok": ok,
+            "message": message,
+            "result": dict(result or {}),
+            "at": self._clock(),
+        }
+        self.client.publish(self.topics.command_result, wire.encode(payload), qos=1)

@@ -1,0 +1,29 @@
+"""The hub's own SQLite file: players, rounds, pairings, games, every event received.
+
+One store object, :class:`HubStore`, made of focused parts, each in its own module:
+``connection`` (the file, its lock, whole changes, what changed since the page last asked),
+``tournament`` (settings, players, rounds, pairings, games), ``received`` (events and
+counters) and ``boards`` (board status and state, commands and their answers).
+"""
+
+from __future__ import annotations
+
+from web.tournament.hub.model import ReceivedEvent, StoredGame
+from web.tournament.hub.store.boards import BoardTables
+from web.tournament.hub.store.connection import SCHEMA, HubStoreError
+from web.tournament.hub.store.received import STATE_KEYS, ReceivedTables, kept_state
+from web.tournament.hub.store.tournament import TournamentTables
+
+__all__ = [
+    "SCHEMA",
+    "STATE_KEYS",
+    "HubStore",
+    "HubStoreError",
+    "ReceivedEvent",
+    "StoredGame",
+    "kept_state",
+]
+
+
+class HubStore(TournamentTables, ReceivedTables, BoardTables):
+    """The tournament on disk. Every method is safe to call from any thread."""

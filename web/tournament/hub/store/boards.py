@@ -1,0 +1,106 @@
+"""The boards as the hub last heard of them, and the commands it sent them.
+
+A board's retained status and state messages land here (online or not, the latest full
+state); each command the referee sends to a board is kept with the board's answer once it
+comes, so the page can show both.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from web.tournament.hub.store.connection import StoreBase, dump_json
+
+
+class BoardTables(StoreBase):
+    """Board status and state, and commands with their answers."""
+
+    # Boards --------------------------------------------------------------------------
+
+    def set_board_status(self, board: str, online: bool, *, at: float) -> None:
+        with self._tx() as db:
+            self._touch(board)
+            db.execute(
+                "INSERT INTO boards (board, online, status_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(board) DO UPDATE SET online = excluded.online,"
+                " status_at = excluded.status_at",
+                (board, int(online), at),
+            )
+
+    def set_board_state(self, board: str, payload: Mapping[str, Any], *, at: float) -> None:
+        with self._tx() as db:
+            # a board moving to another match may leave a game for the referee to look at
+            moved = self._current_match(db, board) != payload.get("match_id")
+            self._touch(board, tournament=moved)
+            db.execute(
+                "INSERT INTO boards (board, state, state_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(board) DO UPDATE SET state = excluded.state,"
+                " state_at = excluded.state_at",
+                (board, dump_json(dict(payload)), at),
+            )
+
+    def boards(self, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Every board heard of (or those of ``only``), by name: ``board``, ``online``,
+        ``status_at``, ``state`` (payload)."""
+        sql = "SELECT board, online, status_at, state, state_at FROM boards"
+        args: list[str] = []
+        if only is not None:
+            args = sorted(set(only))
+            sql += f" WHERE board IN ({','.join('?' * len(args))})"
+        rows = self._all(sql + " ORDER BY board", args)
+        return [
+            {
+                "board": r[0],
+                "online": bool(r[1]),
+                "status_at": r[2],
+                "state": json.loads(r[3]) if r[3] else None,
+                "state_at": r[4],
+            }
+            for r in rows
+        ]
+
+    # Commands ------------------------------------------------------------------------
+
+    def add_command(
+        self, command_id: str, board: str, body: Mapping[str, Any], *, at: float
+    ) -> None:
+        with self._tx() as db:
+            self._touch(board)
+            db.execute(
+                "INSERT INTO commands (id, board, body, sent_at) VALUES (?, ?, ?, ?)",
+                (command_id, board, dump_json(dict(body)), at),
+            )
+
+    def set_command_result(self, command_id: str, result: Mapping[str, Any], *, at: float) -> bool:
+        """Attach the board's answer; False for an unknown command id."""
+        with self._tx() as db:
+            cur = db.execute(
+                "UPDATE commands SET result = ?, result_at = ? WHERE id = ? RETURNING board",
+                (dump_json(dict(result)), at, command_id),
+            )
+            found = cur.fetchall()
+            for (board,) in found:
+                self._touch(board)
+        return bool(found)
+
+    def commands(self, board: str | None = None, limit: int = 20) -> list[dict[str, Any]]:
+        """The latest commands (newest first) with their answers once they came."""
+        sql = "SELECT id, board, body, sent_at, result, result_at FROM commands"
+        args: tuple[Any, ...] = ()
+        if board is not None:
+            sql += " WHERE board = ?"
+            args = (board,)
+        rows = self._all(sql + " ORDER BY sent_at DESC, rowid DESC LIMIT ?", (*args, limit))
+        return [
+            {
+                "id": r[0],
+                "board": r[1],
+                "command": json.loads(r[2]),
+                "sent_at": r[3],
+                "result": json.loads(r[4]) if r[4] else None,
+                "result_at": r[5],
+            }
+            for r in rows
+        ]
