@@ -6,7 +6,8 @@ R19), so they are derived on read rather than stored, and can never disagree wit
 
 Players are people, not colours: a name is matched case-insensitively and with its spaces
 tidied (:func:`player_key`). A match counts once it is finished (R13) and both players have
-real, different names: a match between the default "Black" and "White" is nobody's.
+real, different names: a match without names (or named "Black" and "White", as earlier
+versions stored one) is nobody's.
 
 What each figure means (each shot is credited to its shooter, a late decision to whoever made
 it, R4/R16):
