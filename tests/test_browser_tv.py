@@ -92,6 +92,25 @@ def score_a_point(api: Any, server: LiveServer) -> None:
     step(api, server, {"shot": {"by": turn, "delta": {target: 1}}})
 
 
+def play_a_clearing(api: Any, server: LiveServer, points_to_win_round: int) -> None:
+    """A new match in which the first player clears Bo's blue on the (virtual) board, so the
+    board waits for a restore: skitts to take off before the next shot."""
+    post(api, server, "/api/match/new", {
+        "names": NAMES, "first": "black", "points_to_win_round": points_to_win_round,
+        "rounds_to_win_game": 2,
+    })
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    step(api, server, {"correct": {
+        "board": {"white.blue": 1, "black.blue": 2, "white.yellow": 1}, "reason": "set-up"}})
+    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
+    for action, field in (("place", "white.blue"), ("place", "white.blue"),
+                          ("remove", "white.yellow")):
+        assert api.post(server.url + f"/api/board/{action}", data={"field": field}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "restore")
+
+
 def tv(browser: Any, server: LiveServer, size: tuple[int, int]) -> Any:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = ctx.new_page()
@@ -154,20 +173,7 @@ def test_the_tv_from_a_clearing_to_a_round_win_to_game_over(
 ) -> None:
     from playwright.sync_api import expect
 
-    post(api, server, "/api/match/new", {
-        "names": NAMES, "first": "black", "points_to_win_round": 2, "rounds_to_win_game": 2,
-    })
-    for by in ("black", "white"):
-        step(api, server, {"shot": {"by": by, "big": "placed"}})
-    step(api, server, {"correct": {
-        "board": {"white.blue": 1, "black.blue": 2, "white.yellow": 1}, "reason": "set-up"}})
-    # the shot is made on the (virtual) board, so the clearing leaves skitts to take off
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
-    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
-    for action, field in (("place", "white.blue"), ("place", "white.blue"),
-                          ("remove", "white.yellow")):
-        assert api.post(server.url + f"/api/board/{action}", data={"field": field}).ok
-    wait_for(api, server, lambda s: s["tracker"]["mode"] == "restore")
+    play_a_clearing(api, server, points_to_win_round=2)
     pages = [tv(browser, server, size) for size in TV]
     seq = state(api, server)["seq"]
 
