@@ -247,6 +247,10 @@ class Tournament:
             if existing is not None:
                 self.store.drop_game(board, match_id)
             return
+        if self.store.contiguous_seq(board, match_id) < latest.seq:
+            # Events are missing (a full broker queue dropped them; the resend is on its
+            # way): the points would come from a partial log, so the result waits for them.
+            return
         result = self._result(latest, self.store.events(board, match_id))
         if result is None:
             return
