@@ -137,7 +137,11 @@ class SimulatedBoard:
         return fc.count_for(sum(1 for c in fc.cells if c in self._final))
 
     def place_skitt(self, field: str) -> None:
-        """One more skitt lands on ``field``."""
+        """One more skitt lands on ``field``. A full field refuses it in the words a player
+        tapping the virtual board reads (the cells behind the count are the referee's)."""
+        capacity = self._field(field).capacity
+        if self.count(field) >= capacity:
+            raise SimulatorError(f"{field} is full, it holds at most {capacity} skitts")
         self.set_count(field, self.count(field) + 1)
 
     def remove_skitt(self, field: str) -> None:
@@ -153,8 +157,7 @@ class SimulatedBoard:
             raise SimulatorError(f"a skitt count is a whole number >= 0, got {n!r}")
         if n > fc.capacity:
             raise SimulatorError(
-                f"{field} has {len(fc.cells)} cells and shows at most {fc.capacity} skitts; "
-                f"cannot put {n} there"
+                f"{field} holds at most {fc.capacity} skitts; cannot put {n} there"
             )
         if n not in fc.counts:
             raise SimulatorError(f"no number of active cells on {field} reads as {n} skitts "

@@ -67,10 +67,12 @@ def test_set_count_follows_a_calibrated_count_map(clock):
     assert board.count("minus") == 1
 
 
-def test_more_skitts_than_cells_is_refused(board):
+def test_a_skitt_on_a_full_field_is_refused_in_players_words(board):
     board.set_count("black.blue", 4)
-    with pytest.raises(SimulatorError, match="black.blue has 4 cells and shows at most 4"):
+    with pytest.raises(SimulatorError, match="black.blue is full, it holds at most 4 skitts$"):
         board.place_skitt("black.blue")
+    with pytest.raises(SimulatorError, match="black.blue holds at most 4 skitts; cannot put 6"):
+        board.set_count("black.blue", 6)
     assert board.count("black.blue") == 4
 
 

@@ -11,10 +11,39 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1200 : 5000);
 }
 
-async function tap(path, body) {
+// A refused tap is explained over the spot that was tapped, where the player is looking
+// (issue 13, item 14); a refusal of a button (the lay-out) goes to the toast at the bottom.
+function hideNote() {
+  clearTimeout(noteAt.timer);
+  document.getElementById("tap-note").classList.add("hidden");
+}
+
+function noteAt(key, text) {
+  const target = document.querySelector(`#vboard [data-press-key="${CSS.escape(key)}"]`);
+  if (!target) { toast(text); return; }
+  const note = document.getElementById("tap-note");
+  note.textContent = text;
+  note.classList.remove("hidden");
+  const wrap = document.getElementById("board-wrap").getBoundingClientRect();
+  const spot = (target.querySelector(".field-rect") || target).getBoundingClientRect();
+  const box = note.getBoundingClientRect();
+  const centre = spot.left - wrap.left + spot.width / 2;
+  const left = Math.max(0, Math.min(centre - box.width / 2, wrap.width - box.width));
+  // just under the spot, over its lower edge; above it where the board ends below
+  let top = spot.bottom - wrap.top - 8;
+  if (top + box.height > wrap.height) top = spot.top - wrap.top - box.height + 8;
+  note.style.left = `${left}px`;
+  note.style.top = `${Math.max(0, top)}px`;
+  clearTimeout(noteAt.timer);
+  noteAt.timer = setTimeout(hideNote, 6000);
+}
+
+async function tap(path, body, key) {
   const r = await Skitter.api(path, body);
   if (r.status === 401) Referee.check();
-  if (!r.ok) toast(Skitter.errorText(r));
+  if (r.ok) return;
+  if (key) noteAt(key, Skitter.errorText(r));
+  else toast(Skitter.errorText(r));
 }
 
 function draw(s) {
@@ -23,8 +52,10 @@ function draw(s) {
   if (!v || !profile) return;
   const st = s.state;
   const turn = st.turn;
-  const aim = turn ? `${Skitter.nameOf(s, turn)} shoots at ${Skitter.nameOf(s, turn === "black" ? "white" : "black")}'s fields, ${turn === "black" ? "top" : "bottom"}. ` : "";
-  document.getElementById("message").textContent = aim + ((s.words && s.words.board) || s.tracker.message);
+  // who aims where: the first player sits at the bottom and shoots at the top fields
+  const aim = turn ? `${Skitter.nameOf(s, turn)} shoots at ${Skitter.nameOf(s, turn === "black" ? "white" : "black")}'s fields, ${turn === "black" ? "top" : "bottom"}.` : "";
+  document.getElementById("aim").textContent = aim;
+  document.getElementById("message").textContent = (s.words && s.words.board) || s.tracker.message;
   document.getElementById("score").textContent =
     `${Skitter.nameOf(s, "black")} ${st.score.black} : ${st.score.white} ${Skitter.nameOf(s, "white")}`;
   const onBridge = new Set((v.bridges || []).map((b) => b.join("/")));
@@ -34,14 +65,17 @@ function draw(s) {
     differences: s.tracker.mode === "ready" ? {} : s.tracker.differences,
     bridges: profile.bridges.map((f) => ({ fields: f, on: onBridge.has(f.join("/")) })),
     interactive: true,
-    onField: (field, long) => tap(long ? "/api/board/remove" : "/api/board/place", { field }),
-    onBig: (player) => tap("/api/board/big", { player, on: !v.big[player] }),
-    onLaunch: (player) => tap("/api/board/launch", { player }),
-    onBridge: (a, b, on) => tap("/api/board/bridge", { fields: [a, b], on }),
+    onField: (field, long) =>
+      tap(long ? "/api/board/remove" : "/api/board/place", { field }, `field:${field}`),
+    onBig: (player) => tap("/api/board/big", { player, on: !v.big[player] }, `big:${player}`),
+    onLaunch: (player) => tap("/api/board/launch", { player }, `launch:${player}`),
+    onBridge: (a, b, on) => tap("/api/board/bridge", { fields: [a, b], on }, `bridge:${a}/${b}`),
   });
 }
 
 Referee.wire(document.getElementById("login"));
+document.getElementById("vboard").addEventListener("pointerdown", hideNote);
+window.addEventListener("resize", hideNote);
 document.getElementById("lay-out").onclick = () => tap("/api/board/lay-out", {});
 Skitter.api("/api/board").then((r) => {
   if (r.ok) profile = r.data.profile;

@@ -19,17 +19,25 @@ function time(at) {
     hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
-// The log in words (made by the server), the raw step behind a "details" toggle, and a
-// separator row where a new round starts.
+// The round a step was played in. An entry carries the round after it, so a round-winning
+// shot already says the next round: it belongs to the round it won (and an undo of it to
+// the round it returns to), hence the lower of its round and the one before it.
+function playedIn(i) {
+  return i ? Math.min(entries[i].round, entries[i - 1].round) : entries[i].round;
+}
+
+// The log in words (made by the server), newest first, the raw step behind a "details"
+// toggle, and a heading row above each round's steps.
 function renderLog(s) {
   const h = Common.h;
   const rows = [];
   let round = null;
-  for (const e of entries.slice().reverse()) {
-    if (round !== null && e.round !== round) {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i];
+    if (playedIn(i) !== round) {
+      round = playedIn(i);
       rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, `Round ${round}`)));
     }
-    round = e.round;
     rows.push(h("tr", { class: e.undone ? "undone" : "", dataset: { seq: e.seq } },
       h("td", {}, String(e.seq)),
       h("td", {}, time(e.at)),
@@ -43,7 +51,6 @@ function renderLog(s) {
       h("td", {}, `${e.score.black} : ${e.score.white}`),
       h("td", {}, Review.button(e))));
   }
-  if (round !== null) rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, `Round ${round}`)));
   document.getElementById("log").replaceChildren(...rows);
   renderClock();
   drawChart(s);
@@ -67,10 +74,12 @@ function drawChart(s) {
     const d = points.map((pt, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(pt[p]).toFixed(1)}`).join(" ");
     nodes.push(g("path", { class: `line-${p}`, d }, g("title", {}, Skitter.nameOf(s, p))));
   }
-  entries.forEach((e, i) => {  // a dashed mark where each new round starts
-    if (i > 0 && e.round !== entries[i - 1].round) {
-      nodes.push(g("line", { class: "round-mark", x1: x(i), x2: x(i), y1: pad / 2, y2: H - pad }),
-        g("text", { x: x(i) + 3, y: pad }, `round ${Number(e.round)}`));
+  entries.forEach((e, i) => {  // a dashed mark after each step that ended a round
+    if (!e.undone && e.round > playedIn(i)) {
+      const at = x(i + 1);
+      nodes.push(g("line", { class: "round-mark", x1: at, x2: at, y1: pad / 2, y2: H - pad }),
+        g("text", { class: "round-label", x: at - 3, y: pad, "text-anchor": "end" },
+          `round ${playedIn(i)} ends`));
     }
   });
   nodes.push(g("text", { x: W - pad, y: H - 6, "text-anchor": "end" }, "steps →"));
