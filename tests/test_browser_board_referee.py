@@ -44,10 +44,19 @@ def new_match(api: Any, server: LiveServer, **rules: int) -> None:
     assert r.ok, r.text()
 
 
-def boxes_touch(a: dict[str, float], b: dict[str, float], gap: float = 4.0) -> bool:
-    """The two boxes overlap, or lie at most ``gap`` px apart."""
-    return (a["x"] <= b["x"] + b["width"] + gap and b["x"] <= a["x"] + a["width"] + gap
-            and a["y"] <= b["y"] + b["height"] + gap and b["y"] <= a["y"] + a["height"] + gap)
+def note_by_field(page: Any, field: str, gap: float = 4.0) -> dict[str, float]:
+    """The refusal note's box, checked to overlap the field's box or lie at most ``gap`` px
+    from it. Both are measured at one moment: another client's update may redraw the field."""
+    a, b = page.evaluate("""(field) => [
+        document.getElementById('tap-note'),
+        document.querySelector(`#vboard [data-field="${field}"] .field-rect`),
+    ].map((e) => { const r = e.getBoundingClientRect();
+                   return {x: r.x, y: r.y, width: r.width, height: r.height}; })""", field)
+    assert a["width"] > 0 and a["height"] > 0, a
+    assert (a["x"] <= b["x"] + b["width"] + gap and b["x"] <= a["x"] + a["width"] + gap
+            and a["y"] <= b["y"] + b["height"] + gap
+            and b["y"] <= a["y"] + a["height"] + gap), (a, b)
+    return a  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize("size", [SIZES["tv"], SIZES["phone"]], ids=["1920x1080", "390x844"])
@@ -80,9 +89,9 @@ def test_the_board_says_who_aims_where_and_explains_a_full_field_where_it_was_ta
     expect(note).to_be_visible()
     expect(note).to_have_text(re.compile(r"Bo's red is full.*at most 4 skitts"))
     assert not re.search(r"\bcells?\b", note.inner_text(), re.IGNORECASE)
-    assert boxes_touch(note.bounding_box(), field.locator(".field-rect").bounding_box())
-    box, vp = note.bounding_box(), page.viewport_size
-    assert box["x"] >= 0 and box["x"] + box["width"] <= vp["width"]
+    box = note_by_field(page, "white.red")
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], box
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], box
     expect(page.locator("#toast")).not_to_have_class(re.compile(r"\bshow\b"))
     assert state(api, server)["log_length"] == steps  # nothing was scored
     assert state(api, server)["virtual"]["counts"]["white.red"] == 4
@@ -110,7 +119,9 @@ def test_the_board_and_its_refusal_at_every_size(browser: Any, server: LiveServe
         field.click()
         note = page.locator("#tap-note")
         expect(note).to_have_text(re.compile(r"Ann's blue is full"))
-        assert boxes_touch(note.bounding_box(), field.bounding_box()), name
+        box = note_by_field(page, "black.blue")  # where the player looks: on screen
+        assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (name, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], (name, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name
         snap(page, f"board-{size[0]}x{size[1]}-refused-tap")
         page.context.close()
@@ -161,7 +172,7 @@ def test_the_referee_log_prints_whole_shows_dates_and_the_chart_marks_every_roun
     # the time of each step carries its date
     for cell in page.locator("#log tr[data-seq] td:nth-child(2)").all_inner_texts()[:3]:
         assert re.search(r"\b20\d\d\b", cell) and re.search(r"\b\d{1,2}:\d{2}:\d{2}\b", cell), cell
-    snap(page, "referee-1280x720-rounds")
+    snap(page, "referee-1280x720-log-and-chart")
 
     # printed: every row of the log, nothing cut off by a scroll box, no buttons or links
     page.emulate_media(media="print")
@@ -203,5 +214,5 @@ def test_the_referee_page_at_every_size(browser: Any, server: LiveServer) -> Non
         expect(page.locator("#chart .round-mark")).to_have_count(1)
         expect(page.locator("#log tr.round-sep").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name
-        snap(page, f"referee-{size[0]}x{size[1]}")
+        snap(page, f"referee-{size[0]}x{size[1]}-rounds")
         page.context.close()

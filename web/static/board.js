@@ -29,11 +29,13 @@ function noteAt(key, text) {
   const box = note.getBoundingClientRect();
   const centre = spot.left - wrap.left + spot.width / 2;
   const left = Math.max(0, Math.min(centre - box.width / 2, wrap.width - box.width));
-  // just under the spot, over its lower edge; above it where the board ends below
-  let top = spot.bottom - wrap.top - 8;
-  if (top + box.height > wrap.height) top = spot.top - wrap.top - box.height + 8;
+  // just under the spot, over its lower edge; above it where the board or the screen ends
+  // below (the tap scrolled the spot into view, so one of the two is on screen)
+  const below = spot.bottom - 8;
+  const top = below + box.height > Math.min(wrap.bottom, window.innerHeight)
+    ? spot.top - box.height + 8 : below;
   note.style.left = `${left}px`;
-  note.style.top = `${Math.max(0, top)}px`;
+  note.style.top = `${Math.max(0, top - wrap.top)}px`;
   clearTimeout(noteAt.timer);
   noteAt.timer = setTimeout(hideNote, 6000);
 }

@@ -78,7 +78,8 @@ function drawChart(s) {
     if (!e.undone && e.round > playedIn(i)) {
       const at = x(i + 1);
       nodes.push(g("line", { class: "round-mark", x1: at, x2: at, y1: pad / 2, y2: H - pad }),
-        g("text", { class: "round-label", x: at - 3, y: pad, "text-anchor": "end" },
+        g("text", { class: "round-label", x: at < W / 4 ? at + 3 : at - 3, y: pad,
+          "text-anchor": at < W / 4 ? "start" : "end" },
           `round ${playedIn(i)} ends`));
     }
   });
