@@ -30,6 +30,16 @@ def test_virtual_board_tap_without_session_gets_401(client: TestClient) -> None:
     assert client.post("/api/board/place", json={"field": "white.red"}).status_code == 401
 
 
+def test_a_skitt_on_a_full_field_is_refused_in_the_players_words(referee: TestClient) -> None:
+    for _ in range(4):
+        assert referee.post("/api/board/place", json={"field": "white.red"}).status_code == 200
+    response = referee.post("/api/board/place", json={"field": "white.red"})
+    assert response.status_code == 422
+    message = response.json()["message"]
+    assert message == "Not possible: Second player's red is full, it holds at most 4 skitts"
+    assert referee.get("/api/board").json()["virtual"]["counts"]["white.red"] == 4
+
+
 def test_session_cookie_is_httponly_and_samesite_strict(client: TestClient) -> None:
     response = client.post("/api/referee/login", json={"pin": PIN})
     cookie = response.headers["set-cookie"].lower()
