@@ -25,6 +25,7 @@ from web.tournament.hub.tournament import Tournament
 
 PIN = "4321"
 PLAYERS = 256
+HELD = "no answer while the round was being paired"
 
 
 class Sender:
@@ -66,8 +67,8 @@ def test_health_and_the_tournament_answer_while_a_big_swiss_round_is_paired(
     try:
         poster, posted = in_thread(lambda: referee.post("/api/rounds"))
         assert pairing.wait(WAIT_S), "the pairing did not start"
-        health = answered(lambda: referee.get("/healthz"))
-        shown = answered(lambda: referee.get("/api/hub"))
+        health = answered(lambda: referee.get("/healthz"), HELD)
+        shown = answered(lambda: referee.get("/api/hub"), HELD)
         assert health.status_code == 200
         assert shown.status_code == 200 and shown.json()["rounds"] == []
     finally:
