@@ -1,9 +1,11 @@
 """One board at the table: sensors → pipeline → tracker → match → store → broadcaster.
 
 The :class:`Table` is the only object that changes the match. Every change, whether a
-sensed shot or a tablet's step, goes the same way: check it (a rule refusal changes nothing),
-append it to the store (committed before anything is shown), apply it to the live match,
-tell the tracker, and publish a new full snapshot with the next sequence number.
+sensed shot or a tablet's step, goes the same way (:meth:`Table.apply_steps`): the live
+match takes it (a rule refusal changes nothing), it is appended to the store (committed
+before anything is shown; any failure of the write rebuilds the live match from the log, so
+it never runs ahead), the tracker is told, and a new full snapshot goes out with the next
+sequence number.
 
 Sequence numbers: ``seq`` goes up with every published change (match, tracker, link,
 sensors). ``version`` is the ``seq`` at which the *match* last changed. A change from a page
