@@ -1,0 +1,154 @@
+"""What the TV scoreboard's browser tests share: a match driven through the API with a long
+name (a clearing, points, a round win), the TV page at a size, and checks of what is on screen.
+
+The tests in test_browser_tv.py (the TV sizes) and test_browser_tv_narrow.py (a phone and an
+upright tablet) use it; a test module never imports another test module.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from browser_support import SCREENSHOTS, LiveServer
+
+LONG = "Annabel Okonkwo-Lindqvist"
+NAMES = {"black": LONG, "white": "Bo"}
+TV = [(1920, 1080), (1280, 720)]
+ENGINEER_WORDS = re.compile(
+    r"\bcell \d+|0x[0-9a-f]{2}|\bGP[AB]\d|\b(?:black|white)\.[a-z]+|\{\"|\b(?:black|white)\b",
+    re.IGNORECASE,
+)
+
+
+
+def state(api: Any, server: LiveServer) -> dict[str, Any]:
+    return api.get(server.url + "/api/state").json()  # type: ignore[no-any-return]
+
+
+def post(api: Any, server: LiveServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    body = {"seq": state(api, server)["seq"], **body}
+    r = api.post(server.url + path, data=body)
+    assert r.ok, r.text()
+    return r.json()  # type: ignore[no-any-return]
+
+
+def step(api: Any, server: LiveServer, s: dict[str, Any]) -> dict[str, Any]:
+    return post(api, server, "/api/match/steps", {"step": s})
+
+
+def wait_for(api: Any, server: LiveServer, ok: Any, timeout: float = 10.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        s = state(api, server)
+        if ok(s):
+            return s
+        assert time.monotonic() < deadline, s["tracker"]
+        time.sleep(0.05)
+
+
+def other(p: str) -> str:
+    return "white" if p == "black" else "black"
+
+
+def score_a_point(api: Any, server: LiveServer) -> None:
+    """The player due scores one point on the other's yellow (a third skitt, R3)."""
+    st = state(api, server)["state"]
+    if st["phase"] == "shootoff":
+        step(api, server, {"shootoff": {"black": 5, "white": 3}})
+        st = state(api, server)["state"]
+    turn = st["turn"]
+    if st.get("must_place_big"):
+        step(api, server, {"shot": {"by": turn, "big": "placed"}})
+        st = state(api, server)["state"]
+        turn = st["turn"]
+        if st.get("must_place_big"):
+            step(api, server, {"shot": {"by": turn, "big": "placed"}})
+            turn = state(api, server)["state"]["turn"]
+    target = f"{other(turn)}.yellow"
+    step(api, server, {"correct": {"board": {target: 2}, "reason": "set up the next point"}})
+    step(api, server, {"shot": {"by": turn, "delta": {target: 1}}})
+
+
+def play_a_clearing(api: Any, server: LiveServer, points_to_win_round: int) -> None:
+    """A new match in which the first player clears Bo's blue on the (virtual) board, so the
+    board waits for a restore: skitts to take off before the next shot."""
+    post(api, server, "/api/match/new", {
+        "names": NAMES, "first": "black", "points_to_win_round": points_to_win_round,
+        "rounds_to_win_game": 2,
+    })
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    step(api, server, {"correct": {
+        "board": {"white.blue": 1, "black.blue": 2, "white.yellow": 1}, "reason": "set-up"}})
+    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
+    for action, field in (("place", "white.blue"), ("place", "white.blue"),
+                          ("remove", "white.yellow")):
+        assert api.post(server.url + f"/api/board/{action}", data={"field": field}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "restore")
+
+
+def tv(browser: Any, server: LiveServer, size: tuple[int, int]) -> Any:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    return page
+
+
+def snap(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def in_view(page: Any, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    vp = page.viewport_size
+    return bool(box and box["height"] > 0 and box["y"] >= 0 and box["x"] >= 0
+                and box["y"] + box["height"] <= vp["height"] + 0.5
+                and box["x"] + box["width"] <= vp["width"] + 0.5)
+
+
+def board_fits(page: Any) -> bool:
+    """The whole board drawing is on screen: inside the viewport and not clipped by its column."""
+    board = page.locator("#board").bounding_box()
+    mid = page.locator(".sb .mid").bounding_box()
+    bottom = board["y"] + board["height"]
+    return in_view(page, "#board") and bottom <= mid["y"] + mid["height"] + 0.5
+
+
+# Every word of the visible text (outside the board drawing) whose letters land on more than
+# one line: a word broken inside. A hyphen is a fair place to break a name.
+BROKEN_WORDS = """() => {
+  const broken = [];
+  const walk = document.createTreeWalker(document.querySelector(".sb"), NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (el.closest("svg") || !el.getClientRects().length) continue;
+    for (const m of n.data.matchAll(/[^\\s-]+-?/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].filter((b) => b.width > 0)
+        .map((b) => Math.round(b.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+@contextmanager
+def logged_in(browser: Any, server: LiveServer) -> Iterator[Any]:
+    """A request context logged in as the referee, for driving the match."""
+    ctx = browser.new_context()
+    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
+    assert r.ok, r.text()
+    try:
+        yield ctx.request
+    finally:
+        ctx.close()
