@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from browser_support import LiveServer, live_server
 from tv_support import (
+    EMPTY_STRETCH,
     ENGINEER_WORDS,
+    LAST_SHOT_CLIPPED,
     LONG,
     TV,
     board_fits,
@@ -49,6 +51,12 @@ def check_tv(page: Any, seq: int, name: str) -> str:
     text = page.locator("body").inner_text()
     assert not ENGINEER_WORDS.search(text), ENGINEER_WORDS.search(text)
     assert in_view(page, "#lastshot"), "the last shot must stay inside the viewport"
+    size = f"{page.viewport_size['width']}x{page.viewport_size['height']}"
+    clipped = page.evaluate(LAST_SHOT_CLIPPED)
+    assert clipped == [], f"the last shot is cut off at {size} ({name}): {clipped}"
+    # no big empty area: no column shows more than a quarter of the screen of bare background
+    for column in page.evaluate(EMPTY_STRETCH):
+        assert column["gap"] <= 0.25 * page.viewport_size["height"], (name, column)
     over = page.evaluate("""() => [...document.querySelectorAll("body *")].filter(
         e => e.getBoundingClientRect().bottom > innerHeight + 0.5).map(e => e.id || e.className)""")
     height = page.evaluate("document.documentElement.scrollHeight")
@@ -85,10 +93,12 @@ def test_the_tv_from_a_clearing_to_a_round_win_to_game_over(
         assert "Bo's blue" in text and "Bo to shoot" in text
         assert f"{LONG} +1" in page.locator("#effects").inner_text()
     big = pages[0]
-    for sel in ("#effects li", "#alerts .alert", "#turn", ".track-cell", ".turn-badge"):
-        if sel == ".turn-badge":
-            sel = ".player.due .turn-badge"
-        assert font_px(big, sel) >= 32, sel
+    # readable from 3 m: 32 px at 1920x1080, and as much in proportion at 1280x720 (21.3 px);
+    # the effect lines are the ruled ones (the "whose shot" line above them is a caption)
+    for page, (w, h) in zip(pages, TV, strict=True):
+        for sel in ("#effects li:not(.muted)", "#alerts .alert", "#turn", ".track-cell",
+                    ".player.due .turn-badge"):
+            assert font_px(page, sel) >= 32 * h / 1080, (sel, w, h)
 
     # a round win: a large banner with the winner's name until the next shot
     score_a_point(api, server)  # Bo 1

@@ -142,6 +142,42 @@ BROKEN_WORDS = """() => {
 }"""
 
 
+# Every line of the last shot that is not wholly on screen: outside the #lastshot box (cut off
+# by its overflow) or outside the viewport; and whether the box holds more than it shows.
+LAST_SHOT_CLIPPED = """() => {
+  const box = document.querySelector("#lastshot"), b = box.getBoundingClientRect();
+  const out = [];
+  if (box.scrollHeight > box.clientHeight) out.push(`${box.scrollHeight} > ${box.clientHeight}`);
+  for (const li of box.querySelectorAll("#effects li")) {
+    const r = li.getBoundingClientRect();
+    if (r.top < Math.max(b.top, 0) - 0.5 || r.bottom > Math.min(b.bottom, innerHeight) + 0.5
+        || r.left < Math.max(b.left, 0) - 0.5 || r.right > Math.min(b.right, innerWidth) + 0.5) {
+      out.push(li.textContent);
+    }
+  }
+  return out;
+}"""
+
+# The tallest stretch of bare page background in each column of the TV layout: the column's
+# height minus what its painted boxes (a panel's background, text, an image, the board) cover.
+EMPTY_STRETCH = """() => [...document.querySelectorAll(".sb > .side, .sb > .mid")].map((col) => {
+  const c = col.getBoundingClientRect(), top = c.top, bottom = Math.min(c.bottom, innerHeight);
+  const spans = [];
+  for (const e of col.querySelectorAll("*")) {
+    if (!e.getClientRects().length || getComputedStyle(e).visibility === "hidden") continue;
+    const painted = getComputedStyle(e).backgroundColor !== "rgba(0, 0, 0, 0)"
+      || e.matches("img, svg") || [...e.childNodes].some((n) => n.nodeType === 3 && n.data.trim());
+    if (!painted) continue;
+    const r = e.getBoundingClientRect();
+    spans.push([Math.max(r.top, top), Math.min(r.bottom, bottom)]);
+  }
+  spans.sort((a, b) => a[0] - b[0]);
+  let reach = top, gap = 0;
+  for (const [t, b] of spans) { gap = Math.max(gap, t - reach); reach = Math.max(reach, b); }
+  return {column: [...col.parentNode.children].indexOf(col), gap: Math.max(gap, bottom - reach)};
+})"""
+
+
 @contextmanager
 def logged_in(browser: Any, server: LiveServer) -> Iterator[Any]:
     """A request context logged in as the referee, for driving the match."""
