@@ -121,11 +121,12 @@ def board_fits(page: Any) -> bool:
     return in_view(page, "#board") and bottom <= mid["y"] + mid["height"] + 0.5
 
 
-# Every word of the visible text (outside the board drawing) whose letters land on more than
-# one line: a word broken inside. A hyphen is a fair place to break a name.
-BROKEN_WORDS = """() => {
+# Every word of the visible text under the selector `root` (outside a board drawing) whose
+# letters land on more than one line: a word broken inside. A hyphen is a fair place to
+# break a name.
+BROKEN_WORDS = """(root) => {
   const broken = [];
-  const walk = document.createTreeWalker(document.querySelector(".sb"), NodeFilter.SHOW_TEXT);
+  const walk = document.createTreeWalker(document.querySelector(root), NodeFilter.SHOW_TEXT);
   for (let n = walk.nextNode(); n; n = walk.nextNode()) {
     const el = n.parentElement;
     if (el.closest("svg") || !el.getClientRects().length) continue;
