@@ -144,5 +144,6 @@ def test_the_last_shot_breaks_lines_only_between_words(
         expect(page.locator("#last-shot")).to_contain_text("third skitt")
         assert page.evaluate(BROKEN_WORDS, "#last-shot") == [], f"a word split at {w}x{h}"
         assert page.evaluate("document.documentElement.scrollWidth") <= w
+        page.locator("#last-shot").scroll_into_view_if_needed()
         snap(page, f"tablet-{w}x{h}-last-shot")
         page.context.close()

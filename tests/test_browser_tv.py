@@ -17,6 +17,7 @@ from tv_support import (
     ENGINEER_WORDS,
     LAST_SHOT_CLIPPED,
     LONG,
+    NAMES,
     TV,
     board_fits,
     in_view,
@@ -76,22 +77,27 @@ def font_px(page: Any, selector: str) -> float:
         "e => parseFloat(getComputedStyle(e).fontSize)"))
 
 
+@pytest.mark.parametrize("names", [NAMES, {"black": "Bo", "white": LONG}],
+                         ids=["long-name-first", "long-name-second"])
 def test_the_tv_from_a_clearing_to_a_round_win_to_game_over(
-    browser: Any, server: LiveServer, api: Any
+    browser: Any, server: LiveServer, api: Any, names: dict[str, str]
 ) -> None:
+    """Both ways round: the long name's panel sits above the QR code or above the last shot."""
     from playwright.sync_api import expect
 
-    play_a_clearing(api, server, points_to_win_round=2)
+    first, second = names["black"], names["white"]
+    tag = "" if first == LONG else "-long-second"
+    play_a_clearing(api, server, points_to_win_round=2, names=names)
     pages = [tv(browser, server, size) for size in TV]
     seq = state(api, server)["seq"]
 
     # a clearing: one calm instruction in names, the effects in names, no cell numbers
     for page, (w, h) in zip(pages, TV, strict=True):
-        text = check_tv(page, seq, f"tv-{w}x{h}-clearing")
+        text = check_tv(page, seq, f"tv-{w}x{h}-clearing{tag}")
         expect(page.locator("#alerts .alert")).to_have_count(1)
         assert page.locator("#alerts .alert").inner_text().startswith("Put back: take ")
-        assert "Bo's blue" in text and "Bo to shoot" in text
-        assert f"{LONG} +1" in page.locator("#effects").inner_text()
+        assert f"{second}'s blue" in text and f"{second} to shoot" in text
+        assert f"{first} +1" in page.locator("#effects").inner_text()
     big = pages[0]
     # readable from 3 m: 32 px at 1920x1080, and as much in proportion at 1280x720 (21.3 px);
     # the effect lines are the ruled ones (the "whose shot" line above them is a caption)
@@ -101,13 +107,13 @@ def test_the_tv_from_a_clearing_to_a_round_win_to_game_over(
             assert font_px(page, sel) >= 32 * h / 1080, (sel, w, h)
 
     # a round win: a large banner with the winner's name until the next shot
-    score_a_point(api, server)  # Bo 1
-    score_a_point(api, server)  # Annabel 2: the round
+    score_a_point(api, server)  # the second player 1
+    score_a_point(api, server)  # the first player 2: the round
     seq = state(api, server)["seq"]
     assert state(api, server)["state"]["round_wins"]["black"] == 1
     for page, (w, h) in zip(pages, TV, strict=True):
-        check_tv(page, seq, f"tv-{w}x{h}-round-win")
-        expect(page.locator("#moment .title")).to_have_text(f"{LONG} wins round 1")
+        check_tv(page, seq, f"tv-{w}x{h}-round-win{tag}")
+        expect(page.locator("#moment .title")).to_have_text(f"{first} wins round 1")
         assert in_view(page, "#moment")
         assert board_fits(page), f"the board is cut off at {w}x{h} after a round win"
     assert font_px(big, "#moment .title") >= 56
@@ -121,7 +127,7 @@ def test_the_tv_from_a_clearing_to_a_round_win_to_game_over(
     final = state(api, server)
     assert final["state"]["phase"] == "game_over"
     for page, (w, h) in zip(pages, TV, strict=True):
-        check_tv(page, final["seq"], f"tv-{w}x{h}-game-over")
+        check_tv(page, final["seq"], f"tv-{w}x{h}-game-over{tag}")
         expect(page.locator("#moment .title")).to_contain_text("wins the game")
         expect(page.locator("#moment .detail")).to_contain_text("Final result: 2 round wins")
         assert in_view(page, "#moment")

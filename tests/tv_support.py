@@ -73,11 +73,13 @@ def score_a_point(api: Any, server: LiveServer) -> None:
     step(api, server, {"shot": {"by": turn, "delta": {target: 1}}})
 
 
-def play_a_clearing(api: Any, server: LiveServer, points_to_win_round: int) -> None:
+def play_a_clearing(
+    api: Any, server: LiveServer, points_to_win_round: int, names: dict[str, str] = NAMES
+) -> None:
     """A new match in which the first player clears Bo's blue on the (virtual) board, so the
     board waits for a restore: skitts to take off before the next shot."""
     post(api, server, "/api/match/new", {
-        "names": NAMES, "first": "black", "points_to_win_round": points_to_win_round,
+        "names": names, "first": "black", "points_to_win_round": points_to_win_round,
         "rounds_to_win_game": 2,
     })
     for by in ("black", "white"):
