@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_support import SCREENSHOTS, LiveServer
-from test_browser_tv import score_a_point, state, step
+from tv_support import score_a_point, state, step
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
