@@ -201,7 +201,8 @@ def test_changes_are_refused_without_the_pin(context: Any, server: LiveServer) -
     board = context.new_page()
     board.goto(server.url + "/board")
     board.locator('#vboard [data-field="white.red"]').click()
-    expect(board.locator("#toast")).to_contain_text("referee session required")
+    # the refusal shows over the tapped field, where the player looks
+    expect(board.locator("#tap-note")).to_contain_text("referee session required")
     state = api_state(context, server)
     assert state["log_length"] == 0
     assert state["virtual"]["counts"]["white.red"] == 0
