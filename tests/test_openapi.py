@@ -6,12 +6,12 @@ import json
 import typing
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
 from fastapi.testclient import TestClient
 from hub_support import play_game
 from web_helpers import PIN, state, step
@@ -67,10 +67,11 @@ def described(schema: dict[str, Any]) -> bool:
 def undocumented(app: FastAPI) -> list[str]:
     """Every call of ``app`` whose success answer ``/openapi.json`` does not describe."""
     doc = app.openapi()
-    missing = []
-    for route in app.routes:
-        if not isinstance(route, APIRoute):
+    missing, seen = [], set()
+    for context in iter_route_contexts(app.routes):  # the routes of included routers too
+        if not isinstance(context.original_route, APIRoute):
             continue
+        route = cast(APIRoute, context)
         if not route.include_in_schema:
             # hidden only as a page or a file, never as a JSON call
             answer = typing.get_type_hints(route.endpoint).get("return")
@@ -78,7 +79,8 @@ def undocumented(app: FastAPI) -> list[str]:
                 missing.append(f"{route.path}: hidden from the documentation")
             continue
         for method in route.methods:
-            answers = doc["paths"][route.path][method.lower()]["responses"]
+            seen.add((route.path_format, method.lower()))
+            answers = doc["paths"][route.path_format][method.lower()]["responses"]
             for status, answer in answers.items():
                 if not status.startswith("2"):
                     continue
@@ -86,6 +88,8 @@ def undocumented(app: FastAPI) -> list[str]:
                 json_schema = content.get("application/json", {}).get("schema")
                 if not content or (json_schema is not None and not described(json_schema)):
                     missing.append(f"{method} {route.path} {status}: {json.dumps(content)}")
+    documented = {(path, m) for path, ops in doc["paths"].items() for m in ops}
+    assert seen == documented, "every documented call was looked at"
     return missing
 
 
