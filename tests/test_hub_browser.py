@@ -235,7 +235,7 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
     expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
 
     # The hub drops every socket: the page reconnects and starts from the whole state.
-    loop = hub._loop
+    loop = hub.wake.loop
     assert loop is not None
     asyncio.run_coroutine_threadsafe(hub.broadcaster.close_all(), loop).result(5)
     expect(page.locator("body")).to_have_class("offline")

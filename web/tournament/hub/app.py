@@ -51,6 +51,7 @@ from web.tournament.hub.responses import (
     RoundPaired,
 )
 from web.tournament.hub.tournament import Tournament, TournamentError
+from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, check_board_id
 
 log = logging.getLogger(__name__)
@@ -102,21 +103,19 @@ class Hub:
     """Everything the routes share; one per app."""
 
     def __init__(self, tournament: Tournament, sender: CommandSender, pins: PinStore,
-                 clock: Clock) -> None:
+                 clock: Clock, wake: Wake | None = None) -> None:
         self.tournament = tournament
         self.sender = sender
         self.auth = Auth.create(pins, clock, who="tournament referee")
         self.broadcaster = Broadcaster()
         self.feed = Feed()
         self._refreshing = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._wake = asyncio.Event()
+        self.wake = Wake() if wake is None else wake
+        """What the MQTT side calls after each change (``HubLink(on_change=...)``)."""
 
     def changed(self) -> None:
         """Something changed (any thread): wake the refresher."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake.set)
+        self.wake()
 
     def refresh(self) -> str:
         """Rebuild what the store says changed, publish the frame if anything differs, and
@@ -143,16 +142,14 @@ class Hub:
     async def refresher(self) -> None:
         """Refresh on change: at once after a quiet spell, else ``BATCH`` after the last."""
         loop = asyncio.get_running_loop()
-        self._loop = loop
-        self._wake = asyncio.Event()
+        woken = self.wake.listen()  # set already: the first refresh, everything
         last = -BATCH
-        self._wake.set()  # the first refresh: everything
         while True:
-            await self._wake.wait()
+            await woken.wait()
             wait = last + BATCH - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            self._wake.clear()
+            woken.clear()
             last = loop.time()
             try:
                 await run_in_threadpool(self.refresh)
@@ -304,7 +301,7 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
 
 
 def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
-    """The app; ``hub.changed`` is what the MQTT side calls after each message."""
+    """The app; ``hub.wake`` is what the MQTT side calls after each message."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
