@@ -117,7 +117,7 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
     expect(card.locator(".undo")).to_be_visible()
     page.once("dialog", lambda d: d.accept())
     card.locator(".undo").click()
-    expect(page.locator("#message")).to_have_text("undo sent")
+    expect(page.locator("#toast")).to_have_text("undo sent")
     assert hub.sender.sent == [("board-2", "undo")]  # type: ignore[attr-defined]
     assert errors == []
     page.close()
