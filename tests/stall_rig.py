@@ -49,11 +49,12 @@ def in_thread(fn: Any) -> tuple[threading.Thread, dict[str, Any]]:
     return thread, out
 
 
-def answered(fn: Any) -> Any:
-    """``fn()`` run beside the test; fails when it has not returned within :data:`WAIT_S`."""
+def answered(fn: Any, what: str = "no answer while the disk stalled") -> Any:
+    """``fn()`` run beside the test; fails (saying ``what``) when it has not returned
+    within :data:`WAIT_S`."""
     thread, out = in_thread(fn)
     thread.join(WAIT_S)
-    assert not thread.is_alive(), "no answer while the disk stalled"
+    assert not thread.is_alive(), what
     return out["result"]
 
 

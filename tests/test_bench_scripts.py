@@ -78,6 +78,20 @@ def test_review_size_prints_bytes_per_shot_with_and_without_timelines() -> None:
     assert "steps: " in out and "(30 shots" in out
 
 
+@pytest.mark.timeout(120)
+def test_swiss_prints_each_round_and_the_slowest() -> None:
+    out = run_bench("swiss.py", "--players", "12", "--rounds", "3")
+    assert "round 1: 6 pairs in" in out and "round 3: 6 pairs in" in out
+    assert "players 12: slowest round" in out and "Result: slowest Swiss round at 12" in out
+
+
+@pytest.mark.timeout(120)
+def test_hub_rows_prints_the_bytes_the_hub_keeps_per_step() -> None:
+    out = run_bench("hub_rows.py", "--steps", "40")
+    assert "steps: 40" in out and "state as sent" in out and "state kept" in out
+    assert "Result: the hub keeps" in out and "bytes per step" in out
+
+
 @pytest.mark.mqtt
 @pytest.mark.timeout(120)
 def test_hub_scale_prints_hub_cpu_and_step_to_page_latency() -> None:

@@ -13,9 +13,11 @@ from typing import Any
 
 import pytest
 from browser_support import SCREENSHOTS, LiveServer, live_server
-from test_browser_tv import (
+from tv_support import (
+    BROKEN_WORDS,
     LONG,
     in_view,
+    logged_in,
     play_a_clearing,
     score_a_point,
     snap,
@@ -26,26 +28,6 @@ from test_browser_tv import (
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 NARROW = [(390, 844), (768, 1024)]
-
-# Every word of the visible text (outside the board drawing) whose letters land on more than
-# one line: a word broken inside. A hyphen is a fair place to break a name.
-BROKEN_WORDS = """() => {
-  const broken = [];
-  const walk = document.createTreeWalker(document.querySelector(".sb"), NodeFilter.SHOW_TEXT);
-  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
-    const el = n.parentElement;
-    if (el.closest("svg") || !el.getClientRects().length) continue;
-    for (const m of n.data.matchAll(/[^\\s-]+-?/g)) {
-      const r = document.createRange();
-      r.setStart(n, m.index);
-      r.setEnd(n, m.index + m[0].length);
-      const tops = new Set([...r.getClientRects()].filter((b) => b.width > 0)
-        .map((b) => Math.round(b.top)));
-      if (tops.size > 1) broken.push(m[0]);
-    }
-  }
-  return broken;
-}"""
 
 # Each player's name box against the widest word of the name, as drawn.
 NAME_ROOM = """() => [...document.querySelectorAll(".player .pname")].map((e) => {
@@ -70,13 +52,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def api(browser: Any, server: LiveServer) -> Iterator[Any]:
-    ctx = browser.new_context()
-    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
-    assert r.ok, r.text()
-    try:
-        yield ctx.request
-    finally:
-        ctx.close()
+    with logged_in(browser, server) as request:
+        yield request
 
 
 def check_narrow(page: Any, seq: int, name: str, *, due: bool) -> None:
@@ -88,7 +65,7 @@ def check_narrow(page: Any, seq: int, name: str, *, due: bool) -> None:
     w = page.viewport_size["width"]
     size = f"{w}x{page.viewport_size['height']}"
     assert page.evaluate("document.documentElement.scrollWidth") <= w, f"sideways scroll at {size}"
-    assert page.evaluate(BROKEN_WORDS) == [], f"a word broken inside at {size}"
+    assert page.evaluate(BROKEN_WORDS, ".sb") == [], f"a word broken inside at {size}"
     for room in page.evaluate(NAME_ROOM):
         assert room["word"] <= room["box"], room
         assert room["wordBreak"] not in ("break-all", "break-word"), room

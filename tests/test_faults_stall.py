@@ -14,7 +14,7 @@ import threading
 import time
 
 from fastapi.testclient import TestClient
-from stall_rig import WAIT_S, events_stored, in_thread, stall
+from stall_rig import WAIT_S, answered, events_stored, in_thread, stall
 from web_helpers import state, step
 
 from web.table.table import Table
@@ -46,6 +46,30 @@ def test_while_a_step_waits_on_a_stalled_disk_health_and_state_answer(
     assert posted["result"].json()["log_length"] == 1
     assert events_stored(table) == [SHOT]
     assert referee.get("/healthz").json()["store"]["ok"] is True
+
+
+def test_a_new_live_socket_opens_and_gets_the_state_while_the_disk_stalls(
+    referee: TestClient,
+) -> None:
+    table: Table = referee.app.state.table  # type: ignore[attr-defined]
+    before = state(referee)
+    stalled = stall(table.store)
+    try:
+        poster, posted = in_thread(lambda: step(referee, SHOT, before["seq"]))
+        assert stalled.reached.wait(WAIT_S)
+
+        def first_message() -> dict[str, object]:
+            with referee.websocket_connect("/ws") as ws:
+                return dict(ws.receive_json())
+
+        shown = answered(first_message)
+        assert shown["seq"] == before["seq"] and shown["state"] == before["state"]
+        assert shown["log_length"] == 0  # the step waiting on the disk is not shown yet
+    finally:
+        stalled.released.set()
+    poster.join(WAIT_S)
+    assert not poster.is_alive()
+    assert posted["result"].status_code == 200, posted["result"].text
 
 
 def test_a_step_waiting_longer_than_the_timeout_is_503_and_still_stored_once(

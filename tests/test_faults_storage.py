@@ -26,6 +26,7 @@ from fastapi.testclient import TestClient
 from web_helpers import place_bigs, state, step
 
 from scorekeeper.clock import FakeClock
+from scorekeeper.events import parse_event
 from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
 from web.table.table import Table
 
@@ -34,9 +35,12 @@ class FailingDb:
     """The store's SQLite connection, failing the ``fail_at``-th INSERT INTO events from now
     on (and every later one while ``stuck``), as a full disk or a kill between writes does."""
 
-    def __init__(self, db: sqlite3.Connection, message: str = "database or disk is full"):
+    def __init__(self, db: sqlite3.Connection, message: str = "database or disk is full",
+                 error: type[Exception] = sqlite3.OperationalError):
         self.db = db
         self.message = message
+        self.error = error
+        """What the failing write raises: SQLite's errors of every kind, or an OSError."""
         self.inserts = 0
         self.fail_at: int | None = None
         self.stuck = False
@@ -45,7 +49,7 @@ class FailingDb:
         if sql.lstrip().upper().startswith(("INSERT INTO EVENTS", "PRAGMA USER_VERSION =")):
             self.inserts += 1
             if self.stuck or (self.fail_at is not None and self.inserts >= self.fail_at):
-                raise sqlite3.OperationalError(self.message)
+                raise self.error(self.message)
         return self.db.execute(sql, *args)
 
     def __getattr__(self, name: str) -> Any:
@@ -96,6 +100,57 @@ def test_a_full_disk_leaves_the_live_match_as_it_was(tmp_path: Path) -> None:
     assert table.snapshot()["state"] == before["state"]
     assert table.snapshot()["log_length"] == 0
     table.close()
+
+
+FAILURES = [
+    (sqlite3.DatabaseError, "database disk image is malformed"),
+    (sqlite3.IntegrityError, "UNIQUE constraint failed: events.match_id, events.seq"),
+    (OSError, "[Errno 5] Input/output error"),
+]
+
+
+def logged(store: MatchStore, match_id: int) -> tuple[Any, ...]:
+    return tuple(parse_event(e.body) for e in store.iter_events(match_id))
+
+
+@pytest.mark.parametrize(("error", "message"), FAILURES, ids=lambda v: getattr(v, "__name__", ""))
+def test_any_failure_of_the_append_leaves_the_live_match_equal_to_the_log(
+    tmp_path: Path, error: type[Exception], message: str,
+) -> None:
+    clock = FakeClock(100.0)
+    store = MatchStore(tmp_path / "log.db")
+    table = Table(store, clock=clock, wall=clock)
+    table.apply_step({"shot": {"by": "black", "big": "placed"}})
+    before = table.snapshot()
+    failing = FailingDb(store._db, message, error)  # noqa: SLF001 - as inject() does
+    store._db = failing  # type: ignore[assignment]  # noqa: SLF001
+    failing.stuck = True
+    with pytest.raises(StoreUnwritable, match=f"match log cannot be written: .*{message[-12:]}"):
+        table.apply_step({"shot": {"by": "white", "big": "placed"}})
+    assert table.match.events == logged(store, table.match_id)
+    assert table.snapshot()["state"] == before["state"]
+    failing.stuck = False
+    table.apply_step({"shot": {"by": "white", "big": "placed"}})  # the same step, now kept
+    assert table.match.events == logged(store, table.match_id)
+    assert table.snapshot()["log_length"] == 2
+    table.close()
+
+
+@pytest.mark.parametrize(("error", "message"), FAILURES, ids=lambda v: getattr(v, "__name__", ""))
+def test_any_failure_of_the_append_is_503_with_the_reason_never_500(
+    referee: TestClient, error: type[Exception], message: str,
+) -> None:
+    table: Table = referee.app.state.table  # type: ignore[attr-defined]
+    failing = inject(table.store)
+    failing.error, failing.message, failing.stuck = error, message, True
+    response = step(referee, {"shot": {"by": "black", "big": "placed"}})
+    assert response.status_code == 503, response.text
+    assert response.json()["detail"].startswith("match log cannot be written: ")
+    assert message in response.json()["detail"]
+    assert state(referee)["log_length"] == 0
+    failing.stuck = False
+    place_bigs(referee)
+    assert state(referee)["log_length"] == 2
 
 
 # -- a disk that refuses writes, through the API ---------------------------------------------

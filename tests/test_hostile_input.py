@@ -74,6 +74,25 @@ def test_a_body_streamed_without_a_length_is_cut_off_at_the_cap(referee: TestCli
     assert response.status_code == 413
 
 
+def test_the_hub_answers_413_to_an_oversized_change_and_registers_nobody(
+    hub_client: TestClient,
+) -> None:
+    assert hub_client.post("/api/referee/login", json={"pin": "4321"}).status_code == 200
+    body = b'{"name": "' + b"A" * (MAX_BODY * 4) + b'"}'
+
+    def chunks() -> Iterator[bytes]:
+        yield body[:MAX_BODY]
+        yield body[MAX_BODY:]
+
+    sized = hub_client.post("/api/players", content=body, headers=JSON)
+    streamed = hub_client.post("/api/players", content=chunks(), headers=JSON)
+    for response in (sized, streamed):
+        assert response.status_code == 413
+        assert len(response.content) < 500 and b"AAA" not in response.content
+        assert str(MAX_BODY) in response.json()["detail"][0]["msg"]
+    assert hub_client.get("/api/hub").json()["standings"] == []
+
+
 def test_a_refused_field_is_named_without_repeating_the_input(client: TestClient) -> None:
     response = client.post("/api/referee/login", json={"pin": "7" * 5000})
     assert response.status_code == 422

@@ -4,7 +4,6 @@ prunable without touching the steps, carried by export and import, replayable.""
 from __future__ import annotations
 
 import json
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -17,7 +16,7 @@ from firmware_bridge.sources import open_source
 from firmware_bridge.timeline import Timeline, TimelineRecorder, reading_json
 from scorekeeper.clock import FakeClock
 from scorekeeper.reading import BoardReading
-from scorekeeper.store import MatchStore
+from scorekeeper.store import MatchStore, StoreUnwritable
 from web.cli.main import main
 
 PROFILE = load_profile()
@@ -102,7 +101,7 @@ def test_a_timeline_is_written_with_its_step_or_not_at_all(tmp_path: Path) -> No
         assert store.timeline(m, seq + 1) is None
         store._db.execute("CREATE TRIGGER no_tl BEFORE INSERT ON timelines "
                           "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
-        with pytest.raises(sqlite3.DatabaseError):
+        with pytest.raises(StoreUnwritable, match="match log cannot be written: disk full"):
             store.append(m, SHOT, at=4.0, source="sensor", timeline=TIMELINE)
         assert store.event_count(m) == 2  # the step went with its timeline
 

@@ -1,8 +1,9 @@
 """Writing the match log: a new match, and steps appended whole with their timelines.
 
-Every write is committed before it returns; a write the disk refuses keeps nothing and is
+Every write is committed before it returns; a write that fails in any way (a full or
+read-only disk, an I/O error, a damaged page, a broken constraint) keeps nothing and is
 reported as :class:`~scorekeeper.store.logfile.StoreUnwritable` (``write_problem`` says why
-until a later write succeeds).
+until a later write succeeds), so the caller has one error to handle.
 """
 
 from __future__ import annotations
@@ -13,6 +14,10 @@ from typing import Any
 
 from scorekeeper.store.logfile import LogFile, dump_json, unwritable
 from scorekeeper.store.schema import row_sum
+
+WRITE_FAILURES = (sqlite3.Error, OSError)
+"""Whatever a write can raise from SQLite or the file system: each becomes
+:class:`~scorekeeper.store.logfile.StoreUnwritable`."""
 
 
 class LogWriting(LogFile):
@@ -35,7 +40,7 @@ class LogWriting(LogFile):
                 (at, dump_json(rules), dump_json(setup), dump_json(dict(names or {})),
                  dump_json(dict(meta or {}))),
             )
-        except sqlite3.OperationalError as exc:
+        except WRITE_FAILURES as exc:
             self.write_problem = str(unwritable(exc))
             raise unwritable(exc) from exc
         self.write_problem = None
@@ -77,7 +82,7 @@ class LogWriting(LogFile):
                             "VALUES (?, ?, ?, ?)",
                             (match_id, seq, int(timeline.get("v", 1)), dump_json(dict(timeline))),
                         )
-        except sqlite3.OperationalError as exc:
+        except WRITE_FAILURES as exc:
             self.write_problem = str(unwritable(exc))
             raise unwritable(exc) from exc
         self.write_problem = None

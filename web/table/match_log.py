@@ -11,12 +11,13 @@ only when an entry is sent (:meth:`LogEntry.to_json`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.effects import Effect
 from scorekeeper.events import Correction, Event, ShotEvent, parse_shot
 from scorekeeper.match import Match
+from scorekeeper.shot import Shot
 from scorekeeper.state import State
 
 AMEND_KEYS = (
@@ -104,19 +105,22 @@ def amended_shot(shot: ShotEvent, extra: Mapping[str, Any]) -> ShotEvent:
 
     ``extra`` comes from a page: a key that is not something sensors cannot see raises
     ``ValueError`` naming it, and the added values are checked as any shot's
-    (:class:`~scorekeeper.errors.IllegalEventError` naming the key).
+    (:class:`~scorekeeper.errors.IllegalEventError` naming the key). Only the added values
+    are parsed; the rest of the shot is kept as it is.
     """
-    out = shot.to_json()["shot"]
-    for key, value in extra.items():
+    for key in extra:
         if key not in AMEND_KEYS:
             raise ValueError(
                 f"{key}: not something to add to a shot (expected one of {', '.join(AMEND_KEYS)})"
             )
-        if value is None or value is False or value == 0 or value == []:
-            out.pop(key, None)
-        else:
-            out[key] = value
-    return ShotEvent(parse_shot(out))
+    taken_out = [k for k, v in extra.items() if v is None or v is False or v == 0 or v == []]
+    added = {k: v for k, v in extra.items() if k not in taken_out}
+    parsed = parse_shot({"by": shot.shot.by, **added})
+    unset = Shot(shot.shot.by)
+    return ShotEvent(replace(
+        shot.shot,
+        **{k: getattr(unset, k) for k in taken_out}, **{k: getattr(parsed, k) for k in added},
+    ))
 
 
 def log_entry(

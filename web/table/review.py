@@ -19,7 +19,8 @@ from firmware_bridge.counts import big_spots, field_counts
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
 from firmware_bridge.timeline import Timeline
-from scorekeeper.events import Correction
+from scorekeeper.events import Correction, Event, ShotEvent
+from scorekeeper.shot import Shot
 from scorekeeper.words import name_of
 from web.table.match_log import LogEntry, MatchLog
 
@@ -61,7 +62,7 @@ def build_review(
     out: dict[str, Any] = {
         "seq": seq,
         "source": entry.source,
-        "recorded": step_words(entry.event.to_json(), names),
+        "recorded": step_words(entry.event, names),
         "score": " · ".join(f"{name_of(p, names)} {n}" for p, n in entry.score.items()),
         "later": later_changes(entries, index, log.undone(index), names),
         "can_amend": log.last_standing() is entry and entry.kind == "shot",
@@ -152,7 +153,7 @@ def later_changes(
             continue
         if kind == "shot":
             if out and out[-1].endswith("taken back"):
-                words = step_words(later.event.to_json(), names)
+                words = step_words(later.event, names)
                 out.append(f"step {later.seq}: amended to {words}")
             break
         if isinstance(later.event, Correction):
@@ -162,46 +163,40 @@ def later_changes(
     return out
 
 
-def step_words(step: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def step_words(event: Event, names: Mapping[str, str]) -> str:
     """A step in player words; a shot as ``Ann: +1 skitt on Bo's yellow, 1 skitt off minus``."""
-    shot = step.get("shot")
-    if not isinstance(shot, Mapping):
-        text = next(iter(step), "step")
-        return text.replace("_", " ")
-    return shot_words(shot, names)
+    if isinstance(event, ShotEvent):
+        return shot_words(event.shot, names)
+    return event.kind
 
 
-def shot_words(shot: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def shot_words(shot: Shot, names: Mapping[str, str]) -> str:
     """What a shot did, in the words players use."""
-    who = name_of(str(shot.get("by", "")), names)
     parts: list[str] = []
-    delta = shot.get("delta") or {}
-    changes = list(delta.items()) if isinstance(delta, Mapping) else []
+    changes = list(shot.delta.items())
     changes.sort(key=lambda fn: fn[1] < 0)  # what arrived, then what left (as played)
     for field, n in changes:
-        place = field_words(str(field), names)
+        place = field_words(field, names)
         if n > 0:
             parts.append(f"+{n} {_skitts(n)} on {place}")
         elif n < 0:
             parts.append(f"{-n} {_skitts(-n)} off {place}")
-    if shot.get("off_board"):
-        n = int(shot["off_board"])
-        parts.append(f"{n} {_skitts(n)} off the board")
-    big = shot.get("big")
-    if big == "placed":
+    if shot.off_board:
+        parts.append(f"{shot.off_board} {_skitts(shot.off_board)} off the board")
+    if shot.big == "placed":
         parts.append("big skitt placed")
-    elif big == "missed":
+    elif shot.big == "missed":
         parts.append("big skitt missed its spot")
-    elif isinstance(big, str):
-        parts.append(f"big skitt on {field_words(big, names)}")
-    if shot.get("knocked_big"):
+    elif shot.big is not None:
+        parts.append(f"big skitt on {field_words(shot.big, names)}")
+    if shot.knocked_big:
         parts.append("knocked a big skitt loose")
-    chain = shot.get("chain")
-    if isinstance(chain, list) and len(chain) == 2:
-        parts.append(f"chain {field_words(chain[0], names)} to {field_words(chain[1], names)}")
-    if shot.get("invalid"):
+    if shot.chain is not None:
+        first, second = shot.chain
+        parts.append(f"chain {field_words(first, names)} to {field_words(second, names)}")
+    if shot.invalid:
         parts.append("declared invalid")
-    return f"{who}: {', '.join(parts) if parts else 'nothing changed'}"
+    return f"{name_of(shot.by, names)}: {', '.join(parts) if parts else 'nothing changed'}"
 
 
 def field_words(field: str, names: Mapping[str, str]) -> str:

@@ -1,9 +1,11 @@
 """One board at the table: sensors → pipeline → tracker → match → store → broadcaster.
 
 The :class:`Table` is the only object that changes the match. Every change, whether a
-sensed shot or a tablet's step, goes the same way: check it (a rule refusal changes nothing),
-append it to the store (committed before anything is shown), apply it to the live match,
-tell the tracker, and publish a new full snapshot with the next sequence number.
+sensed shot or a tablet's step, goes the same way (:meth:`Table.apply_steps`): the live
+match takes it (a rule refusal changes nothing), it is appended to the store (committed
+before anything is shown; any failure of the write rebuilds the live match from the log, so
+it never runs ahead), the tracker is told, and a new full snapshot goes out with the next
+sequence number.
 
 Sequence numbers: ``seq`` goes up with every published change (match, tracker, link,
 sensors). ``version`` is the ``seq`` at which the *match* last changed. A change from a page
@@ -183,52 +185,52 @@ class Table:
         """Check, store, apply and publish one step; :class:`Refused` if not.
 
         ``step`` is an event, or a scenario-format step object from a page or the hub: this
-        is the edge where it is parsed, once. The live match refuses a step without changing
-        (``Match.apply``), so it is applied first and stored right after; should the store
-        fail (:class:`StoreUnwritable`), the match is rebuilt from the steps already
-        committed, the screens are told the log cannot be written, and the error goes to the
-        caller (HTTP 503).
-        """
+        is the edge where it is parsed, once."""
         try:
             event = parse_event(step)
-            if source == "manual" and isinstance(event, Correction) \
-                    and not (event.reason or "").strip():
-                raise Refused("correct.reason: say why (a correction needs a reason)",
-                              "correct.reason")
-            effects = self.match.apply(event)
         except IllegalEventError as exc:
             raise Refused(str(exc), exc.key) from None
-        at = self.wall.now()
-        try:
-            seq = self.store.append(self.match_id, event, at=at, source=source,
-                                    timeline=timeline)
-        except StoreError:
-            self.log = MatchLog(self._replayed(self.match.events[:-1]), self.log.entries)
-            self._publish(match_changed=False)
-            raise
-        self.log.add(log_entry(self.match.state, seq, at, source, event, effects))
-        self._after_match_change(after_shot=source == "sensor")
-        return list(effects)
+        if source == "manual" and isinstance(event, Correction) \
+                and not (event.reason or "").strip():
+            raise Refused("correct.reason: say why (a correction needs a reason)",
+                          "correct.reason")
+        return self.apply_steps([event], source=source, timelines=[timeline])[0]
 
-    def apply_steps(self, events: list[Event], *, source: str = "manual") -> None:
-        """Apply several steps as one change: all are checked on a copy, stored in ONE
-        transaction, and applied to the live match only once that has committed."""
+    def apply_steps(
+        self, events: list[Event], *, source: str = "manual",
+        timelines: list[Mapping[str, Any] | None] | None = None,
+    ) -> list[list[Any]]:
+        """Apply steps as one change (every change goes this way) and return each one's
+        effects: the live match takes them (it refuses a step without changing), then they
+        are stored in ONE transaction. Should anything go wrong after the live match took a
+        step (a later step refused, any failure of the store), the match is rebuilt from the
+        committed log, so it never runs ahead of it; the screens are told the log cannot be
+        written and :class:`StoreUnwritable` goes to the caller (HTTP 503)."""
+        taken: list[tuple[tuple[Any, ...], Any]] = []
         try:
-            copy = self._replayed(self.match.events)
             for event in events:
-                copy.apply(event)
+                taken.append((self.match.apply(event), self.match.state))
         except IllegalEventError as exc:
+            self._take_back(len(taken))
             raise Refused(str(exc), exc.key) from None
         at = self.wall.now()
         try:
-            seqs = self.store.append_many(self.match_id, events, at=at, source=source)
-        except StoreError:
+            seqs = self.store.append_many(self.match_id, events, at=at, source=source,
+                                          timelines=timelines)
+        except BaseException:
+            self._take_back(len(taken))
             self._publish(match_changed=False)
             raise
-        for seq, event in zip(seqs, events, strict=True):
-            effects = self.match.apply(event)
-            self.log.add(log_entry(self.match.state, seq, at, source, event, effects))
-        self._after_match_change()
+        for seq, event, (effects, state) in zip(seqs, events, taken, strict=True):
+            self.log.add(log_entry(state, seq, at, source, event, effects))
+        self._after_match_change(after_shot=source == "sensor")
+        return [list(effects) for effects, _ in taken]
+
+    def _take_back(self, steps: int) -> None:
+        """Rebuild the live match without its last ``steps`` steps (not yet committed)."""
+        if steps:
+            events = self.match.events
+            self.log = MatchLog(self._replayed(events[:len(events) - steps]), self.log.entries)
 
     def _replayed(self, events: tuple[Event, ...]) -> Match:
         return Match.replay(self.rules, self.setup, events, self.names)
