@@ -22,3 +22,8 @@ class WallClock:
 
     def now(self) -> float:
         return time.time()
+
+
+MONOTONIC = MonotonicClock()
+WALL = WallClock()
+"""The clocks themselves, for defaults (they hold no state)."""

@@ -1,5 +1,6 @@
 """The app's collaborators come in through ``create_app``: the broadcaster the table was
-built with, the tournament link and the board's GPIO controls. Nothing is attached later."""
+built with, the tournament link and the board's GPIO controls; the hub's MQTT link gets the
+hub's wake in its constructor. Nothing is attached later."""
 
 from __future__ import annotations
 
@@ -16,6 +17,12 @@ from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.table import Table
 from web.table.wiring import open_table, publishing
+from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.link import HubLink
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+from web.tournament.hub.wake import Wake
+from web.tournament.wire import settings_from_url
 
 
 class FakeLink:
@@ -73,3 +80,24 @@ def test_the_link_and_controls_passed_in_are_started_polled_and_told(tmp_path: P
         assert link.stopped
     finally:
         table.close()
+
+
+def test_the_hub_and_its_mqtt_link_are_built_with_one_wake(tmp_path: Path) -> None:
+    """The link gets the hub's wake in its constructor; what it calls refreshes the page."""
+    clock = FakeClock(1_700_000_000.0)
+    tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
+    wake = Wake()
+    link = HubLink(settings_from_url("mqtt://127.0.0.1:1883"), tournament, on_change=wake)
+    hub = Hub(tournament, link, PinStore(tmp_path / "pin"), clock, wake)
+    frames: list[str] = []
+    try:
+        with TestClient(create_hub_app(hub)):
+            hub.broadcaster.publish_frame = lambda delta, full: frames.append(delta)  # type: ignore[method-assign]
+            tournament.store.set_board_status("b7", True, at=1.0)
+            link.on_change()  # as the link does after each message it stored
+            deadline = time.monotonic() + 5
+            while not any('"b7"' in f for f in frames) and time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert any('"b7"' in f for f in frames)
+    finally:
+        tournament.store.close()

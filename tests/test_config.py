@@ -9,12 +9,14 @@ import pytest
 from web.config.pin import hash_pin
 from web.config.settings import (
     ConfigError,
+    MqttSettings,
     Settings,
     SourceSpec,
     load_settings,
     parse_source,
     settings_to_toml,
 )
+from web.config.values import parse_mqtt_url
 
 NO_DEFAULT_FILE = Path("/nonexistent/skitter.toml")
 
@@ -319,3 +321,20 @@ def test_the_broker_password_comes_from_a_file_or_the_environment(tmp_path):
     s = load_settings(None, {"mqtt.url": "mqtt://u@b"}, environ={"SKITTER_MQTT_PASSWORD": "env"},
                       default_path=tmp_path / "none")
     assert s.mqtt.password == "env" and s.origins["mqtt.password"] == "environment"
+
+
+@pytest.mark.parametrize(("url", "host", "port"), [
+    ("mqtt://broker.local", "broker.local", 1883),
+    ("mqtts://broker.local", "broker.local", 8883),
+    ("mqtt://10.0.0.2:1884", "10.0.0.2", 1884),
+    ("mqtts://[::1]", "::1", 8883),
+])
+def test_the_broker_address_is_read_by_the_one_url_parser(url: str, host: str,
+                                                          port: int) -> None:
+    split = parse_mqtt_url(url)
+    assert (split.host, split.port) == (host, port)
+    settings = MqttSettings(url=split.url)
+    assert (settings.host, settings.port) == (host, port)
+    assert MqttSettings().host is None and MqttSettings().port is None
+    source = (Path(__file__).parents[1] / "web" / "config" / "settings.py").read_text()
+    assert "urlsplit" not in source  # the settings use parse_mqtt_url, never their own split

@@ -116,7 +116,12 @@ def test_a_board_unchanged_across_a_gap_is_ready_again_without_the_referee(
         mcu.unplug()
         run_serial(table, clock, source, mcu, 2.0)
         mcu.plug()
-        run_serial(table, clock, source, mcu, 3.0)
+        # Under load the pty can lag the fake clock and the link may drop once more; each
+        # gap ends the same way, so give it time (review would wait for the referee forever).
+        for _ in range(4):
+            run_serial(table, clock, source, mcu, 3.0)
+            if table.tracker.mode == "ready":
+                break
         assert table.tracker.mode == "ready", table.tracker.status()
         assert sensed_steps(table) == []
     finally:

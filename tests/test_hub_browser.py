@@ -117,7 +117,7 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
     expect(card.locator(".undo")).to_be_visible()
     page.once("dialog", lambda d: d.accept())
     card.locator(".undo").click()
-    expect(page.locator("#message")).to_have_text("undo sent")
+    expect(page.locator("#toast")).to_have_text("undo sent")
     assert hub.sender.sent == [("board-2", "undo")]  # type: ignore[attr-defined]
     assert errors == []
     page.close()
@@ -235,7 +235,7 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
     expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
 
     # The hub drops every socket: the page reconnects and starts from the whole state.
-    loop = hub._loop
+    loop = hub.wake.loop
     assert loop is not None
     asyncio.run_coroutine_threadsafe(hub.broadcaster.close_all(), loop).result(5)
     expect(page.locator("body")).to_have_class("offline")

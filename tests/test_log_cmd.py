@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
-from web.cli.main import main
+from web.cli import log as log_cmd
+from web.cli.main import build_parser, main
 
 SETUP = {"first": "black", "big": {"black": "center", "white": "center"}}
 
@@ -91,3 +93,20 @@ def test_list_never_prints_control_or_direction_characters_raw(tmp_path, capsys,
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\u202e" not in out and out.count("\n") == 1
     assert "Ann\\u001b[2J\\u202eoB vs Zoë\\u000aX" in out
+
+
+def test_pruning_counts_the_days_back_from_the_clock_it_is_given(tmp_path: Path, capsys) -> None:
+    timeline = {"v": 1, "before": [36], "changes": [[0, 16, 1]], "settled_ms": 330,
+                "reading": {"counts": {"white.red": 1}}}
+    path = tmp_path / "skitter.db"
+    day = 86400.0
+    with MatchStore(path) as store:
+        m = store.create_match({}, SETUP, at=0.0)
+        for at in (10 * day, 40 * day):
+            store.append(m, {"shot": {"by": "black", "delta": {}}}, at=at, source="sensor",
+                         timeline=timeline)
+    args = build_parser().parse_args(["log", "--db", str(path), "--prune-timelines", "30"])
+    assert log_cmd.run(args, wall=FakeClock(45 * day)) == 0  # cut-off: day 15
+    assert "removed 1 shot timeline" in capsys.readouterr().out
+    with MatchStore(path) as store:
+        assert store.timeline(m, 1) is None and store.timeline(m, 2) == timeline

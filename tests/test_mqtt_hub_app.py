@@ -17,6 +17,7 @@ from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
 from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
+from web.tournament.hub.wake import Wake
 from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
@@ -33,9 +34,10 @@ def setup(tmp_path: Path, broker: Broker) -> Iterator[tuple[TestClient, SimBoard
     tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
     pins = PinStore(tmp_path / "pin")
     pins.set("2468")
-    link = HubLink(settings_from_url(broker.url), tournament, reconnect_delay=FAST_RECONNECT)
-    hub = Hub(tournament, link, pins, clock)
-    link.on_change = hub.changed
+    wake = Wake()
+    link = HubLink(settings_from_url(broker.url), tournament, on_change=wake,
+                   reconnect_delay=FAST_RECONNECT)
+    hub = Hub(tournament, link, pins, clock, wake)
     board = SimBoard("table-3", tmp_path, settings_from_url(broker.url))
     try:
         link.start()

@@ -32,3 +32,14 @@ def test_no_page_script_turns_text_into_markup() -> None:
         if MARKUP_SINKS.search(line)
     ]
     assert found == [], "build DOM with Common.h / Common.svg instead:\n" + "\n".join(found)
+
+
+def test_only_common_js_calls_the_network() -> None:
+    """One API call helper (``Common.api``, ``Common.data``): no page script fetches by itself."""
+    found = [
+        f"{p.relative_to(ROOT)}:{n}: {line.strip()}"
+        for p in SCRIPTS if p.name != "common.js"
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\bfetch\s*\(|XMLHttpRequest", line)
+    ]
+    assert found == [], "call the API with Common.api / Common.data instead:\n" + "\n".join(found)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 
@@ -92,6 +93,119 @@ class Health(Described):
     seq: int
 
 
+class ReviewFile(Described):
+    """A step and its timeline to take away: ``skitter serve --source replay:FILE`` plays it."""
+
+    skitter_review: int = Field(description="The file format's version.")
+    profile: str
+    cells: int
+    match_id: int
+    seq: int
+    at: float
+    source: str
+    names: dict[str, str]
+    step: dict[str, Any]
+    timeline: dict[str, Any] | None
+
+
+class Review(Described):
+    """One step of the log and the sensor timeline that made it, frame by frame."""
+
+    seq: int
+    source: str = Field(description="sensor, tablet, referee...: who made the step.")
+    recorded: str = Field(description="The step in words.")
+    score: str = Field(description="The score after it, in words.")
+    later: list[str] = Field(description="What later steps did to it (taken back, amended).")
+    can_amend: bool = Field(description="True for the last standing shot.")
+    file: ReviewFile = Field(description="The same as the download: the step and timeline.")
+    frames: list[dict[str, Any]] = Field(description="The board before the shot, then after "
+                                         "each change the sensors saw.")
+    note: str = Field(description="Why there is no timeline, or what it shows, in words.")
+    settled_ms: int | None = None
+    reading: dict[str, Any] | None = None
+
+
+class CallerStatus(Described):
+    """The caller's settings as the tablet shows them."""
+
+    version: int = Field(description="A change must carry it (409 else).")
+    language: str
+    languages: list[str]
+    muted: bool
+    available: bool = Field(description="False when no speech engine is installed.")
+    silent: str | None = Field(description="Why the caller is silent, in words; None if not.")
+
+
+class StaleCaller(BaseModel):
+    detail: str
+    caller: CallerStatus = Field(description="The settings now, to decide again from.")
+
+
+class CallerLine(Described):
+    """The sentence for the newest step, and where its audio is."""
+
+    match_id: int
+    seq: int | None = Field(description="The step spoken; None before the first step.")
+    text: str | None
+    language: str
+    audio: str | None = Field(description="The address of the spoken sentence (WAV).")
+    silent: str | None = Field(description="Why there is no audio, in words.")
+
+
+class PlayerFigures(Described):
+    name: str = Field(description="The spelling used in the player's newest match.")
+    matches: int
+    matches_won: int
+    rounds_won: int
+    rounds_played: int
+    shots: int
+    points: int
+    points_per_shot: float
+    red_advance: int
+    red_back: int
+    penalties: int
+    own_goals: int
+    clearings: int
+    chains: int
+    shots_per_round: float
+
+
+class PlayerRow(PlayerFigures):
+    rating: float | None = Field(description="The shown rating (mu - 3 sigma).")
+
+
+class PlayerRating(Described):
+    name: str
+    rating: float
+    mu: float
+    sigma: float
+    matches: int
+
+
+class PlayerDetail(PlayerFigures):
+    rating: PlayerRating | None
+
+
+class RatingHistory(Described):
+    names: list[str]
+    after_match: list[list[float | None]] = Field(
+        description="Each player's rating (in the order of `names`) after each counted match.")
+
+
+class StatsOverview(Described):
+    players: list[PlayerRow] = Field(description="Best rating first.")
+    matches: int = Field(description="Matches counted (finished, between two named people).")
+    ratings: RatingHistory
+    problems: list[str] = Field(description="Stored matches that could not be read, in words.")
+
+
+class HeadToHead(Described):
+    names: list[str]
+    matches: int
+    wins: list[int] = Field(description="Matches won, in the order of `names`.")
+    rounds: list[int] = Field(description="Rounds won, in the order of `names`.")
+
+
 class Refusal(BaseModel):
     detail: str | list[dict[str, Any]] = Field(description="What was wrong, in words.")
     field: str | None = Field(default=None, description="The field at fault.")
@@ -114,3 +228,9 @@ CHANGE_ANSWERS: dict[int | str, dict[str, Any]] = {
     422: {"model": Refusal, "description": "Refused: the field and the reason."},
 }
 """The refusals every change may get, for the documentation."""
+
+
+def download(media_type: str, description: str) -> dict[str, Any]:
+    """A route's arguments for a file or text it answers: its media type, documented."""
+    return {"response_class": Response, "responses": {200: {
+        "description": description, "content": {media_type: {"schema": {"type": "string"}}}}}}

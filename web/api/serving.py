@@ -22,12 +22,14 @@ import asyncio
 import logging
 import resource
 import signal
-import time
 from typing import Any
 
 import h11
 from uvicorn.config import Config
 from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from firmware_bridge.clocks import MonotonicClock
+from scorekeeper.clock import Clock
 
 REQUEST_TIMEOUT = 5.0
 """Seconds a request may take to arrive in full (a browser sends it in one packet)."""
@@ -103,15 +105,17 @@ class TimedH11Protocol(H11Protocol):
 class RepeatFilter(logging.Filter):
     """Passes an identical message ``burst`` times per ``window`` seconds, then counts it."""
 
-    def __init__(self, burst: int = 5, window: float = 60.0) -> None:
+    def __init__(self, burst: int = 5, window: float = 60.0,
+                 clock: Clock | None = None) -> None:
         super().__init__()
+        self.clock = MonotonicClock() if clock is None else clock
         self.burst = burst
         self.window = window
         self._seen: dict[tuple[str, int, str], tuple[float, int]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
         key = (record.name, record.levelno, str(record.msg))
-        now = time.monotonic()
+        now = self.clock.now()
         start, count = self._seen.get(key, (now, 0))
         if now - start >= self.window:
             if count > self.burst:

@@ -23,6 +23,7 @@ from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
 from web.tournament.hub.store import HubStore, HubStoreError
 from web.tournament.hub.tournament import Tournament
+from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, settings_from_url
 
 NAME = "hub"
@@ -93,9 +94,9 @@ def run(args: argparse.Namespace) -> int:
     tournament = Tournament(store, clock)
     link: HubLink | None = None
     try:
-        link = HubLink(settings, tournament)
-        hub = Hub(tournament, link, pins, clock)
-        link.on_change = hub.changed
+        wake = Wake()
+        link = HubLink(settings, tournament, on_change=wake)
+        hub = Hub(tournament, link, pins, clock, wake)
         link.start()
         where = "only this computer" if args.host == "127.0.0.1" else "the network"
         print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
+from firmware_bridge.clocks import WallClock
+from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
@@ -42,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=Path, help="write the export here (default: stdout)")
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, wall: Clock | None = None) -> int:
+    """``wall`` dates what ``--prune-timelines`` counts back from (the real time if None)."""
     try:
         settings = load_settings(args.config, {"db": args.db})
     except ConfigError as exc:
@@ -54,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
             if args.import_file is not None:
                 return _import(store, args.import_file)
             if args.prune_timelines is not None:
-                return _prune(store, args.prune_timelines, time.time())
+                now = (WallClock() if wall is None else wall).now()
+                return _prune(store, args.prune_timelines, now)
             return _list(store)
     except StoreError as exc:
         return _fail(str(exc))

@@ -22,12 +22,10 @@ import types
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from web.config.values import (
     ALL_KEYS,
     CHECKS,
-    MQTT_DEFAULT_PORTS,
     ORIGIN_COMMAND_LINE,
     ORIGIN_DEFAULT,
     ORIGIN_ENV,
@@ -103,15 +101,12 @@ class MqttSettings:
     @property
     def host(self) -> str | None:
         """The broker's host name or address."""
-        return urlsplit(self.url).hostname if self.url else None
+        return parse_mqtt_url(self.url).host if self.url else None
 
     @property
     def port(self) -> int | None:
         """The broker's port (1883 for mqtt://, 8883 for mqtts:// unless given)."""
-        if not self.url:
-            return None
-        parts = urlsplit(self.url)
-        return parts.port or MQTT_DEFAULT_PORTS[parts.scheme]
+        return parse_mqtt_url(self.url).port if self.url else None
 
     @property
     def tls(self) -> bool:

@@ -218,6 +218,10 @@ class MqttUrl:
     """``mqtt[s]://host[:port]``, without user name or password."""
     username: str | None
     password: str | None
+    host: str
+    """The broker's host name or address."""
+    port: int
+    """The port given, else the scheme's (1883 for mqtt://, 8883 for mqtts://)."""
 
 
 def parse_mqtt_url(text: str) -> MqttUrl:
@@ -245,7 +249,8 @@ def parse_mqtt_url(text: str) -> MqttUrl:
         netloc += f":{port}"
     username = unquote(parts.username) if parts.username is not None else None
     password = unquote(parts.password) if parts.password is not None else None
-    return MqttUrl(f"{parts.scheme}://{netloc}", username, password)
+    return MqttUrl(f"{parts.scheme}://{netloc}", username, password, host,
+                   port or MQTT_DEFAULT_PORTS[parts.scheme])
 
 
 def _check_mqtt_url(key: str, raw: Raw) -> str:

@@ -8,24 +8,11 @@
   const page = (document.currentScript && document.currentScript.dataset.page) || "";
   const LANGUAGE_NAMES = { en: "English", de: "Deutsch" };
 
-  async function getJson(path) {
-    const response = await fetch(path, { credentials: "same-origin", cache: "no-store" });
-    if (!response.ok) throw new Error(`the scorekeeper answered ${response.status}`);
-    return response.json();
-  }
-
-  function make(tag, attrs, parent, text) {
-    const node = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-    if (text !== undefined) node.textContent = text;
-    if (parent) parent.appendChild(node);
-    return node;
-  }
+  const h = Common.h;
 
   // ---- TV: one tap turns sound on; a second tap mutes this screen again.
   function tv() {
-    const style = make("style", {}, document.head);
-    style.textContent = `
+    document.head.appendChild(h("style", {}, `
       #caller { display: flex; gap: .8rem; align-items: center; min-width: 0; flex: 0 1 auto;
         max-width: 100%; }
       #caller button { font-size: 1rem; padding: .35rem .9rem; min-height: 44px; border-radius: .6rem;
@@ -39,16 +26,16 @@
          assistive technology (aria-live) rather than drawn twice. */
       #caller-line { position: absolute; width: 1px; height: 1px; overflow: hidden;
         clip: rect(0 0 0 0); }
-      @media (max-width: 700px) { #caller { flex-wrap: wrap; justify-content: flex-start; } }`;
+      @media (max-width: 700px) { #caller { flex-wrap: wrap; justify-content: flex-start; } }`));
     // In the header, beside the live mark, so it never covers the board or the last shot.
     const header = document.querySelector("header.top");
-    const box = make("div", { id: "caller", role: "region", "aria-label": "Caller" });
+    const button = h("button", { id: "caller-toggle", type: "button" });
+    const line = h("span", { id: "caller-line", "aria-live": "polite" });
+    const audio = h("audio", { id: "caller-audio", preload: "auto" });
+    const box = h("div", { id: "caller", role: "region", "aria-label": "Caller" }, button, line, audio);
     const live = document.getElementById("live-status");
     if (header && live && live.parentNode === header) header.insertBefore(box, live);
     else (header || document.body).appendChild(box);
-    const button = make("button", { id: "caller-toggle", type: "button" }, box);
-    const line = make("span", { id: "caller-line", "aria-live": "polite" }, box);
-    const audio = make("audio", { id: "caller-audio", preload: "auto" }, box);
     let on = false;
     let baseline = null;
     let spoken = null;
@@ -69,7 +56,7 @@
 
     async function say(key) {
       try {
-        const got = await getJson("/api/caller/latest");
+        const got = await Common.data("/api/caller/latest");
         if (key !== baseline || got.seq === null) return; // a newer step came meanwhile
         line.textContent = got.text || "";
         document.body.dataset.callerSaid = got.text || "";
@@ -96,23 +83,21 @@
   // ---- Tablet: why the caller is silent, its language, and a mute for the room.
   function tablet() {
     const main = document.querySelector("main") || document.body;
-    const card = make("section", { class: "card", id: "sec-caller" });
+    const status = h("p", { id: "caller-status" }, "Asking the scorekeeper…");
+    const select = h("select", { id: "caller-language" });
+    const mute = h("button", { id: "caller-mute", type: "button", class: "secondary" });
+    const msg = h("p", { class: "msg", role: "alert", id: "caller-msg" });
+    const card = h("section", { class: "card", id: "sec-caller" }, h("h2", {}, "Caller"), status,
+      h("div", { class: "row" }, h("label", {}, "Language ", select), mute), msg);
     const anchor = document.getElementById("sec-new");
     const before = anchor ? anchor.closest("section") : null;
     main.insertBefore(card, before);
-    make("h2", {}, card, "Caller");
-    const status = make("p", { id: "caller-status" }, card, "Asking the scorekeeper…");
-    const row = make("div", { class: "row" }, card);
-    const label = make("label", {}, row, "Language ");
-    const select = make("select", { id: "caller-language" }, label);
-    const mute = make("button", { id: "caller-mute", type: "button", class: "secondary" }, row);
-    const msg = make("p", { class: "msg", role: "alert", id: "caller-msg" }, card);
     let current = null;
 
     function render(c) {
       current = c;
       if (!select.options.length) {
-        for (const code of c.languages) make("option", { value: code }, select, LANGUAGE_NAMES[code] || code);
+        for (const code of c.languages) select.append(h("option", { value: code }, LANGUAGE_NAMES[code] || code));
       }
       select.value = c.language;
       mute.textContent = c.muted ? "Unmute the caller" : "Mute the caller";
@@ -124,7 +109,7 @@
     }
 
     async function refresh() {
-      try { render(await getJson("/api/caller")); } catch (err) {
+      try { render(await Common.data("/api/caller")); } catch (err) {
         status.textContent = `The caller's status could not be read: ${err.message}`;
       }
     }

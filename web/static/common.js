@@ -32,9 +32,11 @@ const Common = (() => {
     return node;
   }
 
+  // The one API call: never throws; { ok, status, data, retryAfter }. Answers are read fresh
+  // (no-store): a state or a rating from the browser's cache would be stale.
   async function api(path, body, method) {
     const init = { method: method || (body === undefined ? "GET" : "POST"),
-                   credentials: "same-origin", headers: {} };
+                   credentials: "same-origin", cache: "no-store", headers: {} };
     if (body !== undefined) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
@@ -49,6 +51,16 @@ const Common = (() => {
     try { data = await response.json(); } catch (err) { data = null; }
     const wait = Number(response.headers.get("Retry-After"));
     return { ok: response.ok, status: response.status, data, retryAfter: wait > 0 ? wait : 0 };
+  }
+
+  // The same call for code that takes a refusal as an error: the answer's data, or an Error
+  // whose message is the refusal in words (errorText) and whose `result` is the whole answer.
+  async function data(path, body, method) {
+    const result = await api(path, body, method);
+    if (result.ok) return result.data;
+    const error = new Error(errorText(result));
+    error.result = result;
+    throw error;
   }
 
   // The words of a refused call: the server's sentence, or what was wrong with each input.
@@ -104,5 +116,5 @@ const Common = (() => {
     toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1800 : 6000);
   }
 
-  return { h, svg, api, errorText, socket, toast };
+  return { h, svg, api, data, errorText, socket, toast };
 })();

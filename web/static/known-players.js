@@ -6,8 +6,8 @@
 (() => {
   const form = document.getElementById("new-match");
   if (!form) return;
-  const list = document.createElement("datalist");
-  list.id = "known-players";
+  const h = Common.h;
+  const list = h("datalist", { id: "known-players" });
   document.body.appendChild(list);
   let known = [];
   const inputs = ["black", "white"].map((n) => form.querySelector(`input[name=${n}]`)).filter(Boolean);
@@ -20,16 +20,10 @@
     });
   }
   async function load() {
-    try {
-      const response = await fetch("/api/players", { credentials: "same-origin" });
-      if (!response.ok) return;
-      known = await response.json();
-      list.replaceChildren(...known.map((name) => {
-        const option = document.createElement("option");
-        option.value = name;
-        return option;
-      }));
-    } catch (err) { /* the form works without suggestions */ }
+    const result = await Common.api("/api/players");
+    if (!result.ok || !Array.isArray(result.data)) return;  // the form works without suggestions
+    known = result.data;
+    list.replaceChildren(...known.map((name) => h("option", { value: name })));
   }
   const details = document.getElementById("sec-new");
   if (details) details.addEventListener("toggle", load);

@@ -11,12 +11,6 @@
   function fixed(n, digits) { return n === null || n === undefined ? "not rated" : n.toFixed(digits); }
   function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
 
-  async function getJson(path) {
-    const response = await fetch(path, { credentials: "same-origin" });
-    if (!response.ok) throw new Error(`the scorekeeper answered ${response.status}`);
-    return response.json();
-  }
-
   function table(players) {
     const body = $("players-table").querySelector("tbody");
     if (!players.length) {
@@ -72,7 +66,7 @@
       if (players.length < 2) { out.textContent = "Two players are needed."; return; }
       if (a.value === b.value) { out.textContent = "Choose two different players."; return; }
       try {
-        const met = await getJson(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
+        const met = await Common.data(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
                                 `&b=${encodeURIComponent(b.value)}`);
         out.textContent = met.matches === 0
           ? `${met.names[0]} and ${met.names[1]} have not played each other yet.`
@@ -87,7 +81,7 @@
 
   async function load() {
     try {
-      const s = await getJson("/api/stats");
+      const s = await Common.data("/api/stats");
       $("stats-summary").textContent = s.matches
         ? `${plural(s.matches, "finished match", "finished matches")} between ` +
           `${plural(s.players.length, "player", "players")}.`

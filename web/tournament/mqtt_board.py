@@ -31,13 +31,13 @@ import contextlib
 import logging
 import queue
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from firmware_bridge.clocks import WALL
 from scorekeeper.store import MatchStore, StoredMatch, StoreError
 from web.config.settings import MqttSettings
 from web.tournament import wire
@@ -77,7 +77,7 @@ class BoardLink:
         on_command: CommandHandler,
         outbox: str | Path | None = None,
         states: StateReplay | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = WALL.now,
         reconnect_delay: tuple[float, float] = (0.2, 5.0),
     ) -> None:
         self.board_id = wire.check_board_id(board_id)

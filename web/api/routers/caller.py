@@ -9,6 +9,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from web.api.deps import Referee, TableDep
+from web.api.responses import CallerLine, CallerStatus, Refusal, StaleCaller
 from web.caller.caller import Caller, CallerStale
 
 router = APIRouter(tags=["caller"])
@@ -30,15 +31,18 @@ class CallerChange(BaseModel):
     muted: bool | None = None
 
 
-@router.get("/api/caller", summary="The caller's settings, and why it is silent if it is")
+@router.get("/api/caller", response_model=CallerStatus,
+            summary="The caller's settings, and why it is silent if it is")
 async def caller_status(caller: CallerDep) -> dict[str, Any]:
     return caller.status()
 
 
 @router.post("/api/caller", summary="Change the caller's language or mute it (tablet)",
-             response_model=None)
+             response_model=CallerStatus, responses={
+                 409: {"model": StaleCaller, "description": "Changed since `version`."},
+                 422: {"model": Refusal, "description": "An unknown language."}})
 async def caller_change(body: CallerChange, caller: CallerDep,
-                        _: Referee) -> dict[str, Any] | JSONResponse:
+                        _: Referee) -> Any:
     try:
         caller.change(body.version, language=body.language, muted=body.muted)
     except CallerStale as exc:
@@ -48,7 +52,8 @@ async def caller_change(body: CallerChange, caller: CallerDep,
     return caller.status()
 
 
-@router.get("/api/caller/latest", summary="The sentence for the newest step, with its audio")
+@router.get("/api/caller/latest", response_model=CallerLine,
+            summary="The sentence for the newest step, with its audio")
 async def caller_latest(caller: CallerDep, table: TableDep) -> dict[str, Any]:
     return await caller.latest(table)
 

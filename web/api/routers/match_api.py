@@ -20,7 +20,7 @@ from fastapi.responses import Response
 from scorekeeper.events import Undo
 from scorekeeper.words import PLAYERS, name_of, players_named
 from web.api.deps import Referee, TableDep
-from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch
+from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch, download
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Amend, Change, NewMatch, StepRequest
 from web.api.writer import change as change_on_writer
@@ -45,7 +45,8 @@ async def get_log(table: TableDep) -> dict[str, Any]:
             "entries": records.full_log(now)}
 
 
-@router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)")
+@router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)",
+            **download("application/x-ndjson", "One stored step a line, to download."))
 async def get_log_jsonl(table: TableDep) -> Response:
     out = io.StringIO()
     await asyncio.to_thread(records.export_jsonl, table, out)  # committed data, no writer
@@ -53,7 +54,8 @@ async def get_log_jsonl(table: TableDep) -> Response:
         "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.jsonl"'})
 
 
-@router.get("/match/log.csv", summary="The match log as a table: one row per step, in words")
+@router.get("/match/log.csv", summary="The match log as a table: one row per step, in words",
+            **download("text/csv", "One row per step, to download."))
 async def get_log_csv(table: TableDep) -> Response:
     now = table.committed
     out = io.StringIO()

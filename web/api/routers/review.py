@@ -11,6 +11,7 @@ from fastapi import APIRouter, HTTPException
 from fastapi.responses import Response
 
 from web.api.deps import Referee, TableDep
+from web.api.responses import CHANGE_ANSWERS, Review, ReviewFile, Snapshot
 from web.api.schemas import ReviewShow
 from web.api.writer import change as change_on_writer
 from web.table import records
@@ -27,12 +28,15 @@ async def _review(table: Table, seq: int) -> dict[str, Any]:
         raise HTTPException(status_code=404, detail=str(exc)) from None
 
 
-@router.get("/match/log/{seq}/review", summary="One step and its sensor timeline, frame by frame")
+@router.get("/match/log/{seq}/review", response_model=Review,
+            summary="One step and its sensor timeline, frame by frame")
 async def get_review(seq: int, table: TableDep) -> dict[str, Any]:
     return await _review(table, seq)
 
 
-@router.get("/match/log/{seq}/review-file", summary="Download a step and its timeline (JSON)")
+@router.get("/match/log/{seq}/review-file", summary="Download a step and its timeline (JSON)",
+            response_class=Response,
+            responses={200: {"model": ReviewFile, "description": "A file to download."}})
 async def get_review_file(seq: int, table: TableDep) -> Response:
     """Plays back with ``skitter serve --source replay:FILE`` or ``skitter sensors``."""
     doc = (await _review(table, seq))["file"]
@@ -43,7 +47,8 @@ async def get_review_file(seq: int, table: TableDep) -> Response:
     )
 
 
-@router.post("/referee/review-show", summary="Mirror a review on the scoreboard, or end it")
+@router.post("/referee/review-show", response_model=Snapshot, responses=CHANGE_ANSWERS,
+             summary="Mirror a review on the scoreboard, or end it")
 async def post_review_show(body: ReviewShow, table: TableDep, _: Referee) -> dict[str, Any]:
     shown = None if body.seq is None else body.model_dump()
     return await change_on_writer(table, lambda: table.show_review(shown))

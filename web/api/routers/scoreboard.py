@@ -15,7 +15,7 @@ from fastapi import APIRouter, Request, WebSocket
 from fastapi.responses import FileResponse, Response
 
 from web.api.deps import TableDep
-from web.api.responses import About
+from web.api.responses import About, download
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 PAGES = {"/": "scoreboard.html", "/referee": "referee.html", "/tablet": "tablet.html",
@@ -56,7 +56,8 @@ async def about(request: Request, table: TableDep) -> dict[str, Any]:
     }
 
 
-@router.get("/api/qr.svg", tags=["about"], summary="QR code of the scoreboard's address")
+@router.get("/api/qr.svg", tags=["about"], summary="QR code of the scoreboard's address",
+            **download("image/svg+xml", "The QR code, an SVG image."))
 async def qr(request: Request) -> Response:
     buffer = io.BytesIO()
     segno.make(scoreboard_url(request), error="m").save(

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 
+from web.api.responses import HeadToHead, PlayerDetail, Refusal, StatsOverview
 from web.api.routers.scoreboard import STATIC
 from web.stats.history import History, Overview
 
@@ -35,7 +36,8 @@ async def stats_page() -> FileResponse:
                         headers={"Cache-Control": "no-cache"})
 
 
-@router.get("/api/stats", summary="Every player's statistics and rating, best rating first")
+@router.get("/api/stats", response_model=StatsOverview,
+            summary="Every player's statistics and rating, best rating first")
 async def stats(history: HistoryDep) -> dict[str, Any]:
     view = await read(history)
     keys = sorted(view.ratings, key=lambda k: view.ratings[k].name.casefold())
@@ -49,10 +51,11 @@ async def stats(history: HistoryDep) -> dict[str, Any]:
 
 
 @router.get("/api/stats/player", summary="One player's statistics and rating",
-            response_model=None)
+            response_model=PlayerDetail,
+            responses={404: {"model": Refusal, "description": "No match of that name."}})
 async def stats_player(history: HistoryDep,
                        name: Annotated[str, Query(min_length=1, max_length=80)]
-                       ) -> dict[str, Any] | JSONResponse:
+                       ) -> Any:
     view = await read(history)
     player = view.player(name)
     if player is None:
@@ -62,7 +65,8 @@ async def stats_player(history: HistoryDep,
     return {**player.to_json(), "rating": None if rating is None else rating.to_json()}
 
 
-@router.get("/api/stats/head-to-head", summary="Two players' matches against each other")
+@router.get("/api/stats/head-to-head", response_model=HeadToHead,
+            summary="Two players' matches against each other")
 async def stats_head_to_head(
     history: HistoryDep,
     a: Annotated[str, Query(min_length=1, max_length=80)],
@@ -72,7 +76,8 @@ async def stats_head_to_head(
     return view.head_to_head(a, b).to_json()
 
 
-@router.get("/api/players", summary="Every player's name known from stored matches")
+@router.get("/api/players", response_model=list[str],
+            summary="Every player's name known from stored matches")
 async def players(history: HistoryDep) -> list[str]:
     view = await read(history)
     return view.names()

@@ -39,7 +39,19 @@ from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.feed import Feed
 from web.tournament.hub.ratings import router as ratings_router
+from web.tournament.hub.responses import (
+    BoardAssigned,
+    CommandSent,
+    HubHealth,
+    HubMatchLog,
+    HubState,
+    PlannedRounds,
+    PlayerAdded,
+    PlayerRemoved,
+    RoundPaired,
+)
 from web.tournament.hub.tournament import Tournament, TournamentError
+from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, check_board_id
 
 log = logging.getLogger(__name__)
@@ -91,21 +103,19 @@ class Hub:
     """Everything the routes share; one per app."""
 
     def __init__(self, tournament: Tournament, sender: CommandSender, pins: PinStore,
-                 clock: Clock) -> None:
+                 clock: Clock, wake: Wake | None = None) -> None:
         self.tournament = tournament
         self.sender = sender
         self.auth = Auth.create(pins, clock, who="tournament referee")
         self.broadcaster = Broadcaster()
         self.feed = Feed()
         self._refreshing = threading.Lock()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._wake = asyncio.Event()
+        self.wake = Wake() if wake is None else wake
+        """What the MQTT side calls after each change (``HubLink(on_change=...)``)."""
 
     def changed(self) -> None:
         """Something changed (any thread): wake the refresher."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake.set)
+        self.wake()
 
     def refresh(self) -> str:
         """Rebuild what the store says changed, publish the frame if anything differs, and
@@ -132,16 +142,14 @@ class Hub:
     async def refresher(self) -> None:
         """Refresh on change: at once after a quiet spell, else ``BATCH`` after the last."""
         loop = asyncio.get_running_loop()
-        self._loop = loop
-        self._wake = asyncio.Event()
+        woken = self.wake.listen()  # set already: the first refresh, everything
         last = -BATCH
-        self._wake.set()  # the first refresh: everything
         while True:
-            await self._wake.wait()
+            await woken.wait()
             wait = last + BATCH - loop.time()
             if wait > 0:
                 await asyncio.sleep(wait)
-            self._wake.clear()
+            woken.clear()
             last = loop.time()
             try:
                 await run_in_threadpool(self.refresh)
@@ -178,21 +186,24 @@ async def live(websocket: WebSocket) -> None:
     await hub.broadcaster.serve(websocket)
 
 
-@pages.get("/healthz", summary="200 while connected to the broker, 503 otherwise")
+@pages.get("/healthz", summary="200 while connected to the broker, 503 otherwise",
+           responses={200: {"model": HubHealth}, 503: {"model": HubHealth}})
 async def healthz(hub: HubDep) -> JSONResponse:
     ok = bool(hub.sender.connected)
     body = {"ok": ok, "broker": "connected" if ok else "not connected"}
     return JSONResponse(body, status_code=200 if ok else 503)
 
 
-@api.get("/hub", summary="The whole tournament as the page shows it, with its version")
+@api.get("/hub", response_model=HubState,
+         summary="The whole tournament as the page shows it, with its version")
 async def hub_state(hub: HubDep) -> Response:
     # Refreshed first, so a change just made shows; the version is the live feed's, so a
     # page that missed a frame starts again from here.
     return Response(await run_in_threadpool(hub.refresh), media_type="application/json")
 
 
-@api.get("/matches/{board}/{match_id}", summary="One match's log as received")
+@api.get("/matches/{board}/{match_id}", response_model=HubMatchLog,
+         summary="One match's log as received")
 async def match_log(board: str, match_id: int, hub: HubDep) -> dict[str, Any]:
     log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
     if not log["events"]:
@@ -204,7 +215,7 @@ def _refused(exc: Exception) -> HTTPException:
     return HTTPException(422, detail=str(exc))
 
 
-@api.post("/players", summary="Register a player")
+@api.post("/players", response_model=PlayerAdded, summary="Register a player")
 async def add_player(body: NewPlayer, hub: HubDep, _: Referee) -> dict[str, Any]:
     try:
         name = hub.tournament.add_player(body.name)
@@ -214,7 +225,8 @@ async def add_player(body: NewPlayer, hub: HubDep, _: Referee) -> dict[str, Any]
     return {"player": name}
 
 
-@api.delete("/players/{name}", summary="Withdraw a player before the first round")
+@api.delete("/players/{name}", response_model=PlayerRemoved,
+            summary="Withdraw a player before the first round")
 async def remove_player(name: str, hub: HubDep, _: Referee) -> dict[str, Any]:
     try:
         hub.tournament.remove_player(name)
@@ -224,7 +236,8 @@ async def remove_player(name: str, hub: HubDep, _: Referee) -> dict[str, Any]:
     return {"removed": name}
 
 
-@api.post("/swiss-rounds", summary="Set how many Swiss rounds are played")
+@api.post("/swiss-rounds", response_model=PlannedRounds,
+          summary="Set how many Swiss rounds are played")
 async def swiss_rounds(body: SwissRounds, hub: HubDep, _: Referee) -> dict[str, Any]:
     try:
         hub.tournament.set_swiss_rounds(body.count)
@@ -234,7 +247,8 @@ async def swiss_rounds(body: SwissRounds, hub: HubDep, _: Referee) -> dict[str, 
     return {"planned_rounds": hub.tournament.planned_rounds()}
 
 
-@api.post("/rounds", summary="Pair the next round (games go to the online boards in order)")
+@api.post("/rounds", response_model=RoundPaired,
+          summary="Pair the next round (games go to the online boards in order)")
 async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
     boards = [b["board"] for b in hub.tournament.store.boards() if b["online"]]
     try:
@@ -247,7 +261,8 @@ async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
     return {"round": pairings[0].round, "pairings": len(pairings)}
 
 
-@api.post("/rounds/{number}/tables/{table}/board", summary="Put a game on a board")
+@api.post("/rounds/{number}/tables/{table}/board", response_model=BoardAssigned,
+          summary="Put a game on a board")
 async def assign_board(number: int, table: int, body: BoardChoice, hub: HubDep,
                        _: Referee) -> dict[str, Any]:
     try:
@@ -260,6 +275,7 @@ async def assign_board(number: int, table: int, body: BoardChoice, hub: HubDep,
 
 
 @api.post("/boards/{board}/command", status_code=status.HTTP_202_ACCEPTED,
+          response_model=CommandSent,
           summary="Send a correction or an undo to one board; its answer shows on the page")
 async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[str, Any]:
     known = {b["board"]: b for b in hub.tournament.store.boards()}
@@ -285,7 +301,7 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
 
 
 def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
-    """The app; ``hub.changed`` is what the MQTT side calls after each message."""
+    """The app; ``hub.wake`` is what the MQTT side calls after each message."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -26,7 +26,6 @@ import logging
 import queue
 import sqlite3
 import threading
-import time
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -34,6 +33,7 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from firmware_bridge.clocks import MONOTONIC
 from web.config.settings import MqttSettings
 from web.tournament import wire
 from web.tournament.hub.store import ReceivedEvent
@@ -78,7 +78,7 @@ class HubLink:
         on_change: Callable[[], None] = lambda: None,
         client_id: str = "skitter-hub",
         reconnect_delay: tuple[float, float] = (0.2, 5.0),
-        monotonic: Callable[[], float] = time.monotonic,
+        monotonic: Callable[[], float] = MONOTONIC.now,
     ) -> None:
         self.settings = settings
         self.tournament = tournament

@@ -14,6 +14,7 @@ from fastapi.concurrency import run_in_threadpool
 
 from scorekeeper.ratings import Result, rate
 from scorekeeper.stats import player_key
+from web.tournament.hub.responses import RatingRow
 from web.tournament.hub.store import HubStore
 
 router = APIRouter(prefix="/api", tags=["tournament"])
@@ -33,7 +34,8 @@ def ratings_view(store: HubStore) -> list[dict[str, Any]]:
     return rows
 
 
-@router.get("/ratings", summary="Registered players' ratings (openskill), best first")
+@router.get("/ratings", response_model=list[RatingRow],
+            summary="Registered players' ratings (openskill), best first")
 async def ratings(request: Request) -> list[dict[str, Any]]:
     store = request.app.state.hub.tournament.store
     return await run_in_threadpool(ratings_view, store)

@@ -5,32 +5,16 @@
 (() => {
   const body = document.querySelector("#ratings tbody");
   if (!body) return;
-  function cell(row, text) {
-    const td = document.createElement("td");
-    td.textContent = text;
-    row.appendChild(td);
-  }
+  const h = Common.h;
   async function load() {
-    try {
-      const response = await fetch("/api/ratings", { credentials: "same-origin", cache: "no-store" });
-      if (!response.ok) return;
-      const rows = await response.json();
-      body.replaceChildren();
-      if (!rows.length) {
-        const tr = document.createElement("tr");
-        cell(tr, "No players registered yet.");
-        tr.firstChild.colSpan = 3;
-        body.appendChild(tr);
-      }
-      for (const r of rows) {
-        const tr = document.createElement("tr");
-        cell(tr, r.player);
-        cell(tr, r.rating === null ? "not rated yet" : r.rating.toFixed(1));
-        cell(tr, String(r.games));
-        body.appendChild(tr);
-      }
-      document.body.dataset.ratings = "loaded";
-    } catch (err) { /* the next reading tries again */ }
+    const result = await Common.api("/api/ratings");
+    if (!result.ok || !Array.isArray(result.data)) return;  // the next reading tries again
+    const rows = result.data;
+    body.replaceChildren(...(rows.length ? rows.map((r) => h("tr", {},
+      h("td", {}, r.player),
+      h("td", {}, r.rating === null ? "not rated yet" : r.rating.toFixed(1)),
+      h("td", {}, String(r.games)))) : [h("tr", {}, h("td", { colspan: 3 }, "No players registered yet."))]));
+    document.body.dataset.ratings = "loaded";
   }
   load();
   setInterval(load, 5000);

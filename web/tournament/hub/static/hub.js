@@ -7,45 +7,17 @@ const $ = (sel, root = document) => root.querySelector(sel);
 let snap = null;
 let referee = false;
 
-function el(tag, text, cls) {
-  const e = document.createElement(tag);
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  if (cls) e.className = cls;
-  return e;
+const h = Common.h;
+
+// A table row: one cell per value (a node, or text).
+function row(cells, tag = "td") {
+  return h("tr", {}, cells.map((c) => h(tag, {}, c)));
 }
 
-function row(cells) {
-  const tr = document.createElement("tr");
-  for (const c of cells) {
-    const td = document.createElement("td");
-    if (c instanceof Node) td.append(c); else td.textContent = c === null || c === undefined ? "" : String(c);
-    tr.append(td);
-  }
-  return tr;
-}
-
-function say(text, bad) {
-  const m = $("#message");
-  m.textContent = text || "";
-  m.style.color = bad ? "#ffab91" : "";
-}
-
-async function call(method, url, body) {
-  const res = await fetch(url, {
-    method, headers: body ? { "Content-Type": "application/json" } : {},
-    body: body ? JSON.stringify(body) : undefined, credentials: "same-origin",
-  });
-  let data = null;
-  try { data = await res.json(); } catch (e) { data = null; }
-  if (!res.ok) {
-    const detail = data && data.detail;
-    throw new Error(typeof detail === "string" ? detail : `${res.status} ${res.statusText}`);
-  }
-  return data;
-}
-
+// A referee's action: its confirmation, or the refusal in words, as a toast.
 function act(promise, done) {
-  promise.then((d) => { say(done || ""); return d; }).catch((e) => say(e.message, true));
+  promise.then((d) => { if (done) Common.toast(done, true); return d; })
+    .catch((e) => Common.toast(e.message));
 }
 
 // ---------------------------------------------------------------- rendering
@@ -54,7 +26,7 @@ function act(promise, done) {
 function renderBoards(s, only) {
   const root = $("#boards");
   if (!only) root.replaceChildren();
-  if (!s.boards.length) { root.append(el("p", "No board has reported yet.", "empty")); return; }
+  if (!s.boards.length) { root.append(h("p", { class: "empty" }, "No board has reported yet.")); return; }
   for (const b of s.boards) {
     if (only && !only.has(b.board)) continue;
     const card = $("#board-card").content.firstElementChild.cloneNode(true);
@@ -81,7 +53,7 @@ function renderBoards(s, only) {
     if (b.pairing) detail += ` · tournament round ${b.pairing.round}, table ${b.pairing.table}`;
     $(".detail", card).textContent = detail;
     const alerts = $(".alerts", card);
-    for (const a of b.alerts) alerts.append(el("li", a.message));
+    for (const a of b.alerts) alerts.append(h("li", {}, a.message));
     const c = b.last_command;
     if (c) {
       const what = c.command.kind === "undo" ? "undo" : "correction";
@@ -94,7 +66,7 @@ function renderBoards(s, only) {
     card.classList.toggle("idle", !b.match_id);  // no match: nothing to undo or correct
     $(".undo", card).addEventListener("click", () => {
       if (!confirm(`Undo the last step on board ${b.board}?`)) return;
-      act(call("POST", `/api/boards/${encodeURIComponent(b.board)}/command`,
+      act(Common.data(`/api/boards/${encodeURIComponent(b.board)}/command`,
         { kind: "undo", match_id: b.match_id, seq: b.seq }), "undo sent");
     });
     $(".correct", card).addEventListener("submit", (ev) => {
@@ -103,7 +75,7 @@ function renderBoards(s, only) {
       const cb = $(".cb", card).value, cw = $(".cw", card).value;
       if (cb !== "") scoreSet.black = Number(cb);
       if (cw !== "") scoreSet.white = Number(cw);
-      act(call("POST", `/api/boards/${encodeURIComponent(b.board)}/command`, {
+      act(Common.data(`/api/boards/${encodeURIComponent(b.board)}/command`, {
         kind: "correct", match_id: b.match_id, seq: b.seq,
         correct: { score: scoreSet, reason: $(".reason", card).value },
       }), "correction sent");
@@ -123,11 +95,11 @@ function renderStandings(s) {
 }
 
 function boardPicker(s, round, p) {
-  const select = el("select");
-  select.append(new Option("—", ""));
-  for (const b of s.boards) select.append(new Option(b.board, b.board, false, b.board === p.board));
-  if (p.board && !s.boards.some((b) => b.board === p.board)) select.append(new Option(p.board, p.board, false, true));
-  select.addEventListener("change", () => act(call("POST",
+  const names = s.boards.map((b) => b.board);
+  if (p.board && !names.includes(p.board)) names.push(p.board);
+  const select = h("select", {}, h("option", { value: "" }, "—"),
+    names.map((name) => h("option", { value: name, selected: name === p.board }, name)));
+  select.addEventListener("change", () => act(Common.data(
     `/api/rounds/${round}/tables/${p.table}/board`, { board: select.value || null }), "board set"));
   return select;
 }
@@ -138,11 +110,8 @@ function renderRounds(s) {
   const root = $("#rounds");
   root.replaceChildren();
   for (const r of s.rounds) {
-    root.append(el("h3", `Round ${r.number}`));
-    const table = el("table");
-    const head = row(["Table", "First player", "Second player", "Board", "Result"]);
-    head.querySelectorAll("td").forEach((td) => { const th = el("th", td.textContent); td.replaceWith(th); });
-    table.append(head);
+    root.append(h("h3", {}, `Round ${r.number}`));
+    const table = h("table", {}, row(["Table", "First player", "Second player", "Board", "Result"], "th"));
     for (const p of r.pairings) {
       let result = "";
       if (p.bye) result = "bye";
@@ -163,13 +132,9 @@ function renderPlayers(s) {
   const list = $("#players");
   list.replaceChildren();
   for (const name of s.players) {
-    const li = el("li", name + " ");
-    if (!s.rounds.length) {
-      const b = el("button", "withdraw");
-      b.addEventListener("click", () => act(call("DELETE", `/api/players/${encodeURIComponent(name)}`)));
-      li.append(b);
-    }
-    list.append(li);
+    const withdraw = !s.rounds.length && h("button", { onclick: () => act(Common.data(
+      `/api/players/${encodeURIComponent(name)}`, undefined, "DELETE")) }, "withdraw");
+    list.append(h("li", {}, name + " ", withdraw));
   }
   $("#swiss").hidden = s.system !== "swiss";
 }
@@ -178,8 +143,7 @@ function renderGames(s) {
   const body = $("#games tbody");
   body.replaceChildren();
   for (const g of s.games) {
-    const open = el("button", "log");
-    open.addEventListener("click", () => showLog(g.board, g.match_id));
+    const open = h("button", { onclick: () => showLog(g.board, g.match_id) }, "log");
     body.append(row([g.board, g.match_id, g.round ? `${g.round}/${g.table}` : "not paired",
       g.black, g.white, g.winner ?? "—", `${g.black_rounds}–${g.white_rounds}`,
       `${g.black_points}–${g.white_points}`, open]));
@@ -188,25 +152,24 @@ function renderGames(s) {
 
 async function showLog(board, match) {
   try {
-    const log = await call("GET", `/api/matches/${encodeURIComponent(board)}/${match}`);
+    const log = await Common.data(`/api/matches/${encodeURIComponent(board)}/${match}`);
     $("#log-title").textContent = `Board ${board}, match ${match}: ${log.names.black} v ${log.names.white}`
       + (log.complete ? "" : " (events missing)");
     const body = $("#log tbody");
     body.replaceChildren();
     for (const e of log.events) {
       const sc = e.score || {};
-      const step = el("span", e.text);
-      step.title = JSON.stringify(e.event);
+      const step = h("span", { title: JSON.stringify(e.event) }, e.text);
       body.append(row([e.seq, new Date(e.at * 1000).toLocaleTimeString(), e.source,
         step, e.effects.join("; "), `${sc.black ?? ""}–${sc.white ?? ""}`]));
     }
     $("#log").hidden = false;
-  } catch (e) { say(e.message, true); }
+  } catch (e) { Common.toast(e.message); }
 }
 
 function renderAttention(s) {
   const list = $("#attention");
-  list.replaceChildren(...(s.attention || []).map((a) => el("li", a.message)));
+  list.replaceChildren(...(s.attention || []).map((a) => h("li", {}, a.message)));
   $("#attention-box").hidden = list.children.length === 0;
 }
 
@@ -261,9 +224,9 @@ function applyDelta(d) {
 function resync() {
   if (resyncing) return;
   resyncing = true;
-  call("GET", "/api/hub")
+  Common.data("/api/hub")
     .then((f) => { resyncing = false; if (version === null || f.version >= version) takeFull(f); })
-    .catch((e) => { resyncing = false; version = null; say(e.message, true); });
+    .catch((e) => { resyncing = false; version = null; Common.toast(e.message); });
 }
 
 function onFrame(f) {
@@ -277,7 +240,7 @@ function onFrame(f) {
 }
 
 async function refreshSession() {
-  try { referee = (await call("GET", "/api/referee/session")).referee; } catch (e) { referee = false; }
+  try { referee = (await Common.data("/api/referee/session")).referee; } catch (e) { referee = false; }
   $("#login").hidden = referee;
   $("#logout").hidden = !referee;
   if (snap) render(snap);
@@ -285,18 +248,18 @@ async function refreshSession() {
 
 $("#login").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(call("POST", "/api/referee/login", { pin: $("#pin").value }).then(refreshSession), "logged in");
+  act(Common.data("/api/referee/login", { pin: $("#pin").value }).then(refreshSession), "logged in");
   $("#pin").value = "";
 });
-$("#logout").addEventListener("click", () => act(call("POST", "/api/referee/logout").then(refreshSession)));
-$("#pair").addEventListener("click", () => act(call("POST", "/api/rounds"), "round paired"));
+$("#logout").addEventListener("click", () => act(Common.data("/api/referee/logout", {}).then(refreshSession)));
+$("#pair").addEventListener("click", () => act(Common.data("/api/rounds", {}), "round paired"));
 $("#add-player").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(call("POST", "/api/players", { name: $("#player-name").value }).then(() => { $("#player-name").value = ""; }));
+  act(Common.data("/api/players", { name: $("#player-name").value }).then(() => { $("#player-name").value = ""; }));
 });
 $("#swiss").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(call("POST", "/api/swiss-rounds", { count: Number($("#swiss-count").value) }));
+  act(Common.data("/api/swiss-rounds", { count: Number($("#swiss-count").value) }));
 });
 $("#log-close").addEventListener("click", () => { $("#log").hidden = true; });
 
