@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import tempfile
 from pathlib import Path
 
 from machine import print_header
 from matchgen import RULES, SETUP, random_steps
+from review_size import file_size
 
 from scorekeeper.store import MatchStore
 from web.tournament import wire
@@ -28,17 +28,6 @@ from web.tournament.hub.store import HubStore
 from web.tournament.hub.store.received import kept_state
 
 NAMES = {"black": "Annabel", "white": "Bartholomew"}
-
-
-def file_size(path: Path) -> int:
-    """The file's bytes once the WAL is folded in and free pages are given back."""
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        db.execute("VACUUM")
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    finally:
-        db.close()
-    return path.stat().st_size
 
 
 def size(value: object) -> int:

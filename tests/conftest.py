@@ -105,3 +105,31 @@ def server(tmp_path: Path) -> Iterator[object]:
 
     with live_server(tmp_path) as s:
         yield s
+
+
+class _Sender:
+    """The hub's MQTT side, for apps tested without a broker: every command is 'sent'."""
+
+    connected = True
+
+    def send_command(self, board: str, kind: str, **_: object) -> str:
+        return f"{board}-{kind}"
+
+
+@pytest.fixture
+def hub_client(tmp_path: Path) -> Iterator[TestClient]:
+    """The tournament hub's app on ``tmp_path/hub.db`` with the referee PIN :data:`PIN`."""
+    from web.config.pin import PinStore
+    from web.tournament.hub.app import Hub, create_hub_app
+    from web.tournament.hub.store import HubStore
+    from web.tournament.hub.tournament import Tournament
+
+    clock = FakeClock(1_700_000_000.0)
+    pins = PinStore(tmp_path / "hub-pin")
+    pins.set(PIN)
+    tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
+    try:
+        with TestClient(create_hub_app(Hub(tournament, _Sender(), pins, clock))) as c:
+            yield c
+    finally:
+        tournament.store.close()

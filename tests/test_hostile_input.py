@@ -7,41 +7,19 @@ reaches the match log, and the board and the hub behave alike.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import state, step
+from web_helpers import PIN, state, step
 
-from scorekeeper.clock import FakeClock
 from web.api.guards import MAX_BODY
 from web.api.schemas import MAX_REASON
-from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 JSON = {"Content-Type": "application/json"}
 
 
-class Sender:
-    connected = True
-
-    def send_command(self, *a: object, **kw: object) -> str:
-        return "cmd"
 
 
-@pytest.fixture
-def hub_client(tmp_path: Path) -> Iterator[TestClient]:
-    clock = FakeClock(1_700_000_000.0)
-    pins = PinStore(tmp_path / "pin")
-    pins.set("4321")
-    tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
-    try:
-        with TestClient(create_hub_app(Hub(tournament, Sender(), pins, clock))) as c:
-            yield c
-    finally:
-        tournament.store.close()
 
 
 def log_length(client: TestClient) -> int:
@@ -77,7 +55,7 @@ def test_a_body_streamed_without_a_length_is_cut_off_at_the_cap(referee: TestCli
 def test_the_hub_answers_413_to_an_oversized_change_and_registers_nobody(
     hub_client: TestClient,
 ) -> None:
-    assert hub_client.post("/api/referee/login", json={"pin": "4321"}).status_code == 200
+    assert hub_client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
     body = b'{"name": "' + b"A" * (MAX_BODY * 4) + b'"}'
 
     def chunks() -> Iterator[bytes]:
@@ -218,13 +196,13 @@ def test_a_configured_origin_may_change_the_match(make_client: object) -> None:
 
 
 def test_the_hub_refuses_another_sites_page_too(hub_client: TestClient) -> None:
-    response = hub_client.post("/api/referee/login", json={"pin": "4321"},
+    response = hub_client.post("/api/referee/login", json={"pin": PIN},
                                headers={"Origin": "http://127.0.0.1:1"})
     assert response.status_code == 403
 
 
 def test_the_hub_refuses_odd_player_names_and_long_reasons(hub_client: TestClient) -> None:
-    assert hub_client.post("/api/referee/login", json={"pin": "4321"}).status_code == 200
+    assert hub_client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
     for name in ("  ", "Ann\u202e", "A\x07"):
         response = hub_client.post("/api/players", json={"name": name})
         assert response.status_code == 422 and response.json()["field"] == "name"

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import json
 import typing
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, cast
 
-import pytest
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.routing import APIRoute, iter_route_contexts
@@ -16,12 +13,8 @@ from fastapi.testclient import TestClient
 from hub_support import play_game
 from web_helpers import PIN, state, step
 
-from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.app import Hub
 from web.tournament.hub.responses import HubHealth, HubMatchLog, HubState, RatingRow
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 
 def schema_of(doc: dict, path: str, method: str, status: str = "200") -> str:
@@ -97,24 +90,8 @@ def test_every_board_call_describes_its_answer(client: TestClient) -> None:
     assert undocumented(client.app) == []  # type: ignore[arg-type]
 
 
-class Sender:
-    connected = True
-
-    def send_command(self, board: str, kind: str, **_: Any) -> str:
-        return f"{board}-{kind}"
 
 
-@pytest.fixture
-def hub_client(tmp_path: Path) -> Iterator[TestClient]:
-    clock = FakeClock(1_700_000_000.0)
-    pins = PinStore(tmp_path / "pin")
-    pins.set(PIN)
-    tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
-    try:
-        with TestClient(create_hub_app(Hub(tournament, Sender(), pins, clock))) as c:
-            yield c
-    finally:
-        tournament.store.close()
 
 
 def test_every_hub_call_describes_its_answer(hub_client: TestClient) -> None:
