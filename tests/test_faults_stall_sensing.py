@@ -293,3 +293,47 @@ def test_an_undo_waiting_on_the_disk_takes_nothing_back_in_the_downloads_yet(
     assert posted["result"].status_code == 200, posted["result"].text
     log = referee.get("/api/match/log").json()
     assert [(e["kind"], e["undone"]) for e in log["entries"]] == [("shot", True), ("undo", False)]
+
+
+def test_a_sensed_shot_reaches_the_screens_in_one_snapshot_holding_the_shot(
+    tmp_path: Path, fake_clock: FakeClock
+) -> None:
+    """The step that hands a shot to the writer publishes nothing itself: the writer's
+    snapshot after the commit is the one the screens get (a sensing snapshot first would
+    keep the event loop busy sending it to every screen while the shot is stored: that
+    doubled the server's part of the sensor-to-screen latency at 200 screens). With the
+    writer held up, the next step publishes the view all the same."""
+    sent: list[dict[str, Any]] = []
+    table = open_table(tmp_path / "skitter.db", "sim", clock=fake_clock, wall=fake_clock,
+                       publish=sent.append)
+    try:
+        for _ in range(50):
+            fake_clock.advance(0.02)
+            table.tick()
+        assert table.sensing is not None and table.sensing.simulator is not None
+        table.sensing.simulator.place_big("black")
+        jobs: list[Any] = []
+        while not jobs:
+            fake_clock.advance(0.02)
+            before = len(sent)
+            jobs = table.watch.tick()
+        jobs[0].result(WAIT_S)
+        after = sent[before:]
+        assert [s["log_length"] for s in after] == [1], [s["tracker"] for s in after]
+
+        busy = threading.Event()
+        table.writer.submit(busy.wait, WAIT_S)  # the disk holds the writer up
+        table.sensing.simulator.place_big("white")
+        jobs = []
+        while not jobs:
+            fake_clock.advance(0.02)
+            jobs = table.watch.tick()
+        before = len(sent)
+        fake_clock.advance(0.02)
+        table.watch.tick()
+        assert len(sent) == before + 1 and sent[-1]["log_length"] == 1  # the view, live
+        busy.set()
+        jobs[0].result(WAIT_S)
+        assert sent[-1]["log_length"] == 2
+    finally:
+        table.close()

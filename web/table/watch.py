@@ -81,6 +81,9 @@ class Watch:
         self._overflowed = False
         self._link_up: bool | None = None
         self._view: dict[str, Any] | None = None
+        self._view_owed = False
+        """A step handed a shot to the writer and left the view to its publish; the next
+        step compares the view all the same (the writer may be waiting on the disk)."""
         self._key: tuple[Any, ...] | None = None
 
     # -- what the writer tells sensing ---------------------------------------------------------
@@ -153,10 +156,17 @@ class Watch:
             for reading in readings:
                 self._queue_reading(reading)
             jobs, judged = self._judge()
+            if jobs:
+                # The writer publishes once the shot is stored, with the view as it is then:
+                # one snapshot per shot, not a sensing one first that the event loop would be
+                # busy sending to every screen while the shot is stored. Should the writer be
+                # slow (a stalled disk), the next step publishes the view instead.
+                self._view_owed = True
+                return jobs
             # Most steps change nothing: compare a cheap key first, the whole view only then.
             key = self.sensing.change_key(link)
-            if judged or key != self._key:
-                self._key = key
+            if judged or self._view_owed or key != self._key:
+                self._key, self._view_owed = key, False
                 view = self.view()
                 if view != self._view:
                     self.publish(view)
