@@ -11,10 +11,11 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,8 +47,6 @@ class LiveServer:
 @contextmanager
 def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
     """The app on the simulated board, real clock, served by uvicorn in a thread."""
-    import uvicorn
-
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
     from web.api.broadcaster import Broadcaster
@@ -61,12 +60,25 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
     broadcaster = Broadcaster()
     table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
                        settle_ms=120, debounce_ms=10, publish=broadcaster.publish)
+    try:
+        with serving(lambda url: create_app(table, Auth.create(pins, clock), broadcaster,
+                                            public_url=url + "/")) as url:
+            yield LiveServer(url, pin, table)
+    finally:
+        table.close()  # type: ignore[attr-defined]
+
+
+@contextmanager
+def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
+    """``make_app(url)`` served by uvicorn in a thread on a free loopback port; its URL."""
+    import uvicorn
+
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    app = create_app(table, Auth.create(pins, clock), broadcaster, public_url=url + "/")
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(make_app(url), host="127.0.0.1", port=port,
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
     thread.start()
     deadline = time.monotonic() + 15
@@ -75,8 +87,7 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
             raise RuntimeError("the test server did not start")
         time.sleep(0.02)
     try:
-        yield LiveServer(url, pin, table)
+        yield url
     finally:
         server.should_exit = True
         thread.join(timeout=10)
-        table.close()  # type: ignore[attr-defined]

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, require_chromium
+from browser_support import SCREENSHOTS, serving
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
@@ -28,10 +25,8 @@ class Sender:
         raise AssertionError("nothing is sent")
 
 
-def test_the_hub_lists_ratings_best_first(tmp_path: Path) -> None:
-    require_chromium()
-    import uvicorn
-    from playwright.sync_api import expect, sync_playwright
+def test_the_hub_lists_ratings_best_first(tmp_path: Path, browser: Any) -> None:
+    from playwright.sync_api import expect
 
     clock = FakeClock(1_700_000_000.0)
     store = HubStore(tmp_path / "hub.db")
@@ -41,35 +36,19 @@ def test_the_hub_lists_ratings_best_first(tmp_path: Path) -> None:
     store.save_game(StoredGame("b1", 1, 9, GameResult("Ann", "Bo", "Bo", 0, 2, 1, 4),
                                1001.0, None, None))
     hub = Hub(tournament, Sender(), PinStore(tmp_path / "pin"), clock)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_hub_app(hub), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            try:
-                for width, height in ((1920, 1080), (390, 844)):
-                    page = browser.new_page(viewport={"width": width, "height": height})
-                    page.goto(f"http://127.0.0.1:{port}/")
-                    page.wait_for_function("document.body.dataset.ratings === 'loaded'")
-                    rows = page.locator("#ratings tbody tr")
-                    expect(rows).to_have_count(3)
-                    assert rows.nth(0).inner_text().split("\t")[0] == "Bo"
-                    assert "not rated yet" in rows.nth(2).inner_text()
-                    page.locator("#ratings-section").scroll_into_view_if_needed()
-                    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                    page.screenshot(path=str(SCREENSHOTS / f"hub-ratings-{width}x{height}.png"))
-                    page.close()
-            finally:
-                browser.close()
+        with serving(lambda url: create_hub_app(hub)) as url:
+            for width, height in ((1920, 1080), (390, 844)):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(url + "/")
+                page.wait_for_function("document.body.dataset.ratings === 'loaded'")
+                rows = page.locator("#ratings tbody tr")
+                expect(rows).to_have_count(3)
+                assert rows.nth(0).inner_text().split("\t")[0] == "Bo"
+                assert "not rated yet" in rows.nth(2).inner_text()
+                page.locator("#ratings-section").scroll_into_view_if_needed()
+                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(SCREENSHOTS / f"hub-ratings-{width}x{height}.png"))
+                page.close()
     finally:
-        server.should_exit = True
-        thread.join(10)
         store.close()

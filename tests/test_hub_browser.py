@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import require_chromium
+from browser_support import require_chromium, serving
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
@@ -44,7 +41,6 @@ def finished(board: str, names: tuple[str, str]) -> ReceivedEvent:
 @pytest.fixture
 def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
     require_chromium()
-    import uvicorn
 
     clock = FakeClock(1_700_000_000.0)
     tournament = Tournament(HubStore(tmp_path / "hub.db"), clock)
@@ -71,21 +67,10 @@ def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
     store.set_board_status("board-4", True, at=1.0)
     tournament.receive(finished("board-1", (pairs[0].black, pairs[0].white or "")))
     hub = Hub(tournament, Sender(), pins, clock)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_hub_app(hub), host="127.0.0.1", port=port,
-                                           log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}/", hub
+        with serving(lambda url: create_hub_app(hub)) as url:
+            yield url + "/", hub
     finally:
-        server.should_exit = True
-        thread.join(10)
         store.close()
 
 
