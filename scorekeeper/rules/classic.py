@@ -126,11 +126,12 @@ def resolve_classic(state: State, shot: Shot) -> Transition:
     if loose_blockade is not None:
         flipping.land_blockade(t, loose_blockade)
 
-    # 3. The unblock right: a net increase on an unblocked opposite field (one this shot
-    # clears too: a hit is a hit) or a chain point; never for this shot's own blockades.
+    # 3. The unblock right: any hit on an unblocked opposite field, that is a net increase
+    # (one this shot clears too: a hit is a hit), a chain point, or a chain field the chain
+    # clears (R15 with R16); never for this shot's own blockades.
     right = None
     if state.rules.flipping:
-        earned = bool(chain_scoring) or any(
+        earned = bool(chain_scoring) or bool(chain_clears) or any(
             delta.get(n, 0) > 0 and n in unblocked for n in state.rules.opposite(t.shooter))
         right = flipping.use_unblock_right(t, shot, earned, newly_blocked)
 

@@ -82,8 +82,8 @@ def use_unblock_right(t: Tally, shot: Shot, earned: bool,
     if shot.unblock is not None:
         if not earned:
             raise refuse(t.state, "shot.unblock", f"{s} has no unblock right: the shot made no "
-                         "net increase on an unblocked field it shoots at and no chain point "
-                         "(R16)")
+                         "net increase on an unblocked field it shoots at, no chain point and "
+                         "no chain clearing (R16)")
         if shot.unblock in placed_now:
             raise refuse(t.state, "shot.unblock", f"the blockade on {shot.unblock} was placed by "
                          "this shot's own clearing; the right cannot lift it (R16)")
