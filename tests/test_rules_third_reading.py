@@ -51,7 +51,107 @@ def test_r15_r16_a_chain_that_neither_scores_nor_clears_earns_no_right():
     assert "no unblock right" in message
 
 
-THIRD_READING = ("r15-r16-chain-clearing-earns-the-unblock-right",)
+# -- R12: two big skitts knocked loose by one shot -------------------------------------------
+
+
+def test_r12_two_big_skitts_knocked_loose_put_only_the_shooters_in_hand():
+    """Whichever big skitt it was, the shooter re-places one; the other player's state never
+    changes because of someone else's shot, so the second loose one goes back by hand."""
+    m = play(game(), shot("black", delta={"white.red": 1}, knocked_big=["loose", "loose"]))
+    assert dict(m.state.big) == {"black": "hand", "white": "center"}
+    assert m.state.board_must_change
+    assert any(e.kind == "restore" and e.reason.clause == "R12" for e in m.state.last_effects)
+
+
+def test_r12_each_big_skitt_that_lands_on_a_colour_field_gives_the_opponent_a_skitt():
+    m = play(game(board={"black.blue": 2}),
+             shot("black", delta={}, knocked_big=["white.blue", "white.red"]))
+    assert m.state.board["black.blue"] == 3 and m.state.board["black.red"] == 1
+    assert (m.state.score["black"], m.state.score["white"]) == (0, 1)
+    assert dict(m.state.big) == {"black": "hand", "white": "center"}
+
+
+def test_r12_two_loose_big_skitts_need_two_in_the_centre():
+    m = game(big={"black": "center", "white": "hand"})
+    message = refused(m, shot("white", delta={}, knocked_big=["loose", "loose"]))
+    assert "only 1 big skitt is in the centre" in message
+
+
+def test_r12_there_are_only_two_big_skitts_to_knock_loose():
+    assert "at most two" in refused(game(), shot("black", knocked_big=["loose"] * 3))
+    assert "at least one" in refused(game(), shot("black", knocked_big=[]))
+
+
+def test_r12_one_loose_big_skitt_is_still_written_as_before():
+    from scorekeeper.events import parse_event
+    one = parse_event({"shot": {"by": "black", "knocked_big": "loose"}})
+    assert one == parse_event({"shot": {"by": "black", "knocked_big": ["loose"]}})
+    assert one.to_json()["shot"]["knocked_big"] == "loose"  # old logs and files read the same
+    two = parse_event({"shot": {"by": "black", "knocked_big": ["loose", "white.red"]}})
+    assert two.to_json()["shot"]["knocked_big"] == ["loose", "white.red"]
+
+
+# -- R19: a correction of a big skitt's state -----------------------------------------------
+
+
+def test_r19_a_correction_puts_a_wrongly_sensed_big_skitt_right():
+    m = play(game(), {"correct": {"big": {"white": "hand"}, "reason": "it lay on the minus field"}})
+    assert dict(m.state.big) == {"black": "center", "white": "hand"}
+    assert m.state.board_must_change
+    play(m, shot("black", delta={}), shot("white", big="placed"))
+    assert m.state.big["white"] == "center"
+
+
+def test_r19_a_big_skitt_correction_is_undone_like_any_step():
+    m = play(game(big={"black": "hand", "white": "center"}),
+             {"correct": {"big": {"black": "center"}}})
+    assert m.state.big["black"] == "center"
+    play(m, {"undo": True})
+    assert m.state.big["black"] == "hand"
+
+
+def test_r19_a_big_skitt_correction_names_a_state_the_engine_has():
+    message = refused(game(), {"correct": {"big": {"black": "minus"}}})
+    assert "correct.big.black" in message and '"hand" or "center"' in message
+    refused(game(), {"correct": {"big": {"grey": "hand"}}})
+
+
+def test_r19_r17_trio_has_no_big_skitt_to_correct():
+    from rules_support import trio
+    assert "Trio has no big skitts" in refused(trio(), {"correct": {"big": {"black": "hand"}}})
+
+
+# -- R18: Handicap 2, a different finger and/or the non-dominant hand ------------------------
+
+
+def test_r18_finger_and_hand_are_recorded_apart():
+    from scorekeeper.options import Handicap
+    h = Handicap(line="semicircle", finger="different", hand="non-dominant")
+    assert h.to_json() == {"line": "semicircle", "finger": "different", "hand": "non-dominant"}
+    assert Handicap.from_json(h.to_json()) == h
+    assert Handicap().to_json() == {"line": "standard", "finger": "usual", "hand": "dominant"}
+
+
+def test_r18_an_old_record_of_finger_or_hand_still_reads():
+    from scorekeeper.options import Handicap
+    assert Handicap.from_json({"line": "beginner", "hand": "hand"}) == Handicap(
+        line="beginner", hand="non-dominant")
+    assert Handicap.from_json({"line": "semicircle", "hand": "finger"}) == Handicap(
+        line="semicircle")
+
+
+def test_r18_a_handicap_outside_the_lists_is_refused_by_name():
+    from scorekeeper.errors import MalformedEventError
+    from scorekeeper.options import Handicap
+    for bad, key in (({"finger": "thumb"}, "handicap.finger"),
+                     ({"hand": "left"}, "handicap.hand"), ({"line": "far"}, "handicap.line")):
+        with pytest.raises(MalformedEventError, match=key):
+            Handicap.from_json(bad)
+
+
+THIRD_READING = ("r15-r16-chain-clearing-earns-the-unblock-right",
+                 "r12-two-big-skitts-knocked-loose-by-one-shot",
+                 "r19-correction-of-a-big-skitt")
 
 
 @pytest.mark.parametrize("name", THIRD_READING)
