@@ -32,7 +32,8 @@ from scorekeeper.shot import RedChoice, Shot
 
 SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
              "opponent_red", "unblock", "invalid")
-CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "reason")
+CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "reason")
+BIG_STATES = ("hand", "center")
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
 RED_CHOICES = ("advance", "back")
 
@@ -112,11 +113,14 @@ class Correction:
     """New round wins for the players named."""
     turn: Player | None = None
     """Who is due to shoot; during a shoot-off this ends it."""
+    big: FrozenMap[Player, str] | None = None
+    """Big-skitt states for the players named, as the state has them: ``"hand"`` (to be
+    placed again) or ``"center"`` (R11, R12): a wrongly sensed big skitt put right."""
     reason: str | None = None
     """Why, in the referee's words (kept in the log)."""
 
     def __post_init__(self) -> None:
-        for name in ("score", "board", "round_wins"):
+        for name in ("score", "board", "round_wins", "big"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, freeze(value))
@@ -135,6 +139,8 @@ class Correction:
             out["round_wins"] = dict(self.round_wins)
         if self.turn is not None:
             out["turn"] = self.turn
+        if self.big is not None:
+            out["big"] = dict(self.big)
         if self.reason is not None:
             out["reason"] = self.reason
         return {"correct": out}
@@ -202,6 +208,24 @@ def _red_list(value: Any, key: str) -> tuple[RedChoice, ...]:
     return items  # type: ignore[return-value]
 
 
+def _knocked_big(value: Any) -> tuple[str, ...]:
+    """R12: where each big skitt knocked loose landed; a string for one (as always written)
+    or a list of one or two (there are two big skitts)."""
+    key = "shot.knocked_big"
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (checks.string(value, key),)
+    items = checks.string_list(value, key)
+    if not items:
+        raise MalformedEventError.at(key, "expected at least one landing (leave the key out "
+                                     "when no big skitt was knocked loose)")
+    if len(items) > 2:
+        raise MalformedEventError.at(key, f"there are two big skitts: at most two can be "
+                                     f"knocked loose, got {len(items)}")
+    return items
+
+
 def parse_shot(obj: Any) -> Shot:
     """A :class:`~scorekeeper.shot.Shot` from a scenario ``shot`` object (keys and types
     checked here; field names against the game by the rules)."""
@@ -215,9 +239,7 @@ def parse_shot(obj: Any) -> Shot:
     big = obj.get("big")
     if big is not None:
         checks.string(big, "shot.big")
-    knocked = obj.get("knocked_big")
-    if knocked is not None:
-        checks.string(knocked, "shot.knocked_big")
+    knocked = _knocked_big(obj.get("knocked_big"))
     chain = obj.get("chain")
     if chain is not None:
         chain = checks.string_list(chain, "shot.chain")
@@ -260,6 +282,19 @@ def _parse_shootoff(obj: Any) -> ShootOff:
                     white=checks.integer(obj["white"], "shootoff.white", -1))
 
 
+def _big_states(value: Any) -> dict[Player, str]:
+    """A correction's ``{player: "hand" | "center"}`` (any subset of the two players)."""
+    obj = checks.mapping(value, "correct.big")
+    out: dict[Player, str] = {}
+    for p, v in obj.items():
+        player = checks.player(p, "correct.big", of_key=True)
+        if v not in BIG_STATES:
+            raise MalformedEventError.at(
+                f"correct.big.{p}", f"expected \"hand\" or \"center\", got {checks.show(v)}")
+        out[player] = v
+    return out
+
+
 def _parse_correction(obj: Any) -> Correction:
     obj = checks.mapping(obj, "correct")
     checks.only_keys(obj, CORRECTION_KEYS, "correct")
@@ -277,6 +312,7 @@ def _parse_correction(obj: Any) -> Correction:
         round_wins=None if "round_wins" not in obj else FrozenMap(
             checks.per_player(obj["round_wins"], "correct.round_wins")),
         turn=None if "turn" not in obj else checks.player(obj["turn"], "correct.turn"),
+        big=None if "big" not in obj else FrozenMap(_big_states(obj["big"])),
         reason=None if "reason" not in obj else checks.string(obj["reason"], "correct.reason"),
     )
 

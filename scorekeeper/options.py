@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from scorekeeper import checks
 from scorekeeper.errors import MalformedEventError
@@ -30,8 +30,18 @@ from scorekeeper.frozen import FrozenMap, freeze
 Variant = Literal["classic", "trio"]
 BigState = Literal["hand", "center"]
 
-SHOOTING_LINES = ("standard", "semicircle", "beginner")
-HANDS = ("finger", "hand")
+ShootingLine = Literal["standard", "semicircle", "beginner"]
+Finger = Literal["usual", "different"]
+Hand = Literal["dominant", "non-dominant"]
+SHOOTING_LINES: tuple[str, ...] = get_args(ShootingLine)
+"""R18's shooting lines: the one list the engine, the API and the tablet offer."""
+FINGERS: tuple[str, ...] = get_args(Finger)
+"""Handicap 2, first part: the usual finger or a different one."""
+HANDS: tuple[str, ...] = get_args(Hand)
+"""Handicap 2, second part: the dominant hand or the non-dominant one."""
+OLD_HANDS = {"finger": "dominant", "hand": "non-dominant"}
+"""How a handicap recorded before finger and hand were apart reads: ``"finger"`` was the
+usual shot, ``"hand"`` Handicap 2's other hand."""
 RULES_KEYS = ("variant", "flipping", "points_to_win_round", "rounds_to_win_game", "pot", "colors")
 SETUP_KEYS = ("first", "big", "board", "blocked", "score", "round_wins", "round")
 
@@ -253,30 +263,41 @@ class Setup:
 
 @dataclass(frozen=True)
 class Handicap:
-    """R18: how a player shoots. Recorded and shown; it changes no score."""
+    """R18: how a player shoots. Recorded and shown; it changes no score. Handicap 2 is "a
+    different finger and/or the non-dominant hand", so finger and hand are recorded apart."""
 
-    line: str = "standard"
+    line: ShootingLine = "standard"
     """The shooting line: ``"standard"``, ``"semicircle"`` or ``"beginner"``."""
 
-    hand: str = "finger"
-    """Flicked with a ``"finger"`` or pushed with the ``"hand"``."""
+    finger: Finger = "usual"
+    """The ``"usual"`` finger or a ``"different"`` one."""
+
+    hand: Hand = "dominant"
+    """The ``"dominant"`` hand or the ``"non-dominant"`` one."""
 
     def __post_init__(self) -> None:
-        if self.line not in SHOOTING_LINES:
-            raise MalformedEventError.at(
-                "handicap.line",
-                f"expected one of {', '.join(SHOOTING_LINES)}, got {checks.show(self.line)}")
-        if self.hand not in HANDS:
-            raise MalformedEventError.at(
-                "handicap.hand",
-                f"expected one of {', '.join(HANDS)}, got {checks.show(self.hand)}")
+        for key, allowed in (("line", SHOOTING_LINES), ("finger", FINGERS), ("hand", HANDS)):
+            value = getattr(self, key)
+            if value not in allowed:
+                raise MalformedEventError.at(
+                    f"handicap.{key}",
+                    f"expected one of {', '.join(allowed)}, got {checks.show(value)}")
+
+    @property
+    def is_plain(self) -> bool:
+        """True when the player shoots without any handicap."""
+        return self == Handicap()
 
     @classmethod
     def from_json(cls, obj: Any) -> Handicap:
-        """A handicap from ``{"line": ..., "hand": ...}`` (both optional)."""
-        obj = checks.mapping(obj, "handicap")
-        checks.only_keys(obj, ("line", "hand"), "handicap")
+        """A handicap from ``{"line": ..., "finger": ..., "hand": ...}`` (all optional). A
+        record from before finger and hand were apart (``"hand": "finger"`` or ``"hand"``)
+        reads as :data:`OLD_HANDS` says, so old match logs still load."""
+        obj = dict(checks.mapping(obj, "handicap"))
+        checks.only_keys(obj, ("line", "finger", "hand"), "handicap")
+        if "finger" not in obj and obj.get("hand") in OLD_HANDS:
+            obj["hand"] = OLD_HANDS[obj["hand"]]
         return cls(**obj)
 
     def to_json(self) -> dict[str, str]:
-        return {"line": self.line, "hand": self.hand}
+        return {"line": self.line, "finger": self.finger, "hand": self.hand}

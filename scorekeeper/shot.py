@@ -36,8 +36,9 @@ class Shot:
     big: BigOutcome | None = None
     """A big-skitt shot (R11): ``"placed"``, ``"missed"`` or the colour field it landed on."""
 
-    knocked_big: str | None = None
-    """A big skitt knocked loose by this shot (R12): ``"loose"`` or the colour field it hit."""
+    knocked_big: tuple[str, ...] = ()
+    """The big skitts this shot knocked loose (R12), one entry each: ``"loose"`` or the colour
+    field it landed on. Up to two (there are two big skitts); a single string is read as one."""
 
     chain: tuple[str, str] | None = None
     """Two different opposite fields connected by the shot's skitt (R15)."""
@@ -57,6 +58,16 @@ class Shot:
     invalid: bool = False
     """Declared invalid by the referee (R8)."""
 
+    def __post_init__(self) -> None:
+        # One loose big skitt was once written as a bare string ("loose"); None is none.
+        knocked = self.knocked_big
+        if knocked is None:
+            object.__setattr__(self, "knocked_big", ())
+        elif isinstance(knocked, str):
+            object.__setattr__(self, "knocked_big", (knocked,))
+        elif not isinstance(knocked, tuple):
+            object.__setattr__(self, "knocked_big", tuple(knocked))
+
     @property
     def is_big_shot(self) -> bool:
         """True for a big-skitt shot (R11)."""
@@ -72,8 +83,10 @@ class Shot:
             out["off_board"] = self.off_board
         if self.big is not None:
             out["big"] = self.big
-        if self.knocked_big is not None:
-            out["knocked_big"] = self.knocked_big
+        if len(self.knocked_big) == 1:
+            out["knocked_big"] = self.knocked_big[0]  # as one has always been written
+        elif self.knocked_big:
+            out["knocked_big"] = list(self.knocked_big)
         if self.chain is not None:
             out["chain"] = list(self.chain)
         if self.blockade is not None:

@@ -175,6 +175,8 @@ def test_handicaps_are_shown_but_change_no_score():
                   board={"white.red": 2})
     plain = Match.replay(Rules(), setup, steps)
     handicapped = Match.replay(Rules(), setup, steps,
-                               handicaps={"black": Handicap(line="beginner", hand="hand")})
+                               handicaps={"black": Handicap(line="beginner", finger="different",
+                                                            hand="non-dominant")})
     assert handicapped.state == plain.state
-    assert handicapped.to_json()["handicaps"] == {"black": {"line": "beginner", "hand": "hand"}}
+    assert handicapped.to_json()["handicaps"] == {
+        "black": {"line": "beginner", "finger": "different", "hand": "non-dominant"}}

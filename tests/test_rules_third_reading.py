@@ -73,7 +73,7 @@ def test_r12_each_big_skitt_that_lands_on_a_colour_field_gives_the_opponent_a_sk
 
 def test_r12_two_loose_big_skitts_need_two_in_the_centre():
     m = game(big={"black": "center", "white": "hand"})
-    message = refused(m, shot("white", delta={}, knocked_big=["loose", "loose"]))
+    message = refused(m, shot("black", delta={}, knocked_big=["loose", "loose"]))
     assert "only 1 big skitt is in the centre" in message
 
 

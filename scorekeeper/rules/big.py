@@ -35,23 +35,28 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
         home = field(s, color_of(shot.big) or "")
         gifts.append((home, f"{s}'s big skitt landed on {where(shot.big)}", Reason.OPENING))
     knocked = shot.knocked_big
-    if knocked is not None:
+    if knocked:
         # R12: the shooter re-places a big skitt, whichever one it was. Someone else's shot
-        # never puts your big skitt in hand: when the shooter's own is already in hand, the
-        # loose one goes back in the centre by hand and nobody's state changes.
+        # never puts your big skitt in hand: a loose big skitt beyond the one the shooter
+        # re-places (the shooter's own already in hand, or both knocked loose) goes back in
+        # the centre by hand and nobody else's state changes.
+        by_hand = len(knocked)
         if t.big[s] == "center":
             t.big[s] = "hand"
+            by_hand -= 1
             t.note("big", s, Reason.DISLODGED_BIG,
                    f"a big skitt was knocked loose: {s} must re-place a big skitt next turn")
-        else:
+        if by_hand:
             t.board_must_change = True
+            why = ("both big skitts were knocked loose" if len(knocked) == 2
+                   else f"a big skitt was knocked loose while {s}'s is in hand")
             t.note("restore", s, Reason.DISLODGED_BIG,
-                   f"a big skitt was knocked loose while {s}'s is in hand: put it back in "
-                   "the centre by hand")
-        if knocked != "loose":
-            home = field(s, color_of(knocked) or "")
-            gifts.append((home, f"a big skitt knocked onto {where(knocked)}",
-                          Reason.DISLODGED_BIG))
+                   f"{why}: put one back in the centre by hand")
+        for landing in knocked:
+            if landing != "loose":
+                home = field(s, color_of(landing) or "")
+                gifts.append((home, f"a big skitt knocked onto {where(landing)}",
+                              Reason.DISLODGED_BIG))
     return gifts
 
 

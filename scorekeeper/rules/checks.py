@@ -84,17 +84,22 @@ def check_knocked_big(state: State, shot: Shot) -> None:
     """R12: only a big skitt in the centre can be knocked loose; it lands loose or on a
     colour field (on the minus field it is ``loose``, R20)."""
     knocked = shot.knocked_big
-    if knocked is None:
+    if not knocked:
         return
-    if knocked == MINUS:
-        raise refuse(state, "shot.knocked_big", "a big skitt on the minus field is \"loose\" "
-                     "(R20)")
-    if knocked != "loose" and knocked not in state.rules.color_fields:
-        raise refuse(state, "shot.knocked_big", f"expected \"loose\" or a colour field, got "
-                     f"{show(knocked)}", malformed=True)
-    if "center" not in state.big.values():
+    for landing in knocked:
+        if landing == MINUS:
+            raise refuse(state, "shot.knocked_big", "a big skitt on the minus field is "
+                         "\"loose\" (R20)")
+        if landing != "loose" and landing not in state.rules.color_fields:
+            raise refuse(state, "shot.knocked_big", f"expected \"loose\" or a colour field, "
+                         f"got {show(landing)}", malformed=True)
+    in_centre = sum(1 for v in state.big.values() if v == "center")
+    if in_centre == 0:
         raise refuse(state, "shot.knocked_big", "no big skitt is in the centre to knock loose "
                      "(R12)")
+    if len(knocked) > in_centre:
+        raise refuse(state, "shot.knocked_big", f"{len(knocked)} big skitts knocked loose, but "
+                     f"only {in_centre} big skitt is in the centre (R12)")
 
 
 def check_chain(state: State, shot: Shot) -> None:

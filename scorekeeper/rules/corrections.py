@@ -1,5 +1,5 @@
-"""R19 Corrections: the referee sets scores, board counts, blocked fields, round wins or
-whose turn it is, with a reason.
+"""R19 Corrections: the referee sets scores, board counts, blocked fields, round wins, whose
+turn it is or where a big skitt is (in hand or in the centre), with a reason.
 
 A correction is a step like any other: recorded in the log, undoable, never erased. It is
 refused when it would set a score below −1 or at or above the round target, round wins at
@@ -34,6 +34,9 @@ def _describe(c: Correction) -> str:
         parts.append("round wins " + ", ".join(f"{p} {n}" for p, n in c.round_wins.items()))
     if c.turn is not None:
         parts.append(f"{c.turn} to shoot")
+    if c.big is not None:
+        parts.append("big skitt " + ", ".join(
+            f"{p} {'in the centre' if v == 'center' else 'in hand'}" for p, v in c.big.items()))
     what = "; ".join(parts) or "nothing changed"
     return f"referee correction: {what}" + (f" ({c.reason})" if c.reason else "")
 
@@ -47,6 +50,8 @@ def correct(state: State, c: Correction) -> Transition:
     score = dict(state.score)
     wins = dict(state.round_wins)
     blocked = set(state.blocked) if c.blocked is None else set(c.blocked)
+    if c.big is not None and rules.is_trio:
+        raise refuse(state, "correct.big", "Trio has no big skitts (R17)")
     try:
         check_position(rules, dict(c.board or {}), blocked, dict(c.score or {}),
                        dict(c.round_wins or {}), "correct")
@@ -66,8 +71,10 @@ def correct(state: State, c: Correction) -> Transition:
         pending_unblock=None,
         reopen=None,
         last_effects=(Effect("correction", c.turn, 0, Reason.CORRECTION, _describe(c)),),
-        board_must_change=c.board is not None or c.blocked is not None,
+        board_must_change=c.board is not None or c.blocked is not None or c.big is not None,
     )
+    if c.big is not None:
+        changes["big"] = FrozenMap({**state.big, **c.big})
     if c.turn is not None:
         changes.update(phase="playing", turn=c.turn)
     new = lose_if_blocked_in(replace(state, **changes))  # type: ignore[arg-type]
