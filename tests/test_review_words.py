@@ -32,6 +32,9 @@ def test_a_shot_is_told_from_its_event_in_the_players_words() -> None:
     assert step_words(shot(big="white.yellow", knocked_big="loose"), NAMES) == (
         "Ann: big skitt on Bo's yellow, knocked a big skitt loose"
     )
+    assert step_words(shot(delta={}, knocked_big=["loose", "white.red"]), NAMES) == (
+        "Ann: knocked both big skitts loose"
+    )
     assert step_words(shot(delta={}), NAMES) == "Ann: nothing changed"
 
 

@@ -189,7 +189,9 @@ def shot_words(shot: Shot, names: Mapping[str, str]) -> str:
         parts.append("big skitt missed its spot")
     elif shot.big is not None:
         parts.append(f"big skitt on {field_words(shot.big, names)}")
-    if shot.knocked_big:
+    if len(shot.knocked_big) == 2:
+        parts.append("knocked both big skitts loose")
+    elif shot.knocked_big:
         parts.append("knocked a big skitt loose")
     if shot.chain is not None:
         first, second = shot.chain
