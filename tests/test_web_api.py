@@ -222,12 +222,13 @@ def test_new_match_with_shootoff_and_handicaps(referee: TestClient) -> None:
     response = referee.post("/api/match/new", json={
         "seq": state(referee)["seq"], "names": {"black": "Ann", "white": "Bo"},
         "points_to_win_round": 4, "rounds_to_win_game": 3, "first": "shootoff",
-        "handicaps": {"white": {"line": "beginner", "hand": "hand"}},
+        "handicaps": {"white": {"line": "beginner", "hand": "non-dominant"}},
     })
     assert response.status_code == 200, response.text
     body = response.json()
     assert body["names"] == {"black": "Ann", "white": "Bo"}
-    assert body["handicaps"]["white"] == {"line": "beginner", "hand": "hand"}
+    assert body["handicaps"]["white"] == {"line": "beginner", "finger": "usual",
+                                          "hand": "non-dominant"}
     assert body["state"]["phase"] == "shootoff"
     assert any(a["kind"] == "shootoff" for a in body["alerts"])
     shootoff = step(referee, {"shootoff": {"black": 5, "white": 3}}).json()

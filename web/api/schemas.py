@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from scorekeeper.options import Finger, Hand, ShootingLine
+
 PlayerName = Literal["black", "white"]
 MAX_REASON = 500
 """Characters a correction's reason may hold."""
@@ -83,8 +85,9 @@ class Amend(Change):
     big: str | None = Field(
         default=None, description='Big-skitt shot: "placed", "missed" or the field it landed on.'
     )
-    knocked_big: str | None = Field(
-        default=None, description='A big skitt knocked loose: "loose" or the field it hit.'
+    knocked_big: str | Annotated[list[str], Field(min_length=1, max_length=2)] | None = Field(
+        default=None, description='Big skitts knocked loose (R12): "loose" or the field it '
+        'landed on, or a list of one or two of those (both big skitts knocked loose).'
     )
     chain: list[str] | None = Field(
         default=None, min_length=2, max_length=2, description="Two opposite fields chained."
@@ -102,10 +105,12 @@ class Amend(Change):
 
 
 class Handicap(Strict):
-    """R18: recorded and shown, changes no score."""
+    """R18: recorded and shown, changes no score. The choices are the engine's own lists
+    (:mod:`scorekeeper.options`), so the API and the rules never offer different ones."""
 
-    line: Literal["semicircle", "beginner"] = "semicircle"
-    hand: Literal["finger", "hand"] = "finger"
+    line: ShootingLine = Field(default="standard", description="The shooting line.")
+    finger: Finger = Field(default="usual", description="Handicap 2: a different finger.")
+    hand: Hand = Field(default="dominant", description="Handicap 2: the non-dominant hand.")
 
 
 def check_name(value: str) -> str:

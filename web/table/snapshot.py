@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.options import Handicap
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
     board_words,
@@ -31,6 +33,22 @@ LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
 
 
+def handicaps_shown(stored: Any) -> dict[str, dict[str, str]]:
+    """A match's stored handicaps read through the engine's one decoder, so a match stored
+    before finger and hand were apart shows in today's terms; an entry it cannot read is left
+    out rather than shown wrong (a stored file never stops the page)."""
+    out: dict[str, dict[str, str]] = {}
+    if not isinstance(stored, Mapping):
+        return out
+    for player in ("black", "white"):
+        if player in stored:
+            try:
+                out[player] = Handicap.from_json(stored[player]).to_json()
+            except IllegalEventError:
+                continue
+    return out
+
+
 def match_part(table: Table) -> dict[str, Any]:
     """The match part of the snapshot, built by the writer after each commit and kept (the
     sensing side publishes it again with each new view of the sensors)."""
@@ -39,7 +57,7 @@ def match_part(table: Table) -> dict[str, Any]:
         "match_id": table.match_id,
         "names": players_named(table.names),
         "given_names": given_names(table.names),
-        "handicaps": table.meta.get("handicaps", {}),
+        "handicaps": handicaps_shown(table.meta.get("handicaps")),
         "state": table.match.state.to_json(),
         "can_undo": bool(table.match.can_undo),
         "log": log_in_words(table.log.tail(LOG_TAIL), table.names),
