@@ -103,3 +103,15 @@ def test_an_old_log_with_old_handicaps_still_loads(make_client: Callable[..., Te
         "white": {"line": "beginner", "finger": "usual", "hand": "non-dominant"}}
     assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
     assert step(client, {"shot": {"by": "white", "delta": {}}}).status_code == 200
+
+
+def test_the_tablets_new_match_form_offers_exactly_the_engines_lists() -> None:
+    """The tablet's choices are written in its page; they must be the engine's lists."""
+    import re
+
+    page = (Path(__file__).parent.parent / "web" / "static" / "tablet.html").read_text()
+    for player in ("black", "white"):
+        for name, allowed in (("line", SHOOTING_LINES), ("finger", FINGERS), ("hand", HANDS)):
+            select = re.search(rf'<select name="{player}_{name}">(.*?)</select>', page, re.S)
+            assert select, f"{player}_{name}"
+            assert tuple(re.findall(r'value="([^"]+)"', select.group(1))) == allowed

@@ -1,7 +1,14 @@
 // The player panels and the latest effects, shared by the scoreboard and the referee display.
 "use strict";
 
-const LINE_WORDS = { semicircle: "semicircle line", beginner: "beginner line" };
+// R18 in words; the plain choices (standard line, usual finger, dominant hand) say nothing.
+const HANDICAP_WORDS = {
+  line: { semicircle: "semicircle line", beginner: "beginner line" },
+  finger: { different: "a different finger" },
+  hand: { "non-dominant": "non-dominant hand" },
+};
+const handicapWords = (h) => (h ? ["line", "finger", "hand"]
+  .map((k) => HANDICAP_WORDS[k][h[k]]).filter(Boolean).join(" · ") : "");
 
 function renderPlayers(s) {
   const st = s.state;
@@ -12,7 +19,7 @@ function renderPlayers(s) {
     box.classList.toggle("due", st.turn === p);
     box.querySelector(".score").textContent = Skitter.signed(st.score[p]).replace("+", "");
     const h = (s.handicaps || {})[p];
-    box.querySelector(".handicap").textContent = h ? `${LINE_WORDS[h.line] || h.line} · ${h.hand}` : "";
+    box.querySelector(".handicap").textContent = handicapWords(h);
     box.querySelector(".must-big").textContent =
       st.turn === p && st.must_place_big ? "must place the big skitt" : "";
     Skitter.track(box.querySelector(".track"), s, p);

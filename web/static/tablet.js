@@ -184,9 +184,20 @@ function renderAmend(s) {
   options($("amend-big"), [["placed", "placed in the centre"], ["missed", "missed (still in hand)"],
     ...colourFields.map((f) => [f, `on ${field(f)}`])]);
   if (last.big) $("amend-big").value = last.big;
-  options($("amend-knocked"), [["", "no"], ["loose", "yes, loose"],
-    ...colourFields.map((f) => [f, `yes, onto ${field(f)}`])]);
-  $("amend-knocked").value = last.knocked_big || "";
+  // R12: one shot may knock both big skitts loose, each landing somewhere of its own
+  const knocked = [].concat(last.knocked_big || []);  // one is written as a string
+  const trio = st.rules.variant === "trio";
+  $("amend-knocked-box").classList.toggle("hidden", trio);
+  for (const [i, id] of [[0, "amend-knocked"], [1, "amend-knocked-2"]]) {
+    options($(id), [["", "no"], ["loose", "yes, loose"],
+      ...colourFields.map((f) => [f, `yes, onto ${field(f)}`])]);
+    $(id).value = knocked[i] || "";
+  }
+  showSecondKnocked();
+  amendRed($("amend-red-box"), "amend-red", last.by, last.red || []);
+  amendRed($("amend-opp-red-box"), "amend-opp-red", other(last.by), last.opponent_red || []);
+  $("amend-red-box").classList.toggle("hidden", trio);
+  $("amend-opp-red-box").classList.toggle("hidden", trio);
   const chainItems = [["", "no chain"], ...opposite.map((f) => [f, field(f)])];
   options($("amend-chain-a"), chainItems);
   options($("amend-chain-b"), chainItems);
@@ -200,6 +211,9 @@ function renderAmend(s) {
     ...colourFields.map((f) => [f, field(f)])]);
   $("amend-blockade-from").value = last.blockade ? last.blockade.from : "";
   if (last.blockade) $("amend-blockade-to").value = last.blockade.to;
+  $("amend-unblock-box").classList.toggle("hidden", !flipping);
+  options($("amend-unblock"), [["", "none"], ...opposite.map((f) => [f, field(f)])]);
+  $("amend-unblock").value = last.unblock || "";
   $("amend-invalid").checked = Boolean(last.invalid);
 }
 
@@ -207,24 +221,41 @@ function amendBody() {
   const last = S().last_step.step.shot;
   const body = { off_board: offBoard.value };
   if (last.big) body.big = $("amend-big").value;
-  body.knocked_big = $("amend-knocked").value || null;
+  const knocked = [$("amend-knocked").value, $("amend-knocked-2").value].filter(Boolean);
+  body.knocked_big = knocked.length === 2 ? knocked : knocked[0] || null;
   const a = $("amend-chain-a").value, b = $("amend-chain-b").value;
   body.chain = a && b ? [a, b] : null;
   const from = $("amend-blockade-from").value;
   body.blockade = from ? { from, to: $("amend-blockade-to").value } : null;
   body.invalid = $("amend-invalid").checked;
+  const st = S().state;
+  if (st.rules.variant !== "trio") {
+    body.red = redChoices("amend-red");
+    body.opponent_red = redChoices("amend-opp-red");
+  }
+  if (st.rules.flipping) body.unblock = $("amend-unblock").value || null;
   return body;
 }
 
 // -- corrections --------------------------------------------------------------------------
 
-const corr = { score: {}, wins: {}, board: {}, dirty: false };
+const corr = { score: {}, wins: {}, board: {}, big: {}, dirty: false };
 function setupCorrections() {
   for (const p of ["black", "white"]) {
     corr.score[p] = stepper(labelled($("corr-score"), p), -1, 4, 0, `score ${p}`);
     corr.wins[p] = stepper(labelled($("corr-wins"), p), 0, 4, 0, `round wins ${p}`);
     corr.score[p].container = $("corr-score").lastChild;
     corr.wins[p].container = $("corr-wins").lastChild;
+    // where the big skitt is, as the engine has it (R11, R12): a wrongly sensed one put right
+    const l = document.createElement("label");
+    l.append(p);
+    const sel = document.createElement("select");
+    sel.id = `corr-big-${p}`;
+    options(sel, [["center", "in the centre"], ["hand", "in hand (to be placed again)"]]);
+    sel.onchange = () => { corr.dirty = true; };
+    l.appendChild(sel);
+    $("corr-big").appendChild(l);
+    corr.big[p] = sel;
   }
   $("corr-reset").onclick = () => { corr.dirty = false; fillCorrections(S()); };
   $("corr-conflict-ok").onclick = () => $("corr-conflict").classList.add("hidden");
@@ -249,6 +280,11 @@ async function sendCorrection() {
   if (Object.keys(board).length) body.board = board;
   const turn = $("corr-turn").value;
   if (turn && turn !== st.turn) body.turn = turn;
+  const big = {};
+  for (const p of ["black", "white"]) {
+    if (st.big[p] !== null && corr.big[p].value !== st.big[p]) big[p] = corr.big[p].value;
+  }
+  if (Object.keys(big).length) body.big = big;
   if (st.rules.flipping) {
     const blocked = [...document.querySelectorAll("#corr-blocked input:checked")].map((i) => i.value);
     if (blocked.sort().join() !== [...st.blocked].sort().join()) body.blocked = blocked;
@@ -298,7 +334,10 @@ function fillCorrections(s) {
   for (const p of ["black", "white"]) {
     corr.score[p].container.firstChild.nodeValue = Skitter.nameOf(s, p);
     corr.wins[p].container.firstChild.nodeValue = Skitter.nameOf(s, p);
+    corr.big[p].parentElement.firstChild.nodeValue = `${Skitter.nameOf(s, p)}'s big skitt `;
+    if (st.big[p] !== null) corr.big[p].value = st.big[p];
   }
+  $("corr-big-box").classList.toggle("hidden", st.big.black === null);  // Trio: none
   for (const f of Object.keys(corr.board)) {
     corr.board[f].container.firstChild.nodeValue = Skitter.fieldLabel(s, f);
   }
@@ -320,7 +359,7 @@ function fillCorrections(s) {
       i.value = f;
       i.checked = st.blocked.includes(f);
       i.onchange = () => { corr.dirty = true; };
-      l.append(i, f);
+      l.append(i, Skitter.fieldLabel(s, f));  // in names; the value keeps the id
       blocked.appendChild(l);
     }
   }
@@ -339,10 +378,8 @@ function setupNewMatch() {
       points_to_win_round: Number(f.get("points")),
       rounds_to_win_game: Number(f.get("rounds")),
       first: f.get("first"),
-      handicaps: {
-        black: { line: f.get("black_line"), hand: f.get("black_hand") },
-        white: { line: f.get("white_line"), hand: f.get("white_hand") },
-      },
+      handicaps: Object.fromEntries(["black", "white"].map((p) => [p, {  // R18
+        line: f.get(`${p}_line`), finger: f.get(`${p}_finger`), hand: f.get(`${p}_hand`) }])),
     };
     const r = await send("/api/match/new", body, "new match started");
     if (r && r.ok) $("sec-new").open = false;
@@ -358,6 +395,7 @@ function setup() {
   setupCorrections();
   setupNewMatch();
   offBoard = stepper($("amend-off"), 0, 20, 0, "off the board");
+  $("amend-knocked").onchange = showSecondKnocked;
   $("amend-send").onclick = () => send("/api/match/amend", amendBody(), "last shot amended");
   $("no-change").onclick = () => send("/api/match/no-change", {}, "turn recorded: no change");
   // Undo is deliberate: the first tap says what would be taken back, the second does it.
