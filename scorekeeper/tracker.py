@@ -141,7 +141,7 @@ def shot_from_reading(reading: BoardReading, expected: Expectation) -> Shot | No
     if expected.must_place_big:
         return _big_shot(shooter, reading, delta, launched)
     chain = _chain(shooter, reading)
-    knocked = "loose" if any(v == "missing" for v in bigs.values()) else None
+    knocked = ("loose",) * sum(1 for v in bigs.values() if v == "missing")  # R12: one or both
     return Shot(by=shooter, delta=delta, chain=chain, knocked_big=knocked)
 
 

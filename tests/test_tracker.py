@@ -123,6 +123,13 @@ def test_a_big_skitt_gone_from_its_spot_was_knocked_loose():
     assert shot == proposed(by="black", delta={"white.red": 1}, knocked_big="loose")
 
 
+def test_both_big_skitts_gone_from_their_spots_were_both_knocked_loose():
+    """R12: one shot may knock both loose; the referee adds where each landed."""
+    t = ready_tracker(expect())
+    shot = t.observe(reading(board(white_red=1), big={"black": False, "white": False}), expect())
+    assert shot == proposed(by="black", delta={"white.red": 1}, knocked_big=("loose", "loose"))
+
+
 def test_a_skitt_on_a_bridge_between_opposite_fields_is_a_chain():
     t = ready_tracker(expect())
     shot = t.observe(reading(bridges={("white.red", "white.yellow")}), expect())
