@@ -110,6 +110,8 @@ def candidate(rnd: random.Random, state: State) -> dict[str, Any]:
             s["chain"] = choices(rnd, rules.opposite(by), 2, 2, unique=True)
         if rnd.random() < 0.1:
             s["knocked_big"] = rnd.choice(["loose", *rules.fields[:-1]])
+            if rnd.random() < 0.3:  # both big skitts knocked loose (R12)
+                s["knocked_big"] = [s["knocked_big"], rnd.choice(["loose", *rules.fields[:-1]])]
         if state.blocked and rnd.random() < 0.25:
             s["blockade"] = {"from": rnd.choice(sorted(state.blocked)),
                              "to": rnd.choice([*rules.fields, "off"])}
