@@ -140,9 +140,20 @@ def test_a_correction_puts_a_big_skitt_right_and_a_new_match_takes_finger_and_ha
         "black": {"line": "standard", "finger": "different", "hand": "dominant"},
         "white": {"line": "semicircle", "finger": "usual", "hand": "non-dominant"}}
     page.context.close()
-    scoreboard = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    scoreboard.goto(server.url + "/")
-    expect(scoreboard.locator("#p-white .handicap")).to_have_text(
-        "semicircle line · non-dominant hand")
-    expect(scoreboard.locator("#p-black .handicap")).to_have_text("a different finger")
-    scoreboard.context.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_scoreboard_shows_handicap_2_in_words(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+) -> None:
+    from playwright.sync_api import expect
+
+    post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"}, "handicaps": {
+        "black": {"finger": "different"},
+        "white": {"line": "semicircle", "hand": "non-dominant"}}})
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(server.url + "/")
+    expect(page.locator("#p-white .handicap")).to_have_text("semicircle line · non-dominant hand")
+    expect(page.locator("#p-black .handicap")).to_have_text("a different finger")
+    snap(page, f"tablet-choices-scoreboard-{size[0]}x{size[1]}-handicaps")
+    page.context.close()
