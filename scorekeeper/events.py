@@ -28,12 +28,13 @@ from scorekeeper import checks
 from scorekeeper.errors import MalformedEventError
 from scorekeeper.fields import Player
 from scorekeeper.frozen import FrozenMap, freeze
+from scorekeeper.options import BigState
 from scorekeeper.shot import RedChoice, Shot
 
 SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
              "opponent_red", "unblock", "invalid")
 CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "reason")
-BIG_STATES = ("hand", "center")
+BIG_STATES: tuple[BigState, ...] = ("hand", "center")
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
 RED_CHOICES = ("advance", "back")
 
@@ -113,7 +114,7 @@ class Correction:
     """New round wins for the players named."""
     turn: Player | None = None
     """Who is due to shoot; during a shoot-off this ends it."""
-    big: FrozenMap[Player, str] | None = None
+    big: FrozenMap[Player, BigState] | None = None
     """Big-skitt states for the players named, as the state has them: ``"hand"`` (to be
     placed again) or ``"center"`` (R11, R12): a wrongly sensed big skitt put right."""
     reason: str | None = None
@@ -282,10 +283,10 @@ def _parse_shootoff(obj: Any) -> ShootOff:
                     white=checks.integer(obj["white"], "shootoff.white", -1))
 
 
-def _big_states(value: Any) -> dict[Player, str]:
+def _big_states(value: Any) -> dict[Player, BigState]:
     """A correction's ``{player: "hand" | "center"}`` (any subset of the two players)."""
     obj = checks.mapping(value, "correct.big")
-    out: dict[Player, str] = {}
+    out: dict[Player, BigState] = {}
     for p, v in obj.items():
         player = checks.player(p, "correct.big", of_key=True)
         if v not in BIG_STATES:

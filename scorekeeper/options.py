@@ -283,11 +283,6 @@ class Handicap:
                     f"handicap.{key}",
                     f"expected one of {', '.join(allowed)}, got {checks.show(value)}")
 
-    @property
-    def is_plain(self) -> bool:
-        """True when the player shoots without any handicap."""
-        return self == Handicap()
-
     @classmethod
     def from_json(cls, obj: Any) -> Handicap:
         """A handicap from ``{"line": ..., "finger": ..., "hand": ...}`` (all optional). A
