@@ -151,7 +151,8 @@ def test_r18_a_handicap_outside_the_lists_is_refused_by_name():
 
 THIRD_READING = ("r15-r16-chain-clearing-earns-the-unblock-right",
                  "r12-two-big-skitts-knocked-loose-by-one-shot",
-                 "r19-correction-of-a-big-skitt")
+                 "r19-correction-of-a-big-skitt",
+                 "r19-amended-shot-adds-both-red-choices-the-unblock-and-two-loose-big-skitts")
 
 
 @pytest.mark.parametrize("name", THIRD_READING)
