@@ -76,6 +76,10 @@ class Blockade(Strict):
     to: str = Field(description='Where it went: a field, "minus" or "off".')
 
 
+class Resume(Change):
+    match_id: int = Field(ge=1, description="The stored match to take up again.")
+
+
 class Amend(Change):
     """What the sensors cannot see about the last shot; a key set to null takes it out."""
 
@@ -151,11 +155,21 @@ class NewMatch(Change):
         return {} if self.first == "shootoff" else {"first": self.first}
 
 
-class Pause(Strict):
+class SensingAct(Strict):
+    """A sensing act (pause, mute, the virtual board laid out): it states what it wants
+    (``paused: true``), so two people doing it at once cannot undo each other; ``seq`` still
+    tells a page left over from before a restart (409), like any change's."""
+
+    seq: int | None = Field(
+        default=None, ge=0, description="The state's `seq` the person saw (409 when stale)."
+    )
+
+
+class Pause(SensingAct):
     paused: bool
 
 
-class Mute(Strict):
+class Mute(SensingAct):
     cell: int = Field(ge=0)
     muted: bool = True
 

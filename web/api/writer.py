@@ -66,10 +66,14 @@ async def change(
     return await on_writer(table, run)
 
 
-async def on_sensing(table: Table, act: Callable[[], object]) -> dict[str, Any]:
+async def on_sensing(
+    table: Table, act: Callable[[], object], *, seq: int | None = None
+) -> dict[str, Any]:
     """A sensing act on the sensing thread, answered with the state after it (a shot it
-    concludes goes on to the writer; the answer does not wait for the disk)."""
+    concludes goes on to the writer; the answer does not wait for the disk). ``seq``: the
+    state its person saw (``Table.check_known``)."""
     def run() -> dict[str, Any]:
+        table.check_known(seq)
         act()
         return table.snapshot()
     return await asyncio.get_running_loop().run_in_executor(table.watch.thread, run)

@@ -25,12 +25,12 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 @change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await on_sensing(table, lambda: table.watch.set_paused(body.paused))
+    return await on_sensing(table, lambda: table.watch.set_paused(body.paused), seq=body.seq)
 
 
 @change("/mute", summary="Mute (or unmute) a faulty sensor cell")
 async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await on_sensing(table, lambda: _mute(table, body))
+    return await on_sensing(table, lambda: _mute(table, body), seq=body.seq)
 
 
 def _mute(table: Table, body: Mute) -> None:

@@ -22,7 +22,7 @@ from scorekeeper.words import PLAYERS, name_of, players_named
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch, download
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import Amend, Change, NewMatch, StepRequest
+from web.api.schemas import Amend, Change, NewMatch, Resume, StepRequest
 from web.api.writer import change as change_on_writer
 from web.table import records
 
@@ -111,3 +111,9 @@ async def post_new_match(body: NewMatch, table: TableDep, _: Referee) -> dict[st
         {"handicaps": body.handicaps.model_dump()},
     ), seq=body.seq)
 
+
+
+@change("/match/resume", summary="Take up a stored match again (one a new match replaced)")
+async def post_resume(body: Resume, table: TableDep, _: Referee) -> dict[str, Any]:
+    """The match in play stays stored as it is and can be taken up again in turn."""
+    return await change_on_writer(table, lambda: table.take_up(body.match_id), seq=body.seq)
