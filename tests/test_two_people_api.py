@@ -122,3 +122,34 @@ def test_a_replaced_match_stays_stored_and_can_be_taken_up_again(
     r = restarted.post("/api/match/new", json={"seq": state(restarted)["seq"]})
     assert r.status_code == 200
     assert r.json()["match_id"] not in (anna_ben, replacing)
+
+
+def test_an_undo_armed_on_a_step_another_undo_took_back_is_refused_in_words(
+    make_client: Callable[..., TestClient],
+) -> None:
+    """Two referees (two sessions) arm Undo on Ben's shot: the second is stale, told what the
+    first took back, and Anna's shot before it stands."""
+    one, two = make_client(), None
+    assert one.post("/api/referee/login", json={"pin": PIN}).is_success
+    r = one.post("/api/match/new", json={"seq": state(one)["seq"], "first": "black",
+                                         "names": {"black": "Anna", "white": "Ben"}})
+    assert r.is_success
+    place_bigs(one)
+    assert step(one, {"shot": {"by": "black", "delta": {"white.red": 1}}}).is_success
+    assert step(one, {"shot": {"by": "white", "delta": {}}}).is_success
+    two = TestClient(one.app)
+    assert two.post("/api/referee/login", json={"pin": PIN}).is_success
+    armed = state(one)["seq"]  # both look at Ben's shot
+    assert one.post("/api/match/undo", json={"seq": armed}).is_success
+    late = two.post("/api/match/undo", json={"seq": armed})
+    assert late.status_code == 409
+    assert late.json()["meanwhile"] == ["someone took back Ben's shot"]
+    entries = one.get("/api/match/log").json()["entries"]
+    standing = [e for e in entries if not e["undone"] and e["kind"] == "shot"]
+    assert standing[-1]["step"]["shot"]["by"] == "black"
+    # an amendment meanwhile is named as one
+    seen = state(one)["seq"]
+    assert one.post("/api/match/amend", json={"seq": seen, "invalid": True}).is_success
+    late = two.post("/api/match/amend", json={"seq": seen, "off_board": 1})
+    assert late.status_code == 409
+    assert late.json()["meanwhile"] == ["someone amended Anna's shot"]

@@ -35,10 +35,13 @@ const Skitter = (() => {
     return result;
   }
 
+  // A 409 says what changed meanwhile (the server's words) and that nothing was done.
   function errorText(result) {
     const text = Common.errorText(result);
-    if (result.status === 409) return `Someone else changed the match first. ${text}`;
-    return text;
+    if (result.status !== 409) return text;
+    const what = (result.data && result.data.meanwhile) || [];
+    return "Not done: someone else changed the match first." +
+      (what.length ? ` ${what.join("; ")}.` : "") + " This page now shows the match as it is.";
   }
 
   // -- words and colours ------------------------------------------------------------------

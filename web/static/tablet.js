@@ -12,13 +12,50 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1800 : 6000);
 }
 
-async function send(path, body, done) {
+// Every change carries the seq of the state its person saw when they decided: the state
+// drawn when they tapped a one-tap button, when they armed Undo, when they began filling a
+// form or when the confirmation they answer appeared; never the newest at send time. A
+// change made meanwhile makes the server answer 409: nothing is applied, the section says
+// what changed, and the page shows the match as it is (the 409 carries the state).
+async function send(path, body, how) {
   // Always ask the server: it alone decides who may change the match (401 otherwise).
-  const r = await Skitter.api(path, { seq: S().seq, ...body });
+  const r = await Skitter.api(path, { ...body, seq: how.seq });
   if (r.status === 401) Referee.check();
+  if (r.status === 409) {
+    if (how.where) explainStale($(how.where), r, how.lead || "Not done");
+    return r;
+  }
   if (!r.ok) { toast(Skitter.errorText(r)); return r; }
-  toast(done || "done", true);
+  if (how.where) hideStale($(how.where));
+  toast(how.done || "done", true);
   return r;
+}
+
+// The seq of the state drawn right now: what a one-tap button was decided on.
+const drawn = () => S().seq;
+
+// What changed meanwhile, in the section the person acted in (it stays until dismissed).
+function staleText(r, lead) {
+  const what = (r.data && r.data.meanwhile) || [];
+  return `${lead}: the match changed meanwhile.` + (what.length ? ` ${what.join("; ")}.` : "") +
+    " This page now shows the match as it is.";
+}
+
+function explainStale(section, r, lead) {
+  let box = section.querySelector(":scope > .conflict.stale");
+  if (!box) {
+    box = Common.h("div", { class: "conflict stale", role: "alert" }, Common.h("p"),
+      Common.h("button", { class: "secondary", type: "button",
+        onclick: () => box.classList.add("hidden") }, "Understood"));
+    section.appendChild(box);
+  }
+  box.querySelector("p").textContent = staleText(r, lead);
+  box.classList.remove("hidden");
+}
+
+function hideStale(section) {
+  const box = section && section.querySelector(":scope > .conflict.stale");
+  if (box) box.classList.add("hidden");
 }
 
 // A −/+ stepper; returns an object with value get/set.
@@ -110,11 +147,13 @@ function renderDecisions(s) {
           : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
         b.disabled = !red.changeable[i] || choice === option;
         b.setAttribute("aria-pressed", String(choice === option));
+        const seen = s.seq;
         b.onclick = () => {
           const choices = red.choices.slice();
           choices[i] = option;
           send("/api/match/steps", { step: { decide: { by: red.player, red: choices } } },
-            "Hit on Red choice recorded");
+            { done: "Hit on Red choice recorded", seq: seen, where: "sec-decisions",
+              lead: "Not recorded" });
         };
         row.appendChild(b);
       }
@@ -132,8 +171,10 @@ function renderDecisions(s) {
       b.type = "button";
       b.dataset.unblock = f;
       b.textContent = `Lift ${Skitter.fieldLabel(s, f)}`;
+      const seen = s.seq;
       b.onclick = () => send("/api/match/steps",
-        { step: { decide: { by: unblock.player, unblock: f } } }, "blockade lifted");
+        { step: { decide: { by: unblock.player, unblock: f } } },
+        { done: "blockade lifted", seq: seen, where: "sec-decisions", lead: "Not lifted" });
       ub.appendChild(b);
     }
   }
@@ -141,15 +182,27 @@ function renderDecisions(s) {
 
 // -- shoot-off ----------------------------------------------------------------------------
 
-const shootoff = {};
+const shootoff = { seen: null };  // seen: the state the values are being entered against
 function setupShootoff() {
   const box = $("shootoff-steppers");
   for (const p of ["black", "white"]) {
     shootoff[p] = stepper(labelled(box, p), -1, 20, 0, `shoot-off ${p}`);
   }
-  $("shootoff-send").onclick = () => send("/api/match/steps",
-    { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
-    "shoot-off entered");
+  $("shootoff-send").onclick = async () => {
+    const r = await send("/api/match/steps",
+      { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
+      { done: "shoot-off entered", seq: shootoff.seen, where: "sec-shootoff",
+        lead: "Not entered" });
+    if (r.ok) { shootoff.black.value = 0; shootoff.white.value = 0; }
+  };
+}
+
+// Untouched steppers follow the state; once a value is entered, its state is kept.
+function renderShootoff(s) {
+  const on = s.state.phase === "shootoff";
+  $("sec-shootoff").classList.toggle("hidden", !on);
+  const untouched = shootoff.black.value === 0 && shootoff.white.value === 0;
+  if (shootoff.seen === null || untouched) shootoff.seen = s.seq;
 }
 
 // -- the board after a stop ------------------------------------------------------------------
@@ -164,18 +217,67 @@ function renderBoardSection(s) {
 // -- amend the last shot -----------------------------------------------------------------
 
 let offBoard;
-let amendFor = null;  // the log seq the amend form was filled from (keep edits otherwise)
-function renderAmend(s) {
-  const st = s.state;
-  const last = s.last_step && s.last_step.step.shot ? s.last_step.step.shot : null;
-  $("sec-amend").classList.toggle("hidden", !last);
-  if (!last) { amendFor = null; return; }
-  const key = `${s.match_id}/${s.last_step.seq}`;
-  if (key === amendFor) return;
-  amendFor = key;
+// The amend form: filled from one shot (`key`, at state `seq`), then the person's own. What
+// they changed (`changes()`) is never overwritten: when another tablet changes the last shot
+// meanwhile, the form keeps their entries and says so; they send them against the shot as it
+// is now (deliberately) or drop them.
+const amend = { key: null, seq: null, filled: null, shot: null };
+
+function amendValues() {
+  const body = { off_board: offBoard.value };
+  if (amend.shot && amend.shot.big) body.big = $("amend-big").value;
+  body.knocked_big = $("amend-knocked").value || null;
+  const a = $("amend-chain-a").value, b = $("amend-chain-b").value;
+  body.chain = a && b ? [a, b] : null;
+  const from = $("amend-blockade-from").value;
+  body.blockade = from ? { from, to: $("amend-blockade-to").value } : null;
+  body.invalid = $("amend-invalid").checked;
+  return body;
+}
+
+// Only what the person changed since the form was filled: another's amendment meanwhile keeps
+// what it set unless this person set the same thing.
+function amendChanges() {
+  if (!amend.filled) return {};
+  const now = amendValues(), out = {};
+  for (const [k, v] of Object.entries(now)) {
+    if (JSON.stringify(v) !== JSON.stringify(amend.filled[k])) out[k] = v;
+  }
+  return out;
+}
+
+function shotWords(s) {
+  const last = s.last_step.step.shot;
   const said = ((s.words && s.words.effects) || []).map((e) => e.text).join("; ");
-  $("last-shot").textContent = `${Skitter.nameOf(s, last.by)}'s shot` +
-    (said ? `: ${said}` : ": no points, no penalty");
+  return `${Skitter.nameOf(s, last.by)}'s shot` + (said ? `: ${said}` : ": no points, no penalty");
+}
+
+function renderAmend(s) {
+  const last = s.last_step && s.last_step.step.shot ? s.last_step.step.shot : null;
+  const key = last ? `${s.match_id}/${s.last_step.seq}` : null;
+  const kept = Object.keys(amendChanges()).length > 0;
+  $("sec-amend").classList.toggle("hidden", !last && !kept);
+  if (key === amend.key) return;
+  if (kept) {  // the person's entries stay; say what happened to the shot
+    $("amend-changed-text").textContent = last
+      ? `The last shot changed meanwhile; it is now ${shotWords(s)}. Your entries are kept:`
+        + " send them for the shot as it is now, or drop them."
+      : "The shot you were amending was taken back meanwhile. Your entries cannot be sent.";
+    $("amend-resend").classList.toggle("hidden", !last);
+    $("amend-changed").classList.remove("hidden");
+    return;
+  }
+  if (last) fillAmend(s, last, key);
+  else amend.key = null;
+}
+
+function fillAmend(s, last, key) {
+  const st = s.state;
+  amend.key = key;
+  amend.seq = s.seq;
+  amend.shot = last;
+  $("amend-changed").classList.add("hidden");
+  $("last-shot").textContent = shotWords(s);
   const field = (f) => Skitter.fieldLabel(s, f);  // "Bo's red": the value keeps the id
   const colourFields = st.rules.colors.flatMap((c) => [`black.${c}`, `white.${c}`]);
   const opposite = st.rules.colors.map((c) => `${last.by === "black" ? "white" : "black"}.${c}`);
@@ -201,19 +303,28 @@ function renderAmend(s) {
   $("amend-blockade-from").value = last.blockade ? last.blockade.from : "";
   if (last.blockade) $("amend-blockade-to").value = last.blockade.to;
   $("amend-invalid").checked = Boolean(last.invalid);
+  amend.filled = amendValues();
 }
 
-function amendBody() {
-  const last = S().last_step.step.shot;
-  const body = { off_board: offBoard.value };
-  if (last.big) body.big = $("amend-big").value;
-  body.knocked_big = $("amend-knocked").value || null;
-  const a = $("amend-chain-a").value, b = $("amend-chain-b").value;
-  body.chain = a && b ? [a, b] : null;
-  const from = $("amend-blockade-from").value;
-  body.blockade = from ? { from, to: $("amend-blockade-to").value } : null;
-  body.invalid = $("amend-invalid").checked;
-  return body;
+// seq: the state the form was filled from, or (resending) the state shown now.
+async function sendAmend(seq) {
+  const body = amendChanges();
+  if (!Object.keys(body).length) { toast("Nothing to amend: change something first"); return; }
+  const r = await send("/api/match/amend", body, { done: "last shot amended", seq });
+  if (r.status === 409) {  // the entries stay; say what changed, offer to send them again
+    $("amend-changed-text").textContent = staleText(r, "Not amended") +
+      " Your entries are kept: send them for the shot as it is now, or drop them.";
+    $("amend-resend").classList.toggle("hidden", !(S().last_step && S().last_step.step.shot));
+    $("amend-changed").classList.remove("hidden");
+    return;
+  }
+  if (r.ok) { amend.filled = null; amend.key = null; renderAmend(S()); }
+}
+
+function dropAmend() {
+  amend.filled = null;
+  amend.key = null;
+  renderAmend(S());
 }
 
 // -- corrections --------------------------------------------------------------------------
@@ -227,14 +338,26 @@ function setupCorrections() {
     corr.wins[p].container = $("corr-wins").lastChild;
   }
   $("corr-reset").onclick = () => { corr.dirty = false; fillCorrections(S()); };
-  $("corr-conflict-ok").onclick = () => $("corr-conflict").classList.add("hidden");
-  $("corr-send").onclick = sendCorrection;
+  // Apply the kept entries to the match as it is now (deliberately): measured against it.
+  $("corr-conflict-ok").onclick = () => {
+    $("corr-conflict").classList.add("hidden");
+    sendCorrection(drawn());
+  };
+  $("corr-conflict-drop").onclick = () => {
+    $("corr-conflict").classList.add("hidden");
+    corr.dirty = false;
+    fillCorrections(S());
+  };
+  $("corr-send").onclick = () => sendCorrection();
 }
 
 // Only the values the user changed are sent, measured against the state the form was filled
 // from, and against that state's seq: if another tablet changed the match meanwhile the
 // server answers 409 and nothing of theirs is overwritten (issue 13, item 8).
-async function sendCorrection() {
+// `seq` (resending kept entries): the state shown now; the values sent stay those the person
+// changed from the form as filled, so another's change meanwhile is kept where they did not
+// touch it.
+async function sendCorrection(seq) {
   const base = corr.base, st = base.state, body = {};
   const score = {}, wins = {}, board = {};
   for (const p of ["black", "white"]) {
@@ -255,20 +378,18 @@ async function sendCorrection() {
   }
   if (!Object.keys(body).length) { toast("Nothing to correct: change a value first"); return; }
   body.reason = $("corr-reason").value;
-  const r = await Skitter.api("/api/match/steps", { seq: base.seq, step: { correct: body } });
+  const r = await Skitter.api("/api/match/steps",
+    { seq: seq === undefined ? base.seq : seq, step: { correct: body } });
   if (r.status === 401) Referee.check();
-  if (r.status === 409) {
-    const what = (r.data && r.data.meanwhile) || [];
-    $("corr-conflict-text").textContent = "Not applied: the match changed meanwhile" +
-      (what.length ? ` (${what.join("; ")})` : "") +
-      ". The form now shows the current state; make your change again if it is still needed.";
+  if (r.status === 409) {  // the entries stay (never overwritten under the person's hands)
+    $("corr-conflict-text").textContent = staleText(r, "Not applied") +
+      " Your entries are kept: apply them to the match as it is now, or drop them.";
     $("corr-conflict").classList.remove("hidden");
-    corr.dirty = false;
-    fillCorrections(S());
     return;
   }
   if (!r.ok) { toast(Skitter.errorText(r)); return; }
   toast("correction applied", true);
+  $("corr-conflict").classList.add("hidden");
   corr.dirty = false;
   $("corr-reason").value = "";
   fillCorrections(S());
@@ -328,7 +449,27 @@ function fillCorrections(s) {
 
 // -- new match -------------------------------------------------------------------------------
 
+// The match in play in words, for a confirmation that would end it: its players and score.
+function matchInPlay(s) {
+  const st = s.state;
+  const wins = st.rules.rounds_to_win_game > 1
+    ? `, round wins ${st.round_wins.black} : ${st.round_wins.white}` : "";
+  return `${Skitter.nameOf(s, "black")} v ${Skitter.nameOf(s, "white")} ` +
+    `(score ${st.score.black} : ${st.score.white}${wins}, round ${st.round})`;
+}
+
+// A match is running once a step was logged and until the game is over: ending it asks first.
+function running(s) {
+  return (s.log_length || 0) > 0 && s.state.phase !== "game_over";
+}
+
 function setupNewMatch() {
+  let pending = null;  // the new match's body and the state the confirmation was shown at
+  const start = async (body, seq) => {
+    const r = await send("/api/match/new", body, { done: "new match started", seq,
+      where: "sec-new", lead: "No new match started" });
+    if (r && r.ok) $("sec-new").open = false;
+  };
   $("new-match").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);
@@ -344,9 +485,72 @@ function setupNewMatch() {
         white: { line: f.get("white_line"), hand: f.get("white_hand") },
       },
     };
-    const r = await send("/api/match/new", body, "new match started");
-    if (r && r.ok) $("sec-new").open = false;
+    if (!running(S())) { start(body, drawn()); return; }
+    pending = { body, seq: drawn() };
+    $("new-confirm-text").textContent = `This ends the match in play: ${matchInPlay(S())}. ` +
+      "It stays in the log; you can take it up again under “Earlier matches”.";
+    $("new-confirm").classList.remove("hidden");
+    $("new-confirm-yes").focus();
   });
+  $("new-confirm-yes").onclick = () => {
+    $("new-confirm").classList.add("hidden");
+    if (pending) start(pending.body, pending.seq);
+    pending = null;
+  };
+  $("new-confirm-no").onclick = () => { $("new-confirm").classList.add("hidden"); pending = null; };
+}
+
+// -- earlier matches: a replaced match taken up again ----------------------------------------
+
+let earlierFor = null;
+async function renderEarlier(s) {
+  if (!$("sec-earlier").open) return;
+  const key = `${s.match_id}/${s.boot}`;
+  if (key === earlierFor) return;
+  earlierFor = key;
+  const r = await Skitter.api("/api/matches");
+  if (!r.ok) { earlierFor = null; return; }
+  const h = Common.h;
+  const seat = { black: "First player", white: "Second player" };
+  const items = r.data.filter((m) => m.id !== S().match_id).slice(0, 8).map((m) => {
+    const who = ["black", "white"].map((p) => (m.names && m.names[p]) || seat[p]).join(" v ");
+    const when = new Date(m.created_at * 1000).toLocaleString([], { month: "short",
+      day: "numeric", hour: "2-digit", minute: "2-digit" });
+    const steps = `${m.events} step${m.events === 1 ? "" : "s"}`;
+    return h("li", { dataset: { match: m.id } }, h("span", {}, `${who} · ${steps} · ${when}`),
+      h("button", { class: "secondary", type: "button",
+        onclick: () => askResume(m.id, who) }, "Take it up again"));
+  });
+  $("earlier").replaceChildren(...(items.length ? items
+    : [h("li", {}, "No earlier match is stored.")]));
+}
+
+let resuming = null;  // the match to take up and the state the confirmation was shown at
+function askResume(id, who) {
+  resuming = { id, seq: drawn() };
+  const ends = running(S()) ? `This ends the match in play: ${matchInPlay(S())}; it stays in ` +
+    "the log too. " : "";
+  $("resume-confirm-text").textContent = `${ends}Take up ${who} (match ${id}) again?`;
+  $("resume-confirm").classList.remove("hidden");
+}
+
+function setupEarlier() {
+  $("sec-earlier").addEventListener("toggle", () => {
+    earlierFor = null;
+    if (S()) renderEarlier(S());
+  });
+  $("resume-confirm-yes").onclick = async () => {
+    $("resume-confirm").classList.add("hidden");
+    if (!resuming) return;
+    const { id, seq } = resuming;
+    resuming = null;
+    await send("/api/match/resume", { match_id: id }, { done: "match taken up again", seq,
+      where: "sec-earlier", lead: "Not taken up" });
+  };
+  $("resume-confirm-no").onclick = () => {
+    $("resume-confirm").classList.add("hidden");
+    resuming = null;
+  };
 }
 
 // -- wiring -----------------------------------------------------------------------------------
@@ -357,11 +561,16 @@ function setup() {
   setupShootoff();
   setupCorrections();
   setupNewMatch();
+  setupEarlier();
   offBoard = stepper($("amend-off"), 0, 20, 0, "off the board");
-  $("amend-send").onclick = () => send("/api/match/amend", amendBody(), "last shot amended");
-  $("no-change").onclick = () => send("/api/match/no-change", {}, "turn recorded: no change");
-  // Undo is deliberate: the first tap says what would be taken back, the second does it.
-  let undoArmed = null;
+  $("amend-send").onclick = () => sendAmend(amend.seq);
+  $("amend-resend").onclick = () => sendAmend(drawn());
+  $("amend-drop").onclick = dropAmend;
+  $("no-change").onclick = () => send("/api/match/no-change", {},
+    { done: "turn recorded: no change", seq: drawn(), where: "sec-turn", lead: "Not recorded" });
+  // Undo is deliberate: the first tap says what would be taken back, the second does it,
+  // against the state shown at the first tap (another tablet's undo meanwhile: 409).
+  let undoArmed = null, undoSeen = null;
   const disarm = () => {
     clearTimeout(undoArmed); undoArmed = null;
     $("undo").textContent = "Undo last step…";
@@ -370,33 +579,40 @@ function setup() {
   $("undo-cancel").onclick = disarm;
   $("undo").onclick = () => {
     if (!undoArmed) {
+      undoSeen = drawn();
+      hideStale($("sec-undo"));
       $("undo").textContent = "Yes, take it back";
       $("undo-cancel").classList.remove("hidden");
       undoArmed = setTimeout(disarm, 6000);
       return;
     }
     disarm();
-    send("/api/match/undo", {}, "last step undone");
+    send("/api/match/undo", {},
+      { done: "last step undone", seq: undoSeen, where: "sec-undo", lead: "Not undone" });
   };
   $("pause").onclick = () => send("/api/referee/pause", { paused: !S().sensing.paused },
-    S().sensing.paused ? "sensing resumed" : "sensing paused");
-  $("accept-board").onclick = () => send("/api/referee/board/accept", {}, "board accepted");
+    { done: S().sensing.paused ? "sensing resumed" : "sensing paused", seq: drawn(),
+      where: "sec-turn" });
+  $("accept-board").onclick = () => send("/api/referee/board/accept", {},
+    { done: "board accepted", seq: drawn(), where: "sec-board", lead: "Not accepted" });
   $("restore-board").onclick = () => send("/api/referee/board/restore", {},
-    "restore the board to the match");
+    { done: "restore the board to the match", seq: drawn(), where: "sec-board" });
   Skitter.onState((s) => {
     renderStatus(s);
     renderDecisions(s);
-    $("sec-shootoff").classList.toggle("hidden", s.state.phase !== "shootoff");
+    renderShootoff(s);
     renderBoardSection(s);
     renderAmend(s);
     fillCorrections(s);
+    renderEarlier(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
       const form = $("new-match");
       form.elements.black.value = (s.given_names || {}).black || "";
       form.elements.white.value = (s.given_names || {}).white || "";
     }
     $("undo").disabled = !s.can_undo;
-    const lastEntry = (s.log || []).filter((e) => !e.undone).slice(-1)[0];
+    // what an Undo would take back: the newest step standing (an undo itself is not one)
+    const lastEntry = (s.log || []).filter((e) => !e.undone && e.kind !== "undo").slice(-1)[0];
     $("undo-what").textContent = s.can_undo && lastEntry
       ? `The last step: ${lastEntry.words || lastEntry.text}` : "Nothing to take back";
     $("no-change").disabled = !s.state.turn;
