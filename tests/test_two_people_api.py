@@ -153,3 +153,20 @@ def test_an_undo_armed_on_a_step_another_undo_took_back_is_refused_in_words(
     late = two.post("/api/match/amend", json={"seq": seen, "off_board": 1})
     assert late.status_code == 409
     assert late.json()["meanwhile"] == ["someone amended Anna's shot"]
+
+
+def test_a_change_made_on_a_state_of_an_earlier_run_is_stale(referee: TestClient) -> None:
+    """Sessions outlive a restart and the states' numbers start again: the ``boot`` a page
+    saw tells an old state apart from a new one with the same number."""
+    place_bigs(referee)
+    now = state(referee)
+    before = log_length(referee)
+    r = referee.post("/api/match/undo", json={"seq": now["seq"], "boot": "0ldb00t"})
+    assert r.status_code == 409
+    assert r.json()["meanwhile"] == ["the scorekeeper restarted"]
+    r = referee.post("/api/referee/pause", json={"seq": now["seq"], "boot": "0ldb00t",
+                                                 "paused": True})
+    assert r.status_code == 409
+    assert log_length(referee) == before
+    r = referee.post("/api/match/undo", json={"seq": now["seq"], "boot": now["boot"]})
+    assert r.status_code == 200, r.text

@@ -307,10 +307,10 @@ const Referee = (() => {
     if (!r.ok) return;  // not reachable: the session is not known to be gone
     const was = loggedIn;
     set(Boolean(r.data && r.data.referee));
-    if (was && !loggedIn) {  // a restarted scorekeeper forgets sessions
+    if (was && !loggedIn) {  // the PIN was changed, or the session was logged out
       for (const form of forms) {
-        form.querySelector(".msg").textContent = "Signed out (the scorekeeper restarted or " +
-          "the session ended): log in again";
+        form.querySelector(".msg").textContent = "Signed out (the referee PIN was changed " +
+          "or the session ended): log in again";
       }
     }
   }

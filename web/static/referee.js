@@ -129,7 +129,7 @@ function renderCells(s) {
   const h = Common.h;
   const mute = async (cell, on) => {
     // the state the cell was drawn from: what the referee saw when they decided
-    const r = await Skitter.api("/api/referee/mute", { cell, muted: on, seq: s.seq });
+    const r = await Skitter.api("/api/referee/mute", { cell, muted: on, seq: s.seq, boot: s.boot });
     if (!r.ok) toast(Skitter.errorText(r));
   };
   const cells = [];
@@ -171,7 +171,7 @@ Skitter.onState((s) => {
 document.getElementById("pause").onclick = async () => {
   const seen = Skitter.state;  // one tap: decided on the state drawn now
   const r = await Skitter.api("/api/referee/pause",
-    { paused: !seen.sensing.paused, seq: seen.seq });
+    { paused: !seen.sensing.paused, seq: seen.seq, boot: seen.boot });
   if (!r.ok) toast(Skitter.errorText(r));
 };
 Referee.wire(document.getElementById("login"));

@@ -19,7 +19,7 @@ function toast(text, ok) {
 // what changed, and the page shows the match as it is (the 409 carries the state).
 async function send(path, body, how) {
   // Always ask the server: it alone decides who may change the match (401 otherwise).
-  const r = await Skitter.api(path, { ...body, seq: how.seq });
+  const r = await Skitter.api(path, { ...body, seq: how.seen.seq, boot: how.seen.boot });
   if (r.status === 401) Referee.check();
   if (r.status === 409) {
     if (how.where) explainStale($(how.where), r, how.lead || "Not done");
@@ -31,8 +31,10 @@ async function send(path, body, how) {
   return r;
 }
 
-// The seq of the state drawn right now: what a one-tap button was decided on.
-const drawn = () => S().seq;
+// What a person saw: the seq of a state, and the boot (run) of the scorekeeper it came from.
+function seenOf(s) { return { seq: s.seq, boot: s.boot }; }
+// The state drawn right now: what a one-tap button was decided on.
+const drawn = () => seenOf(S());
 
 // What changed meanwhile, in the section the person acted in (it stays until dismissed).
 function staleText(r, lead) {
@@ -147,12 +149,12 @@ function renderDecisions(s) {
           : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
         b.disabled = !red.changeable[i] || choice === option;
         b.setAttribute("aria-pressed", String(choice === option));
-        const seen = s.seq;
+        const seen = seenOf(s);
         b.onclick = () => {
           const choices = red.choices.slice();
           choices[i] = option;
           send("/api/match/steps", { step: { decide: { by: red.player, red: choices } } },
-            { done: "Hit on Red choice recorded", seq: seen, where: "sec-decisions",
+            { done: "Hit on Red choice recorded", seen, where: "sec-decisions",
               lead: "Not recorded" });
         };
         row.appendChild(b);
@@ -171,10 +173,10 @@ function renderDecisions(s) {
       b.type = "button";
       b.dataset.unblock = f;
       b.textContent = `Lift ${Skitter.fieldLabel(s, f)}`;
-      const seen = s.seq;
+      const seen = seenOf(s);
       b.onclick = () => send("/api/match/steps",
         { step: { decide: { by: unblock.player, unblock: f } } },
-        { done: "blockade lifted", seq: seen, where: "sec-decisions", lead: "Not lifted" });
+        { done: "blockade lifted", seen, where: "sec-decisions", lead: "Not lifted" });
       ub.appendChild(b);
     }
   }
@@ -191,7 +193,7 @@ function setupShootoff() {
   $("shootoff-send").onclick = async () => {
     const r = await send("/api/match/steps",
       { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
-      { done: "shoot-off entered", seq: shootoff.seen, where: "sec-shootoff",
+      { done: "shoot-off entered", seen: shootoff.seen, where: "sec-shootoff",
         lead: "Not entered" });
     if (r.ok) { shootoff.black.value = 0; shootoff.white.value = 0; }
   };
@@ -202,7 +204,7 @@ function renderShootoff(s) {
   const on = s.state.phase === "shootoff";
   $("sec-shootoff").classList.toggle("hidden", !on);
   const untouched = shootoff.black.value === 0 && shootoff.white.value === 0;
-  if (shootoff.seen === null || untouched) shootoff.seen = s.seq;
+  if (shootoff.seen === null || untouched) shootoff.seen = seenOf(s);
 }
 
 // -- the board after a stop ------------------------------------------------------------------
@@ -221,7 +223,7 @@ let offBoard;
 // they changed (`changes()`) is never overwritten: when another tablet changes the last shot
 // meanwhile, the form keeps their entries and says so; they send them against the shot as it
 // is now (deliberately) or drop them.
-const amend = { key: null, seq: null, filled: null, shot: null };
+const amend = { key: null, seen: null, filled: null, shot: null };
 
 function amendValues() {
   const body = { off_board: offBoard.value };
@@ -274,7 +276,7 @@ function renderAmend(s) {
 function fillAmend(s, last, key) {
   const st = s.state;
   amend.key = key;
-  amend.seq = s.seq;
+  amend.seen = seenOf(s);
   amend.shot = last;
   $("amend-changed").classList.add("hidden");
   $("last-shot").textContent = shotWords(s);
@@ -306,11 +308,11 @@ function fillAmend(s, last, key) {
   amend.filled = amendValues();
 }
 
-// seq: the state the form was filled from, or (resending) the state shown now.
-async function sendAmend(seq) {
+// seen: the state the form was filled from, or (resending) the state shown now.
+async function sendAmend(seen) {
   const body = amendChanges();
   if (!Object.keys(body).length) { toast("Nothing to amend: change something first"); return; }
-  const r = await send("/api/match/amend", body, { done: "last shot amended", seq });
+  const r = await send("/api/match/amend", body, { done: "last shot amended", seen });
   if (r.status === 409) {  // the entries stay; say what changed, offer to send them again
     $("amend-changed-text").textContent = staleText(r, "Not amended") +
       " Your entries are kept: send them for the shot as it is now, or drop them.";
@@ -357,7 +359,7 @@ function setupCorrections() {
 // `seq` (resending kept entries): the state shown now; the values sent stay those the person
 // changed from the form as filled, so another's change meanwhile is kept where they did not
 // touch it.
-async function sendCorrection(seq) {
+async function sendCorrection(seen) {
   const base = corr.base, st = base.state, body = {};
   const score = {}, wins = {}, board = {};
   for (const p of ["black", "white"]) {
@@ -378,8 +380,9 @@ async function sendCorrection(seq) {
   }
   if (!Object.keys(body).length) { toast("Nothing to correct: change a value first"); return; }
   body.reason = $("corr-reason").value;
+  const at = seen || seenOf(base);
   const r = await Skitter.api("/api/match/steps",
-    { seq: seq === undefined ? base.seq : seq, step: { correct: body } });
+    { seq: at.seq, boot: at.boot, step: { correct: body } });
   if (r.status === 401) Referee.check();
   if (r.status === 409) {  // the entries stay (never overwritten under the person's hands)
     $("corr-conflict-text").textContent = staleText(r, "Not applied") +
@@ -465,8 +468,8 @@ function running(s) {
 
 function setupNewMatch() {
   let pending = null;  // the new match's body and the state the confirmation was shown at
-  const start = async (body, seq) => {
-    const r = await send("/api/match/new", body, { done: "new match started", seq,
+  const start = async (body, seen) => {
+    const r = await send("/api/match/new", body, { done: "new match started", seen,
       where: "sec-new", lead: "No new match started" });
     if (r && r.ok) $("sec-new").open = false;
   };
@@ -486,7 +489,7 @@ function setupNewMatch() {
       },
     };
     if (!running(S())) { start(body, drawn()); return; }
-    pending = { body, seq: drawn() };
+    pending = { body, seen: drawn() };
     $("new-confirm-text").textContent = `This ends the match in play: ${matchInPlay(S())}. ` +
       "It stays in the log; you can take it up again under “Earlier matches”.";
     $("new-confirm").classList.remove("hidden");
@@ -494,7 +497,7 @@ function setupNewMatch() {
   });
   $("new-confirm-yes").onclick = () => {
     $("new-confirm").classList.add("hidden");
-    if (pending) start(pending.body, pending.seq);
+    if (pending) start(pending.body, pending.seen);
     pending = null;
   };
   $("new-confirm-no").onclick = () => { $("new-confirm").classList.add("hidden"); pending = null; };
@@ -527,7 +530,7 @@ async function renderEarlier(s) {
 
 let resuming = null;  // the match to take up and the state the confirmation was shown at
 function askResume(id, who) {
-  resuming = { id, seq: drawn() };
+  resuming = { id, seen: drawn() };
   const ends = running(S()) ? `This ends the match in play: ${matchInPlay(S())}; it stays in ` +
     "the log too. " : "";
   $("resume-confirm-text").textContent = `${ends}Take up ${who} (match ${id}) again?`;
@@ -542,9 +545,9 @@ function setupEarlier() {
   $("resume-confirm-yes").onclick = async () => {
     $("resume-confirm").classList.add("hidden");
     if (!resuming) return;
-    const { id, seq } = resuming;
+    const { id, seen } = resuming;
     resuming = null;
-    await send("/api/match/resume", { match_id: id }, { done: "match taken up again", seq,
+    await send("/api/match/resume", { match_id: id }, { done: "match taken up again", seen,
       where: "sec-earlier", lead: "Not taken up" });
   };
   $("resume-confirm-no").onclick = () => {
@@ -563,11 +566,11 @@ function setup() {
   setupNewMatch();
   setupEarlier();
   offBoard = stepper($("amend-off"), 0, 20, 0, "off the board");
-  $("amend-send").onclick = () => sendAmend(amend.seq);
+  $("amend-send").onclick = () => sendAmend(amend.seen);
   $("amend-resend").onclick = () => sendAmend(drawn());
   $("amend-drop").onclick = dropAmend;
   $("no-change").onclick = () => send("/api/match/no-change", {},
-    { done: "turn recorded: no change", seq: drawn(), where: "sec-turn", lead: "Not recorded" });
+    { done: "turn recorded: no change", seen: drawn(), where: "sec-turn", lead: "Not recorded" });
   // Undo is deliberate: the first tap says what would be taken back, the second does it,
   // against the state shown at the first tap (another tablet's undo meanwhile: 409).
   let undoArmed = null, undoSeen = null;
@@ -588,15 +591,15 @@ function setup() {
     }
     disarm();
     send("/api/match/undo", {},
-      { done: "last step undone", seq: undoSeen, where: "sec-undo", lead: "Not undone" });
+      { done: "last step undone", seen: undoSeen, where: "sec-undo", lead: "Not undone" });
   };
   $("pause").onclick = () => send("/api/referee/pause", { paused: !S().sensing.paused },
-    { done: S().sensing.paused ? "sensing resumed" : "sensing paused", seq: drawn(),
+    { done: S().sensing.paused ? "sensing resumed" : "sensing paused", seen: drawn(),
       where: "sec-turn" });
   $("accept-board").onclick = () => send("/api/referee/board/accept", {},
-    { done: "board accepted", seq: drawn(), where: "sec-board", lead: "Not accepted" });
+    { done: "board accepted", seen: drawn(), where: "sec-board", lead: "Not accepted" });
   $("restore-board").onclick = () => send("/api/referee/board/restore", {},
-    { done: "restore the board to the match", seq: drawn(), where: "sec-board" });
+    { done: "restore the board to the match", seen: drawn(), where: "sec-board" });
   Skitter.onState((s) => {
     renderStatus(s);
     renderDecisions(s);

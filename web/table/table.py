@@ -138,6 +138,8 @@ class Table:
     def meanwhile(self, seq: int) -> list[str]:
         """What changed in the match after state ``seq``, in players' words (for a 409);
         empty when that state is too old to tell."""
+        if seq < 0:  # made against an earlier run's state (Table.check_boot)
+            return ["the scorekeeper restarted"]
         known = [(n, m) for v, n, m in self._changes if v <= seq]
         if not known:
             return []
@@ -212,6 +214,12 @@ class Table:
                 f"the match changed since state {seq} (now state {self.seq}, last match "
                 f"change at {self.version}); look again and retry"
             )
+
+    def check_boot(self, boot: str | None) -> None:
+        """:class:`Stale` when the state a change was made against is of an earlier run of
+        the scorekeeper (sessions outlive a restart; the states' numbers start again)."""
+        if boot is not None and boot != self.boot:
+            raise Stale(-1, "the scorekeeper restarted since that state; look again and retry")
 
     def check_known(self, seq: int | None) -> None:
         """A sensing act's ``seq``: refused (:class:`Stale`) only when it is no state of this

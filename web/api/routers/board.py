@@ -28,11 +28,11 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 
 async def _act(table: Table, action: Callable[[SimulatedBoard], None],
-               seq: int | None = None) -> dict[str, Any]:
+               seq: int | None = None, boot: str | None = None) -> dict[str, Any]:
     """On the sensing thread: a tap is a physical act, it never waits on the disk."""
     if table.sensing is None:
         raise Refused("no sensor source", "source")
-    return await on_sensing(table, lambda: table.watch.on_simulator(action), seq=seq)
+    return await on_sensing(table, lambda: table.watch.on_simulator(action), seq=seq, boot=boot)
 
 
 @router.get("", response_model=BoardView,
@@ -74,4 +74,5 @@ async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
 @change("/lay-out", summary="Put the simulated board where the match expects it")
 async def lay_out(table: TableDep, _: Referee, body: SensingAct | None = None) -> dict[str, Any]:
     """A decision (the board as the match expects), so it carries the ``seq`` seen."""
-    return await _act(table, lambda sim: table.watch.lay_out(), seq=body.seq if body else None)
+    return await _act(table, lambda sim: table.watch.lay_out(), seq=body.seq if body else None,
+                      boot=body.boot if body else None)
