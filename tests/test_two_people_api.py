@@ -170,3 +170,28 @@ def test_a_change_made_on_a_state_of_an_earlier_run_is_stale(referee: TestClient
     assert log_length(referee) == before
     r = referee.post("/api/match/undo", json={"seq": now["seq"], "boot": now["boot"]})
     assert r.status_code == 200, r.text
+
+
+def test_a_log_of_version_2_gains_the_record_of_matches_taken_up_again(tmp_path) -> None:
+    import sqlite3
+
+    from scorekeeper.store import SCHEMA_VERSION, MatchStore
+
+    path = tmp_path / "v2.db"
+    with MatchStore(path) as store:
+        first = store.create_match({}, {"first": "black"}, {"black": "Anna"}, at=1.0)
+        second = store.create_match({}, {"first": "black"}, {"black": "Cy"}, at=2.0)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE resumes")
+    db.execute("PRAGMA user_version = 2")
+    db.commit()
+    db.close()
+    with MatchStore(path) as store:
+        assert store.latest_match_id() == second
+        store.resume_match(first, at=3.0)
+        assert store.latest_match_id() == first
+        third = store.create_match({}, {"first": "black"}, {}, at=4.0)
+        assert store.latest_match_id() == third
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
+    db.close()
