@@ -40,8 +40,10 @@ const Skitter = (() => {
     const text = Common.errorText(result);
     if (result.status !== 409) return text;
     const what = (result.data && result.data.meanwhile) || [];
+    const said = what.join("; ");
     return "Not done: someone else changed the match first." +
-      (what.length ? ` ${what.join("; ")}.` : "") + " This page now shows the match as it is.";
+      (said ? ` ${said[0].toUpperCase()}${said.slice(1)}.` : "") +
+      " This page now shows the match as it is.";
   }
 
   // -- words and colours ------------------------------------------------------------------

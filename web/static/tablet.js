@@ -39,7 +39,9 @@ const drawn = () => seenOf(S());
 // What changed meanwhile, in the section the person acted in (it stays until dismissed).
 function staleText(r, lead) {
   const what = (r.data && r.data.meanwhile) || [];
-  return `${lead}: the match changed meanwhile.` + (what.length ? ` ${what.join("; ")}.` : "") +
+  const said = what.join("; ");
+  return `${lead}: the match changed meanwhile.` +
+    (said ? ` ${said[0].toUpperCase()}${said.slice(1)}.` : "") +
     " This page now shows the match as it is.";
 }
 
@@ -314,9 +316,11 @@ async function sendAmend(seen) {
   if (!Object.keys(body).length) { toast("Nothing to amend: change something first"); return; }
   const r = await send("/api/match/amend", body, { done: "last shot amended", seen });
   if (r.status === 409) {  // the entries stay; say what changed, offer to send them again
+    const shotNow = S().last_step && S().last_step.step.shot;
     $("amend-changed-text").textContent = staleText(r, "Not amended") +
+      (shotNow ? ` The last shot is now ${shotWords(S())}.` : "") +
       " Your entries are kept: send them for the shot as it is now, or drop them.";
-    $("amend-resend").classList.toggle("hidden", !(S().last_step && S().last_step.step.shot));
+    $("amend-resend").classList.toggle("hidden", !shotNow);
     $("amend-changed").classList.remove("hidden");
     return;
   }
@@ -515,12 +519,14 @@ async function renderEarlier(s) {
   if (!r.ok) { earlierFor = null; return; }
   const h = Common.h;
   const seat = { black: "First player", white: "Second player" };
-  const items = r.data.filter((m) => m.id !== S().match_id).slice(0, 8).map((m) => {
+  // a match with no step loses nothing when replaced: only those with steps are listed
+  const items = r.data.filter((m) => m.id !== S().match_id && m.events > 0).slice(0, 8).map((m) => {
     const who = ["black", "white"].map((p) => (m.names && m.names[p]) || seat[p]).join(" v ");
     const when = new Date(m.created_at * 1000).toLocaleString([], { month: "short",
       day: "numeric", hour: "2-digit", minute: "2-digit" });
     const steps = `${m.events} step${m.events === 1 ? "" : "s"}`;
-    return h("li", { dataset: { match: m.id } }, h("span", {}, `${who} · ${steps} · ${when}`),
+    return h("li", { dataset: { match: m.id } },
+      h("span", {}, `Match ${m.id}: ${who} · ${steps} · started ${when}`),
       h("button", { class: "secondary", type: "button",
         onclick: () => askResume(m.id, who) }, "Take it up again"));
   });

@@ -113,7 +113,9 @@ function keepDraft(old, card, b) {
   if (moved) {
     $(".draft-text", card).textContent = `The match on board ${b.board} moved on since you ` +
       `began this correction (now ${b.names.black} ${b.score ? b.score.black : "–"} : ` +
-      `${b.score ? b.score.white : "–"} ${b.names.white}). Your entries are kept.`;
+      `${b.score ? b.score.white : "–"} ${b.names.white}). Your entries are kept: ` +
+      "“Correct score” sends them against the match you saw (the board refuses them if it " +
+      "changed), or send them for the match as it is now, or drop them.";
   }
 }
 
