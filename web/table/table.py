@@ -43,10 +43,10 @@ from scorekeeper.options import Rules, Setup
 from scorekeeper.state import State
 from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
-from scorekeeper.words import PLAYERS, in_names, name_of, what_changed
-from web.table import records
+from scorekeeper.words import PLAYERS, name_of
+from web.table import meanwhile, records
 from web.table.errors import Refused, Stale
-from web.table.match_log import LogEntry, MatchLog, amended_shot, log_entry
+from web.table.match_log import MatchLog, amended_shot, log_entry
 from web.table.resume import resume
 from web.table.sensing import Sensing
 from web.table.snapshot import compose, match_part
@@ -146,35 +146,7 @@ class Table:
         length, match_id = known[-1]
         if match_id != self.match_id:
             return [f"the match in play is now {self.names_in_words()} (match {self.match_id})"]
-        out: list[str] = []
-        entries = self.log.entries
-        for i in range(length, len(entries)):
-            e = entries[i]
-            after = entries[i + 1] if i + 1 < len(entries) else None
-            if isinstance(e.event, Undo) and after is not None and after.at == e.at \
-                    and isinstance(after.event, ShotEvent):
-                continue  # an amendment: its undo and its shot are stored together
-            if isinstance(e.event, ShotEvent) and i and entries[i - 1].at == e.at \
-                    and isinstance(entries[i - 1].event, Undo):
-                out.append(in_names(f"someone amended {e.text}", self.names))
-            elif isinstance(e.event, Undo):
-                back = self._taken_back_by(i)
-                out.append(in_names(f"someone took back {back.text}" if back else
-                                    "someone took back a step", self.names))
-            else:
-                out.extend(what_changed(e.event, e.text, self.names))
-        return out
-
-    def _taken_back_by(self, index: int) -> LogEntry | None:
-        """The entry the undo at ``index`` took back (R19: the newest step standing)."""
-        standing: list[LogEntry] = []
-        for e in self.log.entries[:index]:
-            if isinstance(e.event, Undo):
-                if standing:
-                    standing.pop()
-            else:
-                standing.append(e)
-        return standing[-1] if standing else None
+        return meanwhile.since(self.log.entries, length, self.names)
 
     def full_log(self) -> list[dict[str, Any]]:
         """The whole log as committed (``web.table.records``; any thread)."""
