@@ -171,6 +171,13 @@ def test_starting_a_new_match_mid_match_asks_first_and_the_old_one_can_be_taken_
     expect(confirm).to_be_visible()
     expect(confirm).to_contain_text("This ends the match in play: Anna v Ben (score 1 : 0")
     assert state(api, server)["match_id"] == anna_ben, "nothing ends before the answer"
+    for width, height in TABLET_SIZES:  # the question and its buttons fit every tablet size
+        page.set_viewport_size({"width": width, "height": height})
+        confirm.scroll_into_view_if_needed()
+        box = page.locator("#new-confirm-yes").bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5
+        snap(page, f"tablet-{width}x{height}-new-match-asks")
+    page.set_viewport_size({"width": 1024, "height": 768})
     page.locator("#new-confirm-no").click()
     expect(confirm).to_be_hidden()
     assert state(api, server)["match_id"] == anna_ben
