@@ -32,14 +32,16 @@ from scorekeeper.effects import Effect, Reason
 from scorekeeper.events import Decision, Event, ShotEvent, Undo
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.match import Match
+from scorekeeper.names import name_key
 from scorekeeper.options import Rules, Setup
 from scorekeeper.state import State
 from scorekeeper.words import UNNAMED  # names that name nobody: such a match is nobody's
 
 
 def player_key(name: str) -> str:
-    """The identity of a player's name: case and extra spaces do not make another person."""
-    return " ".join(str(name).split()).casefold()
+    """The identity of a player's name: case, extra spaces and invisible characters do not
+    make another person (:func:`scorekeeper.names.name_key`, the hub's too)."""
+    return name_key(name)
 
 
 @dataclass(frozen=True)

@@ -36,8 +36,9 @@ def candidate(rng: random.Random, match: Match) -> dict[str, Any]:
     by = state.turn
     if state.must_place_big:
         return {"shot": {"by": by, "big": "placed" if rng.random() < 0.7 else "missed"}}
-    if roll < 0.05:
-        return {"correct": {"turn": by, "reason": "referee check"}}
+    if roll < 0.05:  # the turn given to the other player: a correction that changes something
+        return {"correct": {"turn": "white" if by == "black" else "black",
+                            "reason": "referee check"}}
     if roll < 0.20:
         return {"shot": {"by": by}}  # nothing changed on the board
     delta: dict[str, int] = {}

@@ -27,7 +27,7 @@ from web_helpers import place_bigs, state, step
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.events import parse_event
-from scorekeeper.store import MatchStore, StoreError, StoreUnwritable
+from scorekeeper.store import SCHEMA_VERSION, MatchStore, StoreError, StoreUnwritable
 from web.table.table import Table
 
 
@@ -241,7 +241,7 @@ def test_a_real_full_disk_gives_503_and_recovers_when_space_returns(
             assert client.post("/api/referee/login", json={"pin": "2468"}).status_code == 200
             codes = []
             for i in range(200):  # until the WAL needs a page the disk does not have
-                response = step(client, {"correct": {"score": {"black": i},
+                response = step(client, {"correct": {"score": {"black": i % 2 + 1},
                                                      "reason": "x" * 300 + str(i)}})
                 codes.append(response.status_code)
                 if response.status_code != 200:
@@ -252,7 +252,7 @@ def test_a_real_full_disk_gives_503_and_recovers_when_space_returns(
             kept = state(client)["log_length"]
             ballast.unlink()  # space returns
             assert client.get("/healthz").json()["store"]["ok"] is True
-            assert step(client, {"correct": {"score": {"black": 1},
+            assert step(client, {"correct": {"score": {"black": 3},
                                              "reason": "space again"}}).status_code == 200
             assert state(client)["log_length"] == kept + 1
     finally:
@@ -363,7 +363,7 @@ def test_an_old_log_without_checksums_is_migrated_and_then_guarded(tmp_path: Pat
         assert [e.body for e in store.iter_events(1)] == [
             {"shot": {"by": "black", "big": "placed"}}]
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     db.execute("UPDATE events SET body = replace(body, 'placed', 'missed')")
     db.commit()
     db.close()

@@ -19,7 +19,8 @@ contents (e.g. a ``.db`` copied without its ``-wal``), not a new match. A clean
 :meth:`MatchStore.close` checkpoints the WAL into the ``.db``, so a copy of it alone is whole.
 
 **Schema versions** (``PRAGMA user_version``): 1 is the original layout; 2 adds
-``events.sum``. A version-1 log is migrated on its first open: the checksums are computed from
+``events.sum``; 3 adds the ``resumes`` table (a replaced match taken up again). A
+version-1 log is migrated on its first open: the checksums are computed from
 the rows as they are then (they cannot be checked retroactively) in one transaction. A later
 version adds its own tables or columns in :data:`~scorekeeper.store.schema.MIGRATIONS`
 the same way.

@@ -25,9 +25,17 @@ class LogReading(LogFile):
     """Matches, headers and steps as stored."""
 
     def latest_match_id(self) -> int | None:
-        """The most recently created match, or None for an empty file."""
+        """The match in play: the most recently created one, unless an older one was taken
+        up again since (:meth:`~scorekeeper.store.writing.LogWriting.resume_match`); None
+        for an empty file."""
         row = self._db.execute("SELECT MAX(id) FROM matches").fetchone()
-        return None if row[0] is None else int(row[0])
+        if row[0] is None:
+            return None
+        again = self._db.execute(
+            "SELECT match_id, newest FROM resumes ORDER BY id DESC LIMIT 1").fetchone()
+        if again is not None and again[1] == row[0]:
+            return int(again[0])
+        return int(row[0])
 
     def list_matches(self) -> list[dict[str, Any]]:
         """Every match's header with its event count, newest first."""

@@ -35,9 +35,15 @@ CREATE TABLE IF NOT EXISTS timelines (
     PRIMARY KEY (match_id, seq),
     FOREIGN KEY (match_id, seq) REFERENCES events(match_id, seq)
 );
+CREATE TABLE IF NOT EXISTS resumes (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    match_id INTEGER NOT NULL REFERENCES matches(id),
+    at REAL NOT NULL,
+    newest INTEGER NOT NULL
+);
 """
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """``PRAGMA user_version`` of a log this code writes (see the module docstring)."""
 
 
@@ -50,7 +56,12 @@ def _add_checksums(db: sqlite3.Connection) -> None:
     )
 
 
-MIGRATIONS = {2: _add_checksums}
+def _nothing_to_convert(db: sqlite3.Connection) -> None:
+    """Version 3 adds the ``resumes`` table (a replaced match taken up again), which the
+    schema script creates; no row changes."""
+
+
+MIGRATIONS = {2: _add_checksums, 3: _nothing_to_convert}
 """Version reached -> the step that brings a log of the version before it there."""
 
 

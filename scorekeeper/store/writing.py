@@ -46,6 +46,19 @@ class LogWriting(LogFile):
         self.write_problem = None
         return int(cur.lastrowid or 0)
 
+    def resume_match(self, match_id: int, *, at: float) -> None:
+        """Make a stored match the one in play again (a match a new one replaced): recorded,
+        never by changing a match, so every match stays as it was logged."""
+        try:
+            with self._transaction():
+                self._db.execute(
+                    "INSERT INTO resumes (match_id, at, newest) "
+                    "SELECT ?, ?, MAX(id) FROM matches", (match_id, at))
+        except WRITE_FAILURES as exc:
+            self.write_problem = str(unwritable(exc))
+            raise unwritable(exc) from exc
+        self.write_problem = None
+
     def append(
         self, match_id: int, event: Any, *, at: float, source: str = "manual",
         timeline: Mapping[str, Any] | None = None,

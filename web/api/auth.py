@@ -1,5 +1,8 @@
 """The referee's session: a PIN buys an HttpOnly, SameSite=Strict cookie.
 
+The session itself (signed, kept over a restart, ended by a PIN change or a logout, named
+and bound per port) is :mod:`web.api.sessions`.
+
 Reading is open to everyone; every change needs the session, because only the referee
 changes a match. The PIN itself is checked by ``web.config.pin.PinStore`` (only its hash is kept).
 
@@ -29,7 +32,6 @@ from __future__ import annotations
 
 import asyncio
 import math
-import secrets
 from dataclasses import dataclass
 from typing import Annotated, Protocol
 
@@ -38,23 +40,16 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.clock import Clock
+from web.api.sessions import COOKIE, SESSION_LIFETIME, Session, Sessions, cookie_name
 
-COOKIE = "skitter_session"
+__all__ = ["COOKIE", "SESSION_LIFETIME", "Auth", "LoginThrottle", "Session", "Sessions",
+           "cookie_name", "delay_after", "log_in", "login_router", "require_referee"]
+
 BASE_DELAY = 1.0
 CAP_DELAY = 30.0
 FORGET = 15 * 60.0
 GLOBAL_BURST = 10
 GLOBAL_INTERVAL = 5.0
-SESSION_LIFETIME = 24 * 3600.0
-
-
-@dataclass(frozen=True)
-class Session:
-    """A referee's login."""
-
-    token: str
-    started: float
-    expires: float
 
 
 @dataclass(frozen=True)
@@ -133,36 +128,6 @@ def delay_after(failures: int) -> float:
     return min(CAP_DELAY, BASE_DELAY * 2 ** min(failures - 1, 16))
 
 
-class Sessions:
-    """Referee sessions held in memory (a restart asks for the PIN again)."""
-
-    def __init__(self, clock: Clock) -> None:
-        self._clock = clock
-        self._sessions: dict[str, Session] = {}
-
-    def open(self) -> Session:
-        now = self._clock.now()
-        session = Session(secrets.token_urlsafe(32), now, now + SESSION_LIFETIME)
-        self._sessions[session.token] = session
-        return session
-
-    def get(self, token: str | None) -> Session | None:
-        """The live session for ``token``, or None (unknown or expired)."""
-        if not token:
-            return None
-        session = self._sessions.get(token)
-        if session is None:
-            return None
-        if self._clock.now() >= session.expires:
-            del self._sessions[token]
-            return None
-        return session
-
-    def close(self, token: str | None) -> None:
-        if token:
-            self._sessions.pop(token, None)
-
-
 class PinChecker(Protocol):
     def verify(self, pin: object) -> bool: ...
 
@@ -194,12 +159,18 @@ async def log_in(
             headers={"Retry-After": str(delay)},
         )
     throttle.succeeded(client)
-    session = sessions.open()
+    session = sessions.open(request.url.port)
     response.set_cookie(
-        COOKIE, session.token, max_age=int(SESSION_LIFETIME), httponly=True,
-        samesite="strict", path="/",
+        cookie_name(request.url.port), session.token, max_age=int(SESSION_LIFETIME),
+        httponly=True, samesite="strict", path="/",
     )
     return {"referee": True}
+
+
+def session_of(request: Request, sessions: Sessions) -> Session | None:
+    """The live session this request's cookie holds (the cookie of this server's port)."""
+    port = request.url.port
+    return sessions.get(request.cookies.get(cookie_name(port)), port)
 
 
 @dataclass
@@ -213,8 +184,14 @@ class Auth:
     """Who the session belongs to, as messages name them ("tournament referee" on the hub)."""
 
     @classmethod
-    def create(cls, pins: PinChecker, clock: Clock, who: str = "referee") -> Auth:
-        return cls(pins, Sessions(clock), LoginThrottle(clock), who)
+    def create(cls, pins: PinChecker, clock: Clock, who: str = "referee", *,
+               wall: Clock | None = None) -> Auth:
+        """``clock`` paces the throttle; sessions expire by ``wall`` (default ``clock``),
+        since they outlive the process. Sessions are kept in the PIN's data directory and
+        bound to the PIN in force when ``pins`` says which (``PinStore``)."""
+        data_dir = getattr(pins, "data_dir", None)
+        pin_hash = getattr(pins, "current_hash", None)
+        return cls(pins, Sessions(wall or clock, data_dir, pin_hash), LoginThrottle(clock), who)
 
 
 def get_auth(request: Request) -> Auth:
@@ -226,7 +203,7 @@ AuthDep = Annotated[Auth, Depends(get_auth)]
 
 def require_referee(request: Request, auth: AuthDep) -> Session:
     """The referee's session from the cookie, or 401 (board and hub alike)."""
-    session = auth.sessions.get(request.cookies.get(COOKIE))
+    session = session_of(request, auth.sessions)
     if session is None:
         raise HTTPException(
             status_code=status.HTTP_401_UNAUTHORIZED,
@@ -262,12 +239,13 @@ def login_router() -> APIRouter:
 
     @router.post("/logout", summary="End the session")
     async def logout(request: Request, response: Response, auth: AuthDep) -> RefereeAnswer:
-        auth.sessions.close(request.cookies.get(COOKIE))
-        response.delete_cookie(COOKIE, path="/", httponly=True, samesite="strict")
+        name = cookie_name(request.url.port)
+        auth.sessions.close(request.cookies.get(name))
+        response.delete_cookie(name, path="/", httponly=True, samesite="strict")
         return RefereeAnswer(referee=False)
 
     @router.get("/session", summary="Is this browser logged in as the referee?")
     async def session(request: Request, auth: AuthDep) -> RefereeAnswer:
-        return RefereeAnswer(referee=auth.sessions.get(request.cookies.get(COOKIE)) is not None)
+        return RefereeAnswer(referee=session_of(request, auth.sessions) is not None)
 
     return router

@@ -13,6 +13,8 @@ before anything is built from it:
   always send ``Origin`` on such requests; a request without it comes from a program (curl,
   a script, the tests), which must hold the session cookie anyway, so it passes unless its
   ``Sec-Fetch-Site`` header says a browser sent it from elsewhere.
+- :class:`FrameGuard` tells browsers never to show a page in a frame
+  (``X-Frame-Options: DENY``, CSP ``frame-ancestors 'none'``), on every answer.
 - :func:`validation_error` answers a body FastAPI refuses with the field and the problem
   only: FastAPI's own answer repeats the input, which turned a 100 MB body into a 104 MB
   answer.
@@ -187,6 +189,35 @@ class OriginGuard:
         return origin.split("://", 1)[1] == host.lower()
 
 
+FRAME_HEADERS = (
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+)
+"""No page may be framed, not even by another page of the same host: one click on a framed
+tablet could otherwise score a step (clickjacking). The pages frame nothing themselves."""
+
+
+class FrameGuard:
+    """Pure ASGI middleware: every answer says it must not be shown inside a frame."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def framed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {k.lower() for k, _ in message.get("headers", ())}
+                extra = [(k, v) for k, v in FRAME_HEADERS if k not in names]
+                message = {**message, "headers": [*message.get("headers", ()), *extra]}
+            await send(message)
+
+        await self.app(scope, receive, framed)
+
+
 async def validation_error(request: Request, exc: Exception) -> JSONResponse:
     """FastAPI's 422 with the field and the problem only: never the input."""
     assert isinstance(exc, RequestValidationError)
@@ -206,7 +237,9 @@ def _described(error: Any) -> dict[str, Any]:
 
 
 def install_guards(app: FastAPI, allowed_origins: Iterable[str] = ()) -> None:
-    """The guards above, for the board's app and the hub's (outermost: the size cap)."""
+    """The guards above, for the board's app and the hub's (outermost: the frame headers,
+    so even a refusal by the size cap carries them)."""
     app.add_exception_handler(RequestValidationError, validation_error)
     app.add_middleware(OriginGuard, allowed=tuple(allowed_origins))
     app.add_middleware(BodyGuard)
+    app.add_middleware(FrameGuard)

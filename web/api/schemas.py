@@ -7,31 +7,24 @@ scorekeeper, whose messages name the key at fault; their refusals are 422 too.
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from scorekeeper.names import BIDI_CONTROLS, check_shown, normal_name
 from scorekeeper.options import Finger, Hand, ShootingLine
+
+__all__ = ["BIDI_CONTROLS", "check_name", "check_text"]
 
 PlayerName = Literal["black", "white"]
 MAX_REASON = 500
 """Characters a correction's reason may hold."""
-BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                          "\u2066\u2067\u2068\u2069")
-"""Characters that reorder the text around them: a name could then show as another's."""
 
 
 def check_text(value: str) -> str:
-    """Text shown to players: no control or direction-changing characters, not only spaces."""
-    for ch in value:
-        if ch in BIDI_CONTROLS:
-            raise ValueError(f"must not hold the direction control U+{ord(ch):04X}")
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError(f"must not hold the control character U+{ord(ch):04X}")
-    if not value.strip():
-        raise ValueError("must not be empty or only spaces")
-    return value.strip()
+    """Text shown to players: no control or direction-changing characters, not only spaces
+    (:func:`scorekeeper.names.check_shown`)."""
+    return check_shown(value)
 
 
 def check_reason(correct: object) -> None:
@@ -54,10 +47,16 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+BOOT = Field(default=None, max_length=32, description="The `boot` of the state the person "
+             "saw: another (the scorekeeper restarted since) makes the change stale (409).")
+
+
 class Change(Strict):
     seq: int = Field(
-        description="The state's `seq` this change was made against (409 when stale).", ge=0
+        description="The `seq` of the state the person saw when they decided (409 when the "
+        "match changed since).", ge=0
     )
+    boot: str | None = BOOT
 
 
 class StepRequest(Change):
@@ -76,6 +75,10 @@ class Blockade(Strict):
     model_config = ConfigDict(extra="forbid", strict=True, populate_by_name=True)
     from_: str = Field(alias="from", description="The blocked field the blockade left.")
     to: str = Field(description='Where it went: a field, "minus" or "off".')
+
+
+class Resume(Change):
+    match_id: int = Field(ge=1, description="The stored match to take up again.")
 
 
 class Amend(Change):
@@ -100,7 +103,7 @@ class Amend(Change):
 
     def extra(self) -> dict[str, Any]:
         """The keys the request set, in the scenario format."""
-        out = self.model_dump(exclude_unset=True, exclude={"seq"}, by_alias=True)
+        out = self.model_dump(exclude_unset=True, exclude={"seq", "boot"}, by_alias=True)
         return out
 
 
@@ -114,9 +117,11 @@ class Handicap(Strict):
 
 
 def check_name(value: str) -> str:
-    """A player's name: shown text, or ``""`` for none (the pages then call the player by the
-    seat). Only spaces stay refused: that is a slip, not a choice."""
-    return check_text(value) if value else ""
+    """A player's name, normalised as the hub and the history keep it
+    (:func:`scorekeeper.names.normal_name`: ``"Ann\u200b"`` is ``Ann``), or ``""`` for none
+    (the pages then call the player by the seat). Only spaces stay refused: that is a slip,
+    not a choice."""
+    return normal_name(value) if value else ""
 
 
 NameText = Annotated[str, AfterValidator(check_name)]
@@ -156,11 +161,22 @@ class NewMatch(Change):
         return {} if self.first == "shootoff" else {"first": self.first}
 
 
-class Pause(Strict):
+class SensingAct(Strict):
+    """A sensing act (pause, mute, the virtual board laid out): it states what it wants
+    (``paused: true``), so two people doing it at once cannot undo each other; ``seq`` still
+    tells a page left over from before a restart (409), like any change's."""
+
+    seq: int | None = Field(
+        default=None, ge=0, description="The state's `seq` the person saw (409 when stale)."
+    )
+    boot: str | None = BOOT
+
+
+class Pause(SensingAct):
     paused: bool
 
 
-class Mute(Strict):
+class Mute(SensingAct):
     cell: int = Field(ge=0)
     muted: bool = True
 

@@ -53,12 +53,14 @@ async def on_writer(table: Table, fn: Callable[[], T], timeout: float | None = N
 
 
 async def change(
-    table: Table, act: Callable[[], object], *, seq: int | None = None
+    table: Table, act: Callable[[], object], *, seq: int | None = None,
+    boot: str | None = None,
 ) -> dict[str, Any]:
-    """A change on the writer: check ``seq`` (when the change carries one), ``act``, and the
-    new state, all three there, so no other change can come between them."""
+    """A change on the writer: check ``seq`` (when the change carries one) and ``boot``,
+    ``act``, and the new state, all there, so no other change can come between them."""
     def run() -> dict[str, Any]:
         with table.watch.holding():
+            table.check_boot(boot)
             if seq is not None:
                 table.check_seq(seq)
             act()
@@ -66,10 +68,16 @@ async def change(
     return await on_writer(table, run)
 
 
-async def on_sensing(table: Table, act: Callable[[], object]) -> dict[str, Any]:
+async def on_sensing(
+    table: Table, act: Callable[[], object], *, seq: int | None = None,
+    boot: str | None = None,
+) -> dict[str, Any]:
     """A sensing act on the sensing thread, answered with the state after it (a shot it
-    concludes goes on to the writer; the answer does not wait for the disk)."""
+    concludes goes on to the writer; the answer does not wait for the disk). ``seq``: the
+    state its person saw (``Table.check_known``)."""
     def run() -> dict[str, Any]:
+        table.check_boot(boot)
+        table.check_known(seq)
         act()
         return table.snapshot()
     return await asyncio.get_running_loop().run_in_executor(table.watch.thread, run)

@@ -98,7 +98,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
     controls = _hardware_controls(table)
-    app = create_app(table, Auth.create(pins, clock), broadcaster, table_link=table_link,
+    app = create_app(table, Auth.create(pins, clock, wall=WallClock()), broadcaster,
+                     table_link=table_link,
                      controls=controls, caller_language=settings.caller_language,
                      public_url=addresses[0], allowed_origins=settings.allowed_origins)
     _announce(settings, table, addresses, new_pin)

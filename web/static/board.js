@@ -78,7 +78,10 @@ function draw(s) {
 Referee.wire(document.getElementById("login"));
 document.getElementById("vboard").addEventListener("pointerdown", hideNote);
 window.addEventListener("resize", hideNote);
-document.getElementById("lay-out").onclick = () => tap("/api/board/lay-out", {});
+// Laying the board out is a decision (taps are physical acts): it carries the state seen.
+document.getElementById("lay-out").onclick = () =>
+  tap("/api/board/lay-out",
+    Skitter.state ? { seq: Skitter.state.seq, boot: Skitter.state.boot } : {});
 Skitter.api("/api/board").then((r) => {
   if (r.ok) profile = r.data.profile;
   if (Skitter.state) draw(Skitter.state);

@@ -35,10 +35,15 @@ const Skitter = (() => {
     return result;
   }
 
+  // A 409 says what changed meanwhile (the server's words) and that nothing was done.
   function errorText(result) {
     const text = Common.errorText(result);
-    if (result.status === 409) return `Someone else changed the match first. ${text}`;
-    return text;
+    if (result.status !== 409) return text;
+    const what = (result.data && result.data.meanwhile) || [];
+    const said = what.join("; ");
+    return "Not done: someone else changed the match first." +
+      (said ? ` ${said[0].toUpperCase()}${said.slice(1)}.` : "") +
+      " This page now shows the match as it is.";
   }
 
   // -- words and colours ------------------------------------------------------------------
@@ -304,10 +309,10 @@ const Referee = (() => {
     if (!r.ok) return;  // not reachable: the session is not known to be gone
     const was = loggedIn;
     set(Boolean(r.data && r.data.referee));
-    if (was && !loggedIn) {  // a restarted scorekeeper forgets sessions
+    if (was && !loggedIn) {  // the PIN was changed, or the session was logged out
       for (const form of forms) {
-        form.querySelector(".msg").textContent = "Signed out (the scorekeeper restarted or " +
-          "the session ended): log in again";
+        form.querySelector(".msg").textContent = "Signed out (the referee PIN was changed " +
+          "or the session ended): log in again";
       }
     }
   }

@@ -128,7 +128,8 @@ function renderCells(s) {
   for (const f of s.sensors.flags) flags[f.cell] = f;
   const h = Common.h;
   const mute = async (cell, on) => {
-    const r = await Skitter.api("/api/referee/mute", { cell, muted: on });
+    // the state the cell was drawn from: what the referee saw when they decided
+    const r = await Skitter.api("/api/referee/mute", { cell, muted: on, seq: s.seq, boot: s.boot });
     if (!r.ok) toast(Skitter.errorText(r));
   };
   const cells = [];
@@ -168,7 +169,9 @@ Skitter.onState((s) => {
   refreshLog(s);
 });
 document.getElementById("pause").onclick = async () => {
-  const r = await Skitter.api("/api/referee/pause", { paused: !Skitter.state.sensing.paused });
+  const seen = Skitter.state;  // one tap: decided on the state drawn now
+  const r = await Skitter.api("/api/referee/pause",
+    { paused: !seen.sensing.paused, seq: seen.seq, boot: seen.boot });
   if (!r.ok) toast(Skitter.errorText(r));
 };
 Referee.wire(document.getElementById("login"));

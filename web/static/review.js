@@ -34,8 +34,10 @@ const Review = (() => {
 
   // -- the referee's panel ------------------------------------------------------------------
 
+  let seen = null;  // the state shown when the review opened: what an amendment is made on
   async function open(seq) {
     stop();
+    seen = Skitter.state ? { seq: Skitter.state.seq, boot: Skitter.state.boot } : null;
     const r = await Skitter.api(`/api/match/log/${seq}/review`);
     const panel = $("review");
     if (!r.ok) { panel.hidden = false; $("review-body").textContent = Skitter.errorText(r); return; }
@@ -146,8 +148,9 @@ const Review = (() => {
     if (off) extra.off_board = off;
     if (form.elements.invalid.checked) extra.invalid = true;
     if (!Object.keys(extra).length) { toast("nothing to add to the shot"); return; }
-    const r = await Skitter.api("/api/match/amend", { seq: Skitter.state.seq, ...extra });
-    if (!r.ok) { toast(Skitter.errorText(r)); return; }
+    const r = await Skitter.api("/api/match/amend",
+      { ...extra, seq: seen ? seen.seq : Skitter.state.seq, boot: seen ? seen.boot : undefined });
+    if (!r.ok) { toast(Skitter.errorText(r)); return; }  // a 409 says what changed
     toast("the last shot was amended");
     form.reset();
     await open(data.seq);  // the review stays on the shot, now with its amendment

@@ -12,13 +12,54 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1800 : 6000);
 }
 
-async function send(path, body, done) {
+// Every change carries the seq of the state its person saw when they decided: the state
+// drawn when they tapped a one-tap button, when they armed Undo, when they began filling a
+// form or when the confirmation they answer appeared; never the newest at send time. A
+// change made meanwhile makes the server answer 409: nothing is applied, the section says
+// what changed, and the page shows the match as it is (the 409 carries the state).
+async function send(path, body, how) {
   // Always ask the server: it alone decides who may change the match (401 otherwise).
-  const r = await Skitter.api(path, { seq: S().seq, ...body });
+  const r = await Skitter.api(path, { ...body, seq: how.seen.seq, boot: how.seen.boot });
   if (r.status === 401) Referee.check();
+  if (r.status === 409) {
+    if (how.where) explainStale($(how.where), r, how.lead || "Not done");
+    return r;
+  }
   if (!r.ok) { toast(Skitter.errorText(r)); return r; }
-  toast(done || "done", true);
+  if (how.where) hideStale($(how.where));
+  toast(how.done || "done", true);
   return r;
+}
+
+// What a person saw: the seq of a state, and the boot (run) of the scorekeeper it came from.
+function seenOf(s) { return { seq: s.seq, boot: s.boot }; }
+// The state drawn right now: what a one-tap button was decided on.
+const drawn = () => seenOf(S());
+
+// What changed meanwhile, in the section the person acted in (it stays until dismissed).
+function staleText(r, lead) {
+  const what = (r.data && r.data.meanwhile) || [];
+  const said = what.join("; ");
+  return `${lead}: the match changed meanwhile.` +
+    (said ? ` ${said[0].toUpperCase()}${said.slice(1)}.` : "") +
+    " This page now shows the match as it is.";
+}
+
+function explainStale(section, r, lead) {
+  let box = section.querySelector(":scope > .conflict.stale");
+  if (!box) {
+    box = Common.h("div", { class: "conflict stale", role: "alert" }, Common.h("p"),
+      Common.h("button", { class: "secondary", type: "button",
+        onclick: () => box.classList.add("hidden") }, "Understood"));
+    section.appendChild(box);
+  }
+  box.querySelector("p").textContent = staleText(r, lead);
+  box.classList.remove("hidden");
+}
+
+function hideStale(section) {
+  const box = section && section.querySelector(":scope > .conflict.stale");
+  if (box) box.classList.add("hidden");
 }
 
 // A −/+ stepper; returns an object with value get/set.
@@ -110,11 +151,13 @@ function renderDecisions(s) {
           : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
         b.disabled = !red.changeable[i] || choice === option;
         b.setAttribute("aria-pressed", String(choice === option));
+        const seen = seenOf(s);
         b.onclick = () => {
           const choices = red.choices.slice();
           choices[i] = option;
           send("/api/match/steps", { step: { decide: { by: red.player, red: choices } } },
-            "Hit on Red choice recorded");
+            { done: "Hit on Red choice recorded", seen, where: "sec-decisions",
+              lead: "Not recorded" });
         };
         row.appendChild(b);
       }
@@ -132,8 +175,10 @@ function renderDecisions(s) {
       b.type = "button";
       b.dataset.unblock = f;
       b.textContent = `Lift ${Skitter.fieldLabel(s, f)}`;
+      const seen = seenOf(s);
       b.onclick = () => send("/api/match/steps",
-        { step: { decide: { by: unblock.player, unblock: f } } }, "blockade lifted");
+        { step: { decide: { by: unblock.player, unblock: f } } },
+        { done: "blockade lifted", seen, where: "sec-decisions", lead: "Not lifted" });
       ub.appendChild(b);
     }
   }
@@ -141,15 +186,27 @@ function renderDecisions(s) {
 
 // -- shoot-off ----------------------------------------------------------------------------
 
-const shootoff = {};
+const shootoff = { seen: null };  // seen: the state the values are being entered against
 function setupShootoff() {
   const box = $("shootoff-steppers");
   for (const p of ["black", "white"]) {
     shootoff[p] = stepper(labelled(box, p), -1, 20, 0, `shoot-off ${p}`);
   }
-  $("shootoff-send").onclick = () => send("/api/match/steps",
-    { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
-    "shoot-off entered");
+  $("shootoff-send").onclick = async () => {
+    const r = await send("/api/match/steps",
+      { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
+      { done: "shoot-off entered", seen: shootoff.seen, where: "sec-shootoff",
+        lead: "Not entered" });
+    if (r.ok) { shootoff.black.value = 0; shootoff.white.value = 0; }
+  };
+}
+
+// Untouched steppers follow the state; once a value is entered, its state is kept.
+function renderShootoff(s) {
+  const on = s.state.phase === "shootoff";
+  $("sec-shootoff").classList.toggle("hidden", !on);
+  const untouched = shootoff.black.value === 0 && shootoff.white.value === 0;
+  if (shootoff.seen === null || untouched) shootoff.seen = seenOf(s);
 }
 
 // -- the board after a stop ------------------------------------------------------------------
@@ -164,18 +221,71 @@ function renderBoardSection(s) {
 // -- amend the last shot -----------------------------------------------------------------
 
 let offBoard;
-let amendFor = null;  // the log seq the amend form was filled from (keep edits otherwise)
-function renderAmend(s) {
-  const st = s.state;
-  const last = s.last_step && s.last_step.step.shot ? s.last_step.step.shot : null;
-  $("sec-amend").classList.toggle("hidden", !last);
-  if (!last) { amendFor = null; return; }
-  const key = `${s.match_id}/${s.last_step.seq}`;
-  if (key === amendFor) return;
-  amendFor = key;
+// The amend form: filled from one shot (`key`, at state `seq`), then the person's own. What
+// they changed (`changes()`) is never overwritten: when another tablet changes the last shot
+// meanwhile, the form keeps their entries and says so; they send them against the shot as it
+// is now (deliberately) or drop them.
+const amend = { key: null, seen: null, filled: null, shot: null };
+
+function amendValues() {
+  const body = { off_board: offBoard.value };
+  if (amend.shot && amend.shot.big) body.big = $("amend-big").value;
+  const knocked = [$("amend-knocked").value, $("amend-knocked-2").value].filter(Boolean);
+  body.knocked_big = knocked.length === 2 ? knocked : knocked[0] || null;
+  const a = $("amend-chain-a").value, b = $("amend-chain-b").value;
+  body.chain = a && b ? [a, b] : null;
+  const from = $("amend-blockade-from").value;
+  body.blockade = from ? { from, to: $("amend-blockade-to").value } : null;
+  body.invalid = $("amend-invalid").checked;
+  const st = S().state;
+  if (st.rules.variant !== "trio") {
+    body.red = redChoices("amend-red");
+    body.opponent_red = redChoices("amend-opp-red");
+  }
+  if (st.rules.flipping) body.unblock = $("amend-unblock").value || null;
+  return body;
+}
+function amendChanges() {
+  if (!amend.filled) return {};
+  const now = amendValues(), out = {};
+  for (const [k, v] of Object.entries(now)) {
+    if (JSON.stringify(v) !== JSON.stringify(amend.filled[k])) out[k] = v;
+  }
+  return out;
+}
+
+function shotWords(s) {
+  const last = s.last_step.step.shot;
   const said = ((s.words && s.words.effects) || []).map((e) => e.text).join("; ");
-  $("last-shot").textContent = `${Skitter.nameOf(s, last.by)}'s shot` +
-    (said ? `: ${said}` : ": no points, no penalty");
+  return `${Skitter.nameOf(s, last.by)}'s shot` + (said ? `: ${said}` : ": no points, no penalty");
+}
+
+function renderAmend(s) {
+  const last = s.last_step && s.last_step.step.shot ? s.last_step.step.shot : null;
+  const key = last ? `${s.match_id}/${s.last_step.seq}` : null;
+  const kept = Object.keys(amendChanges()).length > 0;
+  $("sec-amend").classList.toggle("hidden", !last && !kept);
+  if (key === amend.key) return;
+  if (kept) {  // the person's entries stay; say what happened to the shot
+    $("amend-changed-text").textContent = last
+      ? `The last shot changed meanwhile; it is now ${shotWords(s)}. Your entries are kept:`
+        + " send them for the shot as it is now, or drop them."
+      : "The shot you were amending was taken back meanwhile. Your entries cannot be sent.";
+    $("amend-resend").classList.toggle("hidden", !last);
+    $("amend-changed").classList.remove("hidden");
+    return;
+  }
+  if (last) fillAmend(s, last, key);
+  else amend.key = null;
+}
+
+function fillAmend(s, last, key) {
+  const st = s.state;
+  amend.key = key;
+  amend.seen = seenOf(s);
+  amend.shot = last;
+  $("amend-changed").classList.add("hidden");
+  $("last-shot").textContent = shotWords(s);
   const field = (f) => Skitter.fieldLabel(s, f);  // "Bo's red": the value keeps the id
   const colourFields = st.rules.colors.flatMap((c) => [`black.${c}`, `white.${c}`]);
   const opposite = st.rules.colors.map((c) => `${last.by === "black" ? "white" : "black"}.${c}`);
@@ -215,26 +325,30 @@ function renderAmend(s) {
   options($("amend-unblock"), [["", "none"], ...opposite.map((f) => [f, field(f)])]);
   $("amend-unblock").value = last.unblock || "";
   $("amend-invalid").checked = Boolean(last.invalid);
+  amend.filled = amendValues();
 }
 
-function amendBody() {
-  const last = S().last_step.step.shot;
-  const body = { off_board: offBoard.value };
-  if (last.big) body.big = $("amend-big").value;
-  const knocked = [$("amend-knocked").value, $("amend-knocked-2").value].filter(Boolean);
-  body.knocked_big = knocked.length === 2 ? knocked : knocked[0] || null;
-  const a = $("amend-chain-a").value, b = $("amend-chain-b").value;
-  body.chain = a && b ? [a, b] : null;
-  const from = $("amend-blockade-from").value;
-  body.blockade = from ? { from, to: $("amend-blockade-to").value } : null;
-  body.invalid = $("amend-invalid").checked;
-  const st = S().state;
-  if (st.rules.variant !== "trio") {
-    body.red = redChoices("amend-red");
-    body.opponent_red = redChoices("amend-opp-red");
+// seen: the state the form was filled from, or (resending) the state shown now.
+async function sendAmend(seen) {
+  const body = amendChanges();
+  if (!Object.keys(body).length) { toast("Nothing to amend: change something first"); return; }
+  const r = await send("/api/match/amend", body, { done: "last shot amended", seen });
+  if (r.status === 409) {  // the entries stay; say what changed, offer to send them again
+    const shotNow = S().last_step && S().last_step.step.shot;
+    $("amend-changed-text").textContent = staleText(r, "Not amended") +
+      (shotNow ? ` The last shot is now ${shotWords(S())}.` : "") +
+      " Your entries are kept: send them for the shot as it is now, or drop them.";
+    $("amend-resend").classList.toggle("hidden", !shotNow);
+    $("amend-changed").classList.remove("hidden");
+    return;
   }
-  if (st.rules.flipping) body.unblock = $("amend-unblock").value || null;
-  return body;
+  if (r.ok) { amend.filled = null; amend.key = null; renderAmend(S()); }
+}
+
+function dropAmend() {
+  amend.filled = null;
+  amend.key = null;
+  renderAmend(S());
 }
 
 // -- corrections --------------------------------------------------------------------------
@@ -258,14 +372,26 @@ function setupCorrections() {
     corr.big[p] = sel;
   }
   $("corr-reset").onclick = () => { corr.dirty = false; fillCorrections(S()); };
-  $("corr-conflict-ok").onclick = () => $("corr-conflict").classList.add("hidden");
-  $("corr-send").onclick = sendCorrection;
+  // Apply the kept entries to the match as it is now (deliberately): measured against it.
+  $("corr-conflict-ok").onclick = () => {
+    $("corr-conflict").classList.add("hidden");
+    sendCorrection(drawn());
+  };
+  $("corr-conflict-drop").onclick = () => {
+    $("corr-conflict").classList.add("hidden");
+    corr.dirty = false;
+    fillCorrections(S());
+  };
+  $("corr-send").onclick = () => sendCorrection();
 }
 
 // Only the values the user changed are sent, measured against the state the form was filled
 // from, and against that state's seq: if another tablet changed the match meanwhile the
 // server answers 409 and nothing of theirs is overwritten (issue 13, item 8).
-async function sendCorrection() {
+// `seq` (resending kept entries): the state shown now; the values sent stay those the person
+// changed from the form as filled, so another's change meanwhile is kept where they did not
+// touch it.
+async function sendCorrection(seen) {
   const base = corr.base, st = base.state, body = {};
   const score = {}, wins = {}, board = {};
   for (const p of ["black", "white"]) {
@@ -291,20 +417,19 @@ async function sendCorrection() {
   }
   if (!Object.keys(body).length) { toast("Nothing to correct: change a value first"); return; }
   body.reason = $("corr-reason").value;
-  const r = await Skitter.api("/api/match/steps", { seq: base.seq, step: { correct: body } });
+  const at = seen || seenOf(base);
+  const r = await Skitter.api("/api/match/steps",
+    { seq: at.seq, boot: at.boot, step: { correct: body } });
   if (r.status === 401) Referee.check();
-  if (r.status === 409) {
-    const what = (r.data && r.data.meanwhile) || [];
-    $("corr-conflict-text").textContent = "Not applied: the match changed meanwhile" +
-      (what.length ? ` (${what.join("; ")})` : "") +
-      ". The form now shows the current state; make your change again if it is still needed.";
+  if (r.status === 409) {  // the entries stay (never overwritten under the person's hands)
+    $("corr-conflict-text").textContent = staleText(r, "Not applied") +
+      " Your entries are kept: apply them to the match as it is now, or drop them.";
     $("corr-conflict").classList.remove("hidden");
-    corr.dirty = false;
-    fillCorrections(S());
     return;
   }
   if (!r.ok) { toast(Skitter.errorText(r)); return; }
   toast("correction applied", true);
+  $("corr-conflict").classList.add("hidden");
   corr.dirty = false;
   $("corr-reason").value = "";
   fillCorrections(S());
@@ -365,27 +490,6 @@ function fillCorrections(s) {
   }
 }
 
-// -- new match -------------------------------------------------------------------------------
-
-function setupNewMatch() {
-  $("new-match").addEventListener("submit", async (ev) => {
-    ev.preventDefault();
-    const f = new FormData(ev.target);
-    const body = {
-      names: { black: f.get("black").trim(), white: f.get("white").trim() },  // "": the seat
-      variant: f.get("variant"),
-      flipping: f.get("flipping") === "true",
-      points_to_win_round: Number(f.get("points")),
-      rounds_to_win_game: Number(f.get("rounds")),
-      first: f.get("first"),
-      handicaps: Object.fromEntries(["black", "white"].map((p) => [p, {  // R18
-        line: f.get(`${p}_line`), finger: f.get(`${p}_finger`), hand: f.get(`${p}_hand`) }])),
-    };
-    const r = await send("/api/match/new", body, "new match started");
-    if (r && r.ok) $("sec-new").open = false;
-  });
-}
-
 // -- wiring -----------------------------------------------------------------------------------
 
 function setup() {
@@ -394,12 +498,17 @@ function setup() {
   setupShootoff();
   setupCorrections();
   setupNewMatch();
+  setupEarlier();
   offBoard = stepper($("amend-off"), 0, 20, 0, "off the board");
   $("amend-knocked").onchange = showSecondKnocked;
-  $("amend-send").onclick = () => send("/api/match/amend", amendBody(), "last shot amended");
-  $("no-change").onclick = () => send("/api/match/no-change", {}, "turn recorded: no change");
-  // Undo is deliberate: the first tap says what would be taken back, the second does it.
-  let undoArmed = null;
+  $("amend-send").onclick = () => sendAmend(amend.seen);
+  $("amend-resend").onclick = () => sendAmend(drawn());
+  $("amend-drop").onclick = dropAmend;
+  $("no-change").onclick = () => send("/api/match/no-change", {},
+    { done: "turn recorded: no change", seen: drawn(), where: "sec-turn", lead: "Not recorded" });
+  // Undo is deliberate: the first tap says what would be taken back, the second does it,
+  // against the state shown at the first tap (another tablet's undo meanwhile: 409).
+  let undoArmed = null, undoSeen = null;
   const disarm = () => {
     clearTimeout(undoArmed); undoArmed = null;
     $("undo").textContent = "Undo last step…";
@@ -408,33 +517,40 @@ function setup() {
   $("undo-cancel").onclick = disarm;
   $("undo").onclick = () => {
     if (!undoArmed) {
+      undoSeen = drawn();
+      hideStale($("sec-undo"));
       $("undo").textContent = "Yes, take it back";
       $("undo-cancel").classList.remove("hidden");
       undoArmed = setTimeout(disarm, 6000);
       return;
     }
     disarm();
-    send("/api/match/undo", {}, "last step undone");
+    send("/api/match/undo", {},
+      { done: "last step undone", seen: undoSeen, where: "sec-undo", lead: "Not undone" });
   };
   $("pause").onclick = () => send("/api/referee/pause", { paused: !S().sensing.paused },
-    S().sensing.paused ? "sensing resumed" : "sensing paused");
-  $("accept-board").onclick = () => send("/api/referee/board/accept", {}, "board accepted");
+    { done: S().sensing.paused ? "sensing resumed" : "sensing paused", seen: drawn(),
+      where: "sec-turn" });
+  $("accept-board").onclick = () => send("/api/referee/board/accept", {},
+    { done: "board accepted", seen: drawn(), where: "sec-board", lead: "Not accepted" });
   $("restore-board").onclick = () => send("/api/referee/board/restore", {},
-    "restore the board to the match");
+    { done: "restore the board to the match", seen: drawn(), where: "sec-board" });
   Skitter.onState((s) => {
     renderStatus(s);
     renderDecisions(s);
-    $("sec-shootoff").classList.toggle("hidden", s.state.phase !== "shootoff");
+    renderShootoff(s);
     renderBoardSection(s);
     renderAmend(s);
     fillCorrections(s);
+    renderEarlier(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
       const form = $("new-match");
       form.elements.black.value = (s.given_names || {}).black || "";
       form.elements.white.value = (s.given_names || {}).white || "";
     }
     $("undo").disabled = !s.can_undo;
-    const lastEntry = (s.log || []).filter((e) => !e.undone).slice(-1)[0];
+    // what an Undo would take back: the newest step standing (an undo itself is not one)
+    const lastEntry = (s.log || []).filter((e) => !e.undone && e.kind !== "undo").slice(-1)[0];
     $("undo-what").textContent = s.can_undo && lastEntry
       ? `The last step: ${lastEntry.words || lastEntry.text}` : "Nothing to take back";
     $("no-change").disabled = !s.state.turn;

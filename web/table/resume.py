@@ -33,12 +33,14 @@ class Resumed:
     log: MatchLog
 
 
-def resume(store: MatchStore, wall: Clock) -> Resumed:
-    """Replay the newest stored match, or start a default one on an empty store.
+def resume(store: MatchStore, wall: Clock, match_id: int | None = None) -> Resumed:
+    """Replay the match in play (or stored match ``match_id``), or start a default one on
+    an empty store.
 
     Raises :class:`StoreError` naming the step when the rules refuse the stored log (a
-    damaged log is never taken for a match)."""
-    match_id = store.latest_match_id()
+    damaged log is never taken for a match), or when there is no match ``match_id``."""
+    if match_id is None:
+        match_id = store.latest_match_id()
     if match_id is None:
         match_id = store.create_match(
             Rules().to_json(), {"first": "black"}, {}, at=wall.now(),

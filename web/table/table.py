@@ -31,18 +31,20 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from firmware_bridge.profile import BoardProfile, load_profile
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_event
+from scorekeeper.events import Correction, Decision, Event, ShotEvent, Undo, parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
+from scorekeeper.state import State
 from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.tracker import Expectation, Tracker
-from scorekeeper.words import what_changed
-from web.table import records
+from scorekeeper.words import PLAYERS, name_of
+from web.table import meanwhile, records
 from web.table.errors import Refused, Stale
 from web.table.match_log import MatchLog, amended_shot, log_entry
 from web.table.resume import resume
@@ -58,6 +60,13 @@ RECHECK_S = 5.0
 
 CHANGES_KEPT = 256
 """How many recent match changes :meth:`Table.meanwhile` can describe."""
+
+
+def same_position(a: State, b: State) -> bool:
+    """The same position, whatever the last step's effects said (a correction that sets
+    what already is leaves only its own effect behind) and however the shot still open to a
+    late decision spells a choice it already had (``advance`` given or by default)."""
+    return replace(a, last_effects=b.last_effects, reopen=b.reopen) == b
 
 
 class Table:
@@ -90,9 +99,9 @@ class Table:
         """Differs on every start, so a page can tell a restarted server's ``seq`` apart."""
         self.seq = 0
         self.version = 0
-        self._changes: list[tuple[int, int]] = []
-        """(state seq, log length) after each recent match change, to tell a refused
-        change what happened since the state it was made against."""
+        self._changes: list[tuple[int, int, int]] = []
+        """(state seq, log length, match id) after each recent match change, to tell a
+        refused change what happened since the state it was made against."""
         self.review_shown: dict[str, Any] | None = None
         """The review the referee mirrors on the scoreboard (seq, ms, playing, speed)."""
         self._part: dict[str, Any] = {}
@@ -106,7 +115,7 @@ class Table:
         resumed = resume(store, wall)
         self.match_id, self.rules, self.setup = resumed.match_id, resumed.rules, resumed.setup
         self.names, self.meta, self.log = resumed.names, resumed.meta, resumed.log
-        self._changes.append((self.seq, len(self.log)))
+        self._changes.append((self.seq, len(self.log), self.match_id))
         self._after_match_change(lay_out_simulator=True)
 
     @property
@@ -129,13 +138,15 @@ class Table:
     def meanwhile(self, seq: int) -> list[str]:
         """What changed in the match after state ``seq``, in players' words (for a 409);
         empty when that state is too old to tell."""
-        known = [n for v, n in self._changes if v <= seq]
+        if seq < 0:  # made against an earlier run's state (Table.check_boot)
+            return ["the scorekeeper restarted"]
+        known = [(n, m) for v, n, m in self._changes if v <= seq]
         if not known:
             return []
-        out: list[str] = []
-        for e in self.log.entries[known[-1]:]:
-            out.extend(what_changed(e.event, e.text, self.names))
-        return out
+        length, match_id = known[-1]
+        if match_id != self.match_id:
+            return [f"the match in play is now {self.names_in_words()} (match {self.match_id})"]
+        return meanwhile.since(self.log.entries, length, self.names)
 
     def full_log(self) -> list[dict[str, Any]]:
         """The whole log as committed (``web.table.records``; any thread)."""
@@ -176,6 +187,20 @@ class Table:
                 f"change at {self.version}); look again and retry"
             )
 
+    def check_boot(self, boot: str | None) -> None:
+        """:class:`Stale` when the state a change was made against is of an earlier run of
+        the scorekeeper (sessions outlive a restart; the states' numbers start again)."""
+        if boot is not None and boot != self.boot:
+            raise Stale(-1, "the scorekeeper restarted since that state; look again and retry")
+
+    def check_known(self, seq: int | None) -> None:
+        """A sensing act's ``seq``: refused (:class:`Stale`) only when it is no state of this
+        server's run (a page left open over a restart); what such an act asks is stated,
+        not toggled, so a match change meanwhile does not make it wrong."""
+        if seq is not None and seq > self.seq:
+            raise Stale(seq, f"state {seq} is not one of this scorekeeper's (now state "
+                        f"{self.seq}: it was restarted); look again and retry")
+
     # -- changes to the match -----------------------------------------------------------------
 
     def apply_step(
@@ -209,7 +234,13 @@ class Table:
         taken: list[tuple[tuple[Any, ...], Any]] = []
         try:
             for event in events:
+                before = self.match.state
                 taken.append((self.match.apply(event), self.match.state))
+                if isinstance(event, (Correction, Decision)) \
+                        and same_position(before, self.match.state):
+                    raise IllegalEventError(
+                        f"{event.kind}: nothing to change, the match already is so "
+                        "(a step that changes nothing is not logged)", key=event.kind)
         except IllegalEventError as exc:
             self._take_back(len(taken))
             raise Refused(str(exc), exc.key) from None
@@ -246,6 +277,9 @@ class Table:
             raise Refused(str(exc), exc.key) from None
         except ValueError as exc:
             raise Refused(str(exc), "extra") from None
+        if shot == last.event:
+            raise Refused("nothing to amend: the last shot already is so (a step that "
+                          "changes nothing is not logged)", "extra")
         self.apply_steps([Undo(), shot])
 
     def no_change(self, *, source: str = "manual") -> None:
@@ -277,6 +311,29 @@ class Table:
         self.names, self.meta = dict(names), dict(meta)
         self.review_shown = None
         self._after_match_change(lay_out_simulator=True)
+
+    def take_up(self, match_id: int) -> None:
+        """Make a stored match (one a new match replaced) the one in play again; the match
+        it replaces stays stored as it is, and can be taken up again in turn."""
+        if match_id == self.match_id:
+            raise Refused(f"match {match_id} is the one in play", "match_id")
+        try:
+            again = resume(self.store, self.wall, match_id)
+        except StoreError as exc:
+            raise Refused(str(exc), "match_id") from None
+        try:
+            self.store.resume_match(match_id, at=self.wall.now())
+        except StoreError:
+            self._publish(match_changed=False)
+            raise
+        self.match_id, self.rules, self.setup = again.match_id, again.rules, again.setup
+        self.names, self.meta, self.log = again.names, again.meta, again.log
+        self.review_shown = None
+        self._after_match_change(lay_out_simulator=True)
+
+    def names_in_words(self) -> str:
+        """"Ann v Bo": the players of the match in play, as the pages call them."""
+        return " v ".join(name_of(p, self.names) for p in PLAYERS)
 
     # -- the board and sensing ----------------------------------------------------------------
 
@@ -336,7 +393,7 @@ class Table:
             self._part, self.committed = part, committed
             if match_changed:
                 self.version = self.seq + 1
-                self._changes.append((self.version, len(self.log)))
+                self._changes.append((self.version, len(self.log), self.match_id))
                 del self._changes[:-CHANGES_KEPT]
             self.watch.publish()
 

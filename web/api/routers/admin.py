@@ -25,12 +25,13 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 @change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await on_sensing(table, lambda: table.watch.set_paused(body.paused))
+    return await on_sensing(table, lambda: table.watch.set_paused(body.paused),
+        seq=body.seq, boot=body.boot)
 
 
 @change("/mute", summary="Mute (or unmute) a faulty sensor cell")
 async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await on_sensing(table, lambda: _mute(table, body))
+    return await on_sensing(table, lambda: _mute(table, body), seq=body.seq, boot=body.boot)
 
 
 def _mute(table: Table, body: Mute) -> None:
@@ -44,10 +45,10 @@ def _mute(table: Table, body: Mute) -> None:
 
 @change("/board/accept", summary="Take the sensed board as the shot of the player due")
 async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.accept_board, seq=body.seq)
+    return await change_on_writer(table, table.accept_board, seq=body.seq, boot=body.boot)
 
 
 @change("/board/restore", summary="Have the board put back to what the match expects")
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.watch.restore_board, seq=body.seq)
+    return await change_on_writer(table, table.watch.restore_board, seq=body.seq, boot=body.boot)
 

@@ -2,7 +2,8 @@
 
 The simulator then feeds the real pipeline (debounce, settle, tracker), so a tap here is
 scored exactly as a skitt landing on a real board would be. Simulator only; each tap needs
-the referee's session like any change, but no ``seq``: it is a physical act, not a decision.
+the referee's session like any change, but no ``seq``: it is a physical act, not a decision
+(a real skitt carries none either). Laying the board out is a decision and carries it.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from firmware_bridge.simulator import SimulatedBoard
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch
+from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch, SensingAct
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
 
@@ -26,11 +27,12 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 """A change: answered with the new state, or one of the refusals."""
 
 
-async def _act(table: Table, action: Callable[[SimulatedBoard], None]) -> dict[str, Any]:
+async def _act(table: Table, action: Callable[[SimulatedBoard], None],
+               seq: int | None = None, boot: str | None = None) -> dict[str, Any]:
     """On the sensing thread: a tap is a physical act, it never waits on the disk."""
     if table.sensing is None:
         raise Refused("no sensor source", "source")
-    return await on_sensing(table, lambda: table.watch.on_simulator(action))
+    return await on_sensing(table, lambda: table.watch.on_simulator(action), seq=seq, boot=boot)
 
 
 @router.get("", response_model=BoardView,
@@ -70,5 +72,7 @@ async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
 
 
 @change("/lay-out", summary="Put the simulated board where the match expects it")
-async def lay_out(table: TableDep, _: Referee) -> dict[str, Any]:
-    return await _act(table, lambda sim: table.watch.lay_out())
+async def lay_out(table: TableDep, _: Referee, body: SensingAct | None = None) -> dict[str, Any]:
+    """A decision (the board as the match expects), so it carries the ``seq`` seen."""
+    return await _act(table, lambda sim: table.watch.lay_out(), seq=body.seq if body else None,
+                      boot=body.boot if body else None)

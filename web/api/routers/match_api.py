@@ -22,7 +22,7 @@ from scorekeeper.words import PLAYERS, name_of, players_named
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch, download
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import Amend, Change, NewMatch, StepRequest
+from web.api.schemas import Amend, Change, NewMatch, Resume, StepRequest
 from web.api.writer import change as change_on_writer
 from web.table import records
 
@@ -84,24 +84,25 @@ async def list_matches(table: TableDep) -> list[dict[str, Any]]:
 async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str, Any]:
     """Shots, shoot-off values, corrections (with ``reason``), decisions, undo."""
     return await change_on_writer(
-        table, lambda: table.apply_step(body.step, source="manual"), seq=body.seq)
+        table, lambda: table.apply_step(body.step, source="manual"), seq=body.seq, boot=body.boot)
 
 
 @change("/match/undo", summary="Take back the last step (R19)")
 async def post_undo(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, lambda: table.apply_step(Undo()), seq=body.seq)
+    return await change_on_writer(table, lambda: table.apply_step(Undo()),
+        seq=body.seq, boot=body.boot)
 
 
 @change("/match/amend", summary="Add what the sensors cannot see to the last shot")
 async def post_amend(body: Amend, table: TableDep, _: Referee) -> dict[str, Any]:
     """Recorded as an undo of the last shot and the shot again with the added keys."""
     return await change_on_writer(
-        table, lambda: table.amend_last_shot(body.extra()), seq=body.seq)
+        table, lambda: table.amend_last_shot(body.extra()), seq=body.seq, boot=body.boot)
 
 
 @change("/match/no-change", summary="The player due shot and nothing changed")
 async def post_no_change(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.no_change, seq=body.seq)
+    return await change_on_writer(table, table.no_change, seq=body.seq, boot=body.boot)
 
 
 @change("/match/new", summary="Start a new match (the old one stays stored)")
@@ -109,5 +110,12 @@ async def post_new_match(body: NewMatch, table: TableDep, _: Referee) -> dict[st
     return await change_on_writer(table, lambda: table.new_match(
         body.rules(), body.setup(), body.names.model_dump(),
         {"handicaps": body.handicaps.model_dump()},
-    ), seq=body.seq)
+    ), seq=body.seq, boot=body.boot)
 
+
+
+@change("/match/resume", summary="Take up a stored match again (one a new match replaced)")
+async def post_resume(body: Resume, table: TableDep, _: Referee) -> dict[str, Any]:
+    """The match in play stays stored as it is and can be taken up again in turn."""
+    return await change_on_writer(table, lambda: table.take_up(body.match_id),
+        seq=body.seq, boot=body.boot)

@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from scorekeeper.clock import Clock
+from scorekeeper.names import name_key, normal_name
 from web.tournament.hub.model import ROUND_ROBIN, GameResult, Pairing, Standing
 from web.tournament.hub.pairings import (
     PairingError,
@@ -89,21 +90,19 @@ def _scores_at_round_end(
     return totals
 
 
-def name_key(name: str) -> str:
-    """What two spellings of a name must share to be the same player: a board's names are
-    typed on a tablet, so case and surrounding or doubled spaces do not count."""
-    return " ".join(name.split()).casefold()
-
-
 def same_players(names: Sequence[str], pairing: Pairing) -> bool:
     """True when ``names`` are the pairing's two players, spelt as :func:`name_key` allows."""
     return {name_key(n) for n in names} == {name_key(p) for p in pairing.players()}
 
 
 def check_name(name: object) -> str:
+    """A name to register, normalised as the boards' are (:func:`scorekeeper.names.normal_name`)."""
     if not isinstance(name, str) or not name.strip():
         raise TournamentError("a player's name must be a non-empty text")
-    name = " ".join(name.split())
+    try:
+        name = normal_name(name)
+    except ValueError as exc:
+        raise TournamentError(f"a player's name {exc}") from None
     if len(name) > MAX_NAME:
         raise TournamentError(f"a player's name may have at most {MAX_NAME} characters")
     return name
@@ -123,6 +122,9 @@ class Tournament:
         name = check_name(name)
         if self.store.round_numbers():
             raise TournamentError("players cannot join once the first round is paired")
+        same = [p for p in self.store.players() if name_key(p) == name_key(name)]
+        if same:  # another spelling of a registered player is that player
+            raise TournamentError(f"player {same[0]!r} is already registered")
         try:
             self.store.add_player(name, at=self.clock.now())
         except HubStoreError as exc:

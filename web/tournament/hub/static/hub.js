@@ -25,6 +25,7 @@ function act(promise, done) {
 // Every card, or only those of the boards in `only` (a Set), each replaced where it stands.
 function renderBoards(s, only) {
   const root = $("#boards");
+  const previous = new Map([...root.children].map((c) => [c.dataset.board, c]));
   if (!only) root.replaceChildren();
   if (!s.boards.length) { root.append(h("p", { class: "empty" }, "No board has reported yet.")); return; }
   for (const b of s.boards) {
@@ -69,20 +70,60 @@ function renderBoards(s, only) {
       act(Common.data(`/api/boards/${encodeURIComponent(b.board)}/command`,
         { kind: "undo", match_id: b.match_id, seq: b.seq }), "undo sent");
     });
-    $(".correct", card).addEventListener("submit", (ev) => {
-      ev.preventDefault();
+    // The correction is made against the board's match as it was when the referee began
+    // typing (kept on the card over redraws); the board refuses it if that match moved on.
+    const form = $(".correct", card);
+    const old = previous.get(b.board);
+    keepDraft(old, card, b);
+    form.addEventListener("input", () => {
+      if (!card.dataset.seenSeq) Object.assign(card.dataset, { seenSeq: b.seq, seenMatch: b.match_id });
+    });
+    const sendCorrection = (seq, match) => {
       const scoreSet = {};
       const cb = $(".cb", card).value, cw = $(".cw", card).value;
       if (cb !== "") scoreSet.black = Number(cb);
       if (cw !== "") scoreSet.white = Number(cw);
       act(Common.data(`/api/boards/${encodeURIComponent(b.board)}/command`, {
-        kind: "correct", match_id: b.match_id, seq: b.seq,
+        kind: "correct", match_id: match, seq,
         correct: { score: scoreSet, reason: $(".reason", card).value },
-      }), "correction sent");
+      }).then((d) => { clearDraft(card); return d; }), "correction sent");
+    };
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      sendCorrection(Number(card.dataset.seenSeq || b.seq),
+        card.dataset.seenMatch ? Number(card.dataset.seenMatch) : b.match_id);
     });
-    const old = only && [...root.children].find((c) => c.dataset.board === b.board);
-    if (old) old.replaceWith(card); else root.append(card);
+    $(".draft-send", card).addEventListener("click", () => sendCorrection(b.seq, b.match_id));
+    $(".draft-drop", card).addEventListener("click", () => clearDraft(card));
+    if (only && old) old.replaceWith(card); else root.append(card);
   }
+}
+
+// A correction being typed on a card survives the card's redraw: the entries, and the step
+// of the board's match they were begun against. When that match moved on, the card says so;
+// the referee sends them for the match as it is now (on purpose) or drops them.
+function keepDraft(old, card, b) {
+  if (!old || !old.dataset.seenSeq) return;
+  for (const k of [".cb", ".cw", ".reason"]) $(k, card).value = $(k, old).value;
+  card.dataset.seenSeq = old.dataset.seenSeq;
+  card.dataset.seenMatch = old.dataset.seenMatch;
+  const moved = Number(old.dataset.seenSeq) !== b.seq ||
+    Number(old.dataset.seenMatch) !== b.match_id;
+  $(".draft-note", card).hidden = !moved;
+  if (moved) {
+    $(".draft-text", card).textContent = `The match on board ${b.board} moved on since you ` +
+      `began this correction (now ${b.names.black} ${b.score ? b.score.black : "–"} : ` +
+      `${b.score ? b.score.white : "–"} ${b.names.white}). Your entries are kept: ` +
+      "“Correct score” sends them against the match you saw (the board refuses them if it " +
+      "changed), or send them for the match as it is now, or drop them.";
+  }
+}
+
+function clearDraft(card) {
+  delete card.dataset.seenSeq;
+  delete card.dataset.seenMatch;
+  for (const k of [".cb", ".cw", ".reason"]) $(k, card).value = "";
+  $(".draft-note", card).hidden = true;
 }
 
 function renderStandings(s) {

@@ -1,0 +1,48 @@
+"""What changed in the match since the state a refused change was made against (HTTP 409).
+
+The person whose change came too late is told, in players' words, what the other person did
+first: ``someone took back Ben's shot``, ``someone amended Anna's shot``, ``Bo's score was
+set to 1``. Kept apart from :mod:`web.table.table`, which only says from which log entry on
+to describe.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from scorekeeper.events import ShotEvent, Undo
+from scorekeeper.words import in_names, what_changed
+from web.table.match_log import LogEntry
+
+
+def since(entries: Sequence[LogEntry], first: int, names: Mapping[str, str]) -> list[str]:
+    """What the entries from index ``first`` on did, in players' words."""
+    out: list[str] = []
+    for i in range(first, len(entries)):
+        e = entries[i]
+        after = entries[i + 1] if i + 1 < len(entries) else None
+        if isinstance(e.event, Undo) and after is not None and after.at == e.at \
+                and isinstance(after.event, ShotEvent):
+            continue  # an amendment: its undo and its shot are stored together
+        if isinstance(e.event, ShotEvent) and i and entries[i - 1].at == e.at \
+                and isinstance(entries[i - 1].event, Undo):
+            out.append(in_names(f"someone amended {e.text}", names))
+        elif isinstance(e.event, Undo):
+            back = taken_back_by(entries, i)
+            out.append(in_names(f"someone took back {back.text}" if back else
+                                "someone took back a step", names))
+        else:
+            out.extend(what_changed(e.event, e.text, names))
+    return out
+
+
+def taken_back_by(entries: Sequence[LogEntry], index: int) -> LogEntry | None:
+    """The entry the undo at ``index`` took back (R19: the newest step still standing)."""
+    standing: list[LogEntry] = []
+    for e in entries[:index]:
+        if isinstance(e.event, Undo):
+            if standing:
+                standing.pop()
+        else:
+            standing.append(e)
+    return standing[-1] if standing else None
