@@ -67,7 +67,11 @@ def _no_constant(name: str) -> Any:
 
 def decode_json(text: str | bytes, key: str) -> Any:
     """The value of a JSON text, or a refusal naming ``key``: not UTF-8, not JSON (NaN and
-    Infinity are not JSON), a number too long, or nested deeper than :data:`MAX_DEPTH`."""
+    Infinity are not JSON), a number too long, nested deeper than :data:`MAX_DEPTH`, an
+    integer beyond :data:`MAX_INT` or a lone surrogate (``"\\ud800"``) in a string or a key.
+
+    The one decoder of everything that comes from outside: the API's bodies, the match log
+    import, scenario files and what boards send the hub over MQTT."""
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
@@ -84,7 +88,29 @@ def decode_json(text: str | bytes, key: str) -> Any:
     except ValueError as err:  # JSONDecodeError, NaN, a number too long to convert
         why = "a number too long to read" if "integer string" in str(err) else str(err)
         raise MalformedEventError.at(key, f"not JSON: {why}") from None
-    return within_depth(value, key)
+    return only_text_and_safe_integers(within_depth(value, key), key)
+
+
+def only_text_and_safe_integers(value: Any, key: str) -> Any:
+    """``value`` (its depth already bounded) if every string and key in it is text and every
+    integer within :data:`MAX_INT`; a refusal naming where it is not (walked without
+    recursion)."""
+    stack: list[tuple[Any, str]] = [(value, key)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            string(item, where)
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            integer(item, where)
+        elif isinstance(item, Mapping):
+            for name, sub in item.items():
+                string(name, where, of_key=True)
+                stack.append((sub, f"{where}.{name}"))
+        elif isinstance(item, list | tuple):
+            stack.extend((sub, f"{where}[{i}]") for i, sub in enumerate(item))
+    return value
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:

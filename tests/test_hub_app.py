@@ -24,6 +24,10 @@ class FakeSender:
     def __init__(self) -> None:
         self.connected = True
         self.sent: list[dict[str, Any]] = []
+        self.broken: list[str] = []
+
+    def problems(self) -> list[str]:
+        return list(self.broken)
 
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         self.sent.append({"board": board, "kind": kind, **kw})

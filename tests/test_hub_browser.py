@@ -22,6 +22,9 @@ pytestmark = pytest.mark.browser
 class Sender:
     connected = True
 
+    def problems(self) -> list[str]:
+        return []
+
     def __init__(self) -> None:
         self.sent: list[tuple[str, str]] = []
 

@@ -68,6 +68,11 @@ class CommandSender(Protocol):
 
     connected: bool
 
+    def problems(self) -> list[str]:
+        """What keeps the hub from hearing the boards (a thread stopped or behind, the
+        hub's file not writable); empty when all is well."""
+        ...
+
     def send_command(self, board: str, kind: str, *, match_id: int | None = None,
                      correct: dict[str, Any] | None = None, after: int | None = None,
                      seq: int | None = None) -> str: ...
@@ -128,7 +133,8 @@ class Hub:
                 if touched.all_boards or touched.boards:
                     only = None if touched.all_boards else touched.boards
                     cards = {c["board"]: c for c in view.boards_view(t, only)}
-                parts = view.counters(t, broker_connected=bool(self.sender.connected))
+                parts = view.counters(t, broker_connected=bool(self.sender.connected),
+                                      problems=self.sender.problems())
                 if touched.tournament:
                     parts.update(view.tournament_parts(t))
             except BaseException:
@@ -186,11 +192,14 @@ async def live(websocket: WebSocket) -> None:
     await hub.broadcaster.serve(websocket)
 
 
-@pages.get("/healthz", summary="200 while connected to the broker, 503 otherwise",
-           responses={200: {"model": HubHealth}, 503: {"model": HubHealth}})
+@pages.get("/healthz", summary="200 while connected to the broker and hearing the boards, "
+           "503 otherwise", responses={200: {"model": HubHealth}, 503: {"model": HubHealth}})
 async def healthz(hub: HubDep) -> JSONResponse:
-    ok = bool(hub.sender.connected)
-    body = {"ok": ok, "broker": "connected" if ok else "not connected"}
+    connected = bool(hub.sender.connected)
+    problems = hub.sender.problems()
+    ok = connected and not problems
+    body = {"ok": ok, "broker": "connected" if connected else "not connected",
+            "problems": problems}
     return JSONResponse(body, status_code=200 if ok else 503)
 
 

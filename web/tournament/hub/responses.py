@@ -14,8 +14,12 @@ from web.api.responses import Described
 
 
 class HubHealth(Described):
-    ok: bool = Field(description="True while connected to the broker (200; 503 else).")
+    ok: bool = Field(description="True while connected to the broker and nothing below is "
+                     "wrong (200; 503 else).")
     broker: str = Field(description="connected or not connected.")
+    problems: list[str] = Field(description="What keeps the hub from hearing the boards, in "
+                                "words: a thread of the hub stopped or behind, its file not "
+                                "writable.")
 
 
 class Note(Described):
@@ -46,6 +50,7 @@ class BoardCard(Described):
     alerts: list[Note]
     pairing: Seat | None = Field(description="The game of the tournament played on it.")
     last_command: dict[str, Any] | None = Field(description="The last command and its answer.")
+    refused: int = Field(description="Messages from this board the hub refused (not stored).")
 
 
 class GameResult(Described):
@@ -114,6 +119,7 @@ class HubState(Described):
     version: int = Field(description="The live feed's version; deltas apply after it.")
     boards: list[BoardCard]
     broker_connected: bool
+    problems: list[str] = Field(description="As `/healthz` names them; empty when all is well.")
     duplicates: int
     rejected: int
     system: str = Field(description="round_robin or swiss.")

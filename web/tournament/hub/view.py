@@ -18,9 +18,16 @@ GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_
              "white_points")
 
 
-def board_alerts(entry: dict[str, Any], received: int) -> list[dict[str, str]]:
-    """The board's own alerts, plus what only the hub can see (offline, events missing)."""
+def board_alerts(entry: dict[str, Any], received: int,
+                 refused: tuple[int, str] | None = None) -> list[dict[str, str]]:
+    """The board's own alerts, plus what only the hub can see (offline, events missing,
+    messages it refused)."""
     out: list[dict[str, str]] = []
+    if refused is not None:
+        count, why = refused
+        out.append({"kind": "refused",
+                    "message": f"{count} message{'s' if count != 1 else ''} from this board "
+                    f"refused and not stored (the latest: {why})"})
     if not entry["online"]:
         out.append({"kind": "offline", "message": "board offline (no link to the broker)"})
     payload = entry.get("state") or {}
@@ -85,6 +92,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
     """The boards' cards, by name (only those named in ``only``, if given)."""
     store = t.store
     assigned = {p.board: p for p in store.pairings() if p.board}
+    refusals = store.refusals()
     out = []
     for entry in store.boards(only):
         payload = entry.get("state") or {}
@@ -107,7 +115,9 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
                 "round": state.get("round"),
                 "score": state.get("score") or {},
                 "round_wins": state.get("round_wins") or {},
-                "alerts": board_alerts(entry, received) + name_alerts(payload, pairing),
+                "alerts": board_alerts(entry, received, refusals.get(entry["board"]))
+                + name_alerts(payload, pairing),
+                "refused": refusals.get(entry["board"], (0, ""))[0],
                 "pairing": None if pairing is None else
                 {"round": pairing.round, "table": pairing.table},
                 "last_command": commands[0] if commands else None,
@@ -169,10 +179,13 @@ def tournament_parts(t: Tournament) -> dict[str, Any]:
     }
 
 
-def counters(t: Tournament, *, broker_connected: bool) -> dict[str, Any]:
-    """The page's few cheap figures, read again at every refresh."""
+def counters(t: Tournament, *, broker_connected: bool,
+             problems: list[str] | None = None) -> dict[str, Any]:
+    """The page's few cheap figures, read again at every refresh (``problems``: what keeps
+    the hub from hearing the boards, as ``/healthz`` names it)."""
     return {
         "broker_connected": broker_connected,
+        "problems": list(problems or []),
         "duplicates": t.store.counter("duplicates"),
         "rejected": t.store.counter("rejected"),
     }

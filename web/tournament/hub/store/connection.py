@@ -56,6 +56,8 @@ CREATE TABLE IF NOT EXISTS commands (
     id TEXT PRIMARY KEY, board TEXT NOT NULL, body TEXT NOT NULL, sent_at REAL NOT NULL,
     result TEXT, result_at REAL);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS refusals (
+    board TEXT PRIMARY KEY, count INTEGER NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL);
 """
 
 
@@ -64,8 +66,9 @@ class HubStoreError(Exception):
 
 
 def dump_json(value: Any) -> str:
-    """Compact JSON with sorted keys, as every JSON column of the hub's file holds it."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    """Compact JSON with sorted keys, as every JSON column of the hub's file holds it (never
+    NaN: SQLite's JSON functions would call the row malformed)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
 
 
 class StoreBase:
