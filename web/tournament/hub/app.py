@@ -108,10 +108,13 @@ class Hub:
     """Everything the routes share; one per app."""
 
     def __init__(self, tournament: Tournament, sender: CommandSender, pins: PinStore,
-                 clock: Clock, wake: Wake | None = None) -> None:
+                 monotonic: Clock, wake: Wake | None = None) -> None:
+        """``monotonic`` times the referee's session and the wrong-PIN waits: a clock that
+        never jumps (the tournament's own clock is the wall clock, which dates records and
+        may be set back)."""
         self.tournament = tournament
         self.sender = sender
-        self.auth = Auth.create(pins, clock, who="tournament referee")
+        self.auth = Auth.create(pins, monotonic, who="tournament referee")
         self.broadcaster = Broadcaster()
         self.feed = Feed()
         self._refreshing = threading.Lock()

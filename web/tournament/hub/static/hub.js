@@ -177,6 +177,9 @@ function renderBroker(s) {
   const broker = $("#broker");
   broker.textContent = s.broker_connected ? "broker connected" : "broker not connected";
   broker.className = "pill " + (s.broker_connected ? "ok" : "bad");
+  const health = $("#health");
+  health.replaceChildren(...(s.problems || []).map((p) => h("li", {}, p)));
+  $("#health-box").hidden = health.children.length === 0;
 }
 
 // `only`: the boards whose cards changed; the rest of the page is drawn again unless
@@ -217,7 +220,7 @@ function applyDelta(d) {
   for (const k of parts) next[k] = d[k];
   version = d.version;
   document.body.dataset.version = String(version);
-  const boardsOnly = !isNew && parts.every((k) => ["broker_connected", "duplicates", "rejected"].includes(k));
+  const boardsOnly = !isNew && parts.every((k) => ["broker_connected", "problems", "duplicates", "rejected"].includes(k));
   render(next, isNew ? null : new Set(d.boards.map((b) => b.board)), boardsOnly);
 }
 
