@@ -34,7 +34,7 @@ from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.routers.scoreboard import STATIC as BOARD_STATIC
-from web.api.schemas import ShownText, check_reason
+from web.api.schemas import PathNumber, ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.feed import Feed
@@ -216,7 +216,7 @@ async def hub_state(hub: HubDep) -> Response:
 
 @api.get("/matches/{board}/{match_id}", response_model=HubMatchLog,
          summary="One match's log as received")
-async def match_log(board: str, match_id: int, hub: HubDep) -> dict[str, Any]:
+async def match_log(board: str, match_id: PathNumber, hub: HubDep) -> dict[str, Any]:
     log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
     if not log["events"]:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no match {match_id} of {board}")
@@ -275,7 +275,7 @@ async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
 
 @api.post("/rounds/{number}/tables/{table}/board", response_model=BoardAssigned,
           summary="Put a game on a board")
-async def assign_board(number: int, table: int, body: BoardChoice, hub: HubDep,
+async def assign_board(number: PathNumber, table: PathNumber, body: BoardChoice, hub: HubDep,
                        _: Referee) -> dict[str, Any]:
     try:
         board = None if body.board in (None, "") else check_board_id(body.board)
