@@ -12,6 +12,7 @@ JSON's safe range, and :func:`show` renders any value in bounded time and space.
 from __future__ import annotations
 
 import json
+import math
 import reprlib
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,9 @@ MAX_DEPTH = 16
 step 3): deeper input is refused before anything walks it recursively."""
 MAX_INT = 2**53 - 1
 """Integers beyond JSON's safe range are refused (no count, score or value comes near)."""
+MAX_TIME = 10.0**11
+"""The latest time (seconds since the epoch, the year 5138) a record may carry: beyond it a
+date cannot be printed, and a time of 1e300 breaks every sum of durations."""
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 3
@@ -140,6 +144,16 @@ def integer(value: Any, key: str, low: int | None = None, high: int | None = Non
     if high is not None and value > high:
         raise MalformedEventError.at(key, f"{value} is above {high}")
     return value
+
+
+def timestamp(value: Any, key: str) -> float:
+    """``value`` if it is a time in seconds since the epoch, 0 to :data:`MAX_TIME`."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+        math.isfinite(value) and 0 <= value <= MAX_TIME
+    ):
+        raise MalformedEventError.at(key, f"expected a time in seconds since 1970, got "
+                                     f"{show(value)}")
+    return float(value)
 
 
 def boolean(value: Any, key: str) -> bool:

@@ -14,7 +14,6 @@ Only the keys the hub reads are kept: what a board adds beyond them is not store
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,8 +34,6 @@ MAX_ALERTS = 16
 MAX_ROUNDS = 1_000
 MAX_EFFECTS = 64
 MAX_POINTS = 100_000
-MAX_TIME = 10.0**11
-"""Seconds since the epoch a time may be (the year 5138)."""
 MAX_SHORT = 64
 """Characters of an id, a kind or a source."""
 PHASES = ("shootoff", "playing", "game_over")
@@ -64,11 +61,10 @@ def _short(value: Any, key: str, limit: int = MAX_SHORT) -> str:
 
 
 def _time(value: Any, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not (
-        math.isfinite(value) and 0 <= value <= MAX_TIME
-    ):
-        raise wire.WireError(f"{key}: expected a time in seconds, got {checks.show(value)}")
-    return float(value)
+    try:
+        return checks.timestamp(value, key)
+    except ScorekeeperError as exc:
+        raise _refused(exc) from None
 
 
 def _list(value: Any, key: str, limit: int) -> list[Any]:
