@@ -50,6 +50,7 @@ from web.tournament.hub.responses import (
     PlayerRemoved,
     RoundPaired,
 )
+from web.tournament.hub.results_api import router as results_router
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, check_board_id
@@ -334,6 +335,7 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     app.include_router(api)
     app.include_router(login_router())
     app.include_router(ratings_router)
+    app.include_router(results_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
     return app

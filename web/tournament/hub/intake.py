@@ -22,6 +22,7 @@ from pydantic import ValidationError
 from scorekeeper import checks
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event as parse_step
+from scorekeeper.options import Rules, Setup
 from web.api.schemas import MAX_REASON, Names
 from web.tournament import wire
 from web.tournament.hub.model import ReceivedEvent
@@ -220,6 +221,14 @@ def event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
         parse_step(step)
     except ScorekeeperError as exc:
         raise wire.WireError(f"event: {exc}") from None
+    rules, setup = data.get("rules"), data.get("setup")
+    try:  # the rules engine's own reading of a match's options
+        if rules is not None:
+            Rules.from_json(dict(_object(rules, "rules")))
+        if setup is not None:
+            Setup.from_json(dict(_object(setup, "setup")))
+    except (ScorekeeperError, TypeError, ValueError) as exc:
+        raise wire.WireError(f"rules or setup: {exc}") from None
     return ReceivedEvent(
         id=ev_id,
         board=board,
@@ -230,6 +239,8 @@ def event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
         event=dict(step),
         state=match_state(data.get("state")) or {},
         names=names(data.get("names")),
+        rules=None if rules is None else dict(rules),
+        setup=None if setup is None else dict(setup),
     )
 
 

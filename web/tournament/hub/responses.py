@@ -106,10 +106,34 @@ class Standing(Described):
 
 
 class Attention(Described):
-    kind: str = Field(description="unpaired or no_result.")
+    kind: str = Field(description="claim (a result waiting for the referee), unpaired or "
+                      "no_result.")
     board: str
     match_id: int
     message: str
+    seq: int | None = Field(default=None, description="A claim: the step that finished it.")
+    round: int | None = Field(default=None, description="A claim: the game it fits, if any.")
+    table: int | None = None
+    result: GameResult | None = Field(default=None, description="A claim: what it says.")
+
+
+class Decision(Described):
+    """One decision of the hub referee about a result, as kept in the hub's log."""
+
+    id: int
+    at: float
+    action: str = Field(description="accepted, rejected, entered or removed.")
+    round: int | None
+    table: int | None
+    board: str | None
+    match_id: int | None
+    reason: str
+    result: dict[str, Any] | None = Field(description="The result decided about.")
+
+
+class DecisionMade(Described):
+    decision: str = Field(description="accepted, rejected, entered or removed.")
+    game: PlayedGame | None = Field(description="The result now counted or taken off.")
 
 
 class HubState(Described):
@@ -126,6 +150,7 @@ class HubState(Described):
     planned_rounds: int
     next_round_blocked: str | None = Field(description="Why the next round cannot be paired.")
     attention: list[Attention]
+    decisions: list[Decision] = Field(description="The referee's decisions about results.")
     players: list[str]
     standings: list[Standing]
     rounds: list[RoundRow]
@@ -149,6 +174,7 @@ class HubMatchLog(Described):
     names: dict[str, str]
     complete: bool = Field(description="True when no event is missing.")
     result: GameResult | None
+    counted: bool = Field(description="False while the result waits for the hub referee.")
     events: list[ReceivedStep]
 
 

@@ -56,6 +56,19 @@ CREATE TABLE IF NOT EXISTS commands (
     id TEXT PRIMARY KEY, board TEXT NOT NULL, body TEXT NOT NULL, sent_at REAL NOT NULL,
     result TEXT, result_at REAL);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS match_rules (
+    board TEXT NOT NULL, match_id INTEGER NOT NULL, rules TEXT NOT NULL, setup TEXT NOT NULL,
+    PRIMARY KEY (board, match_id));
+CREATE TABLE IF NOT EXISTS claims (
+    board TEXT NOT NULL, match_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+    black TEXT NOT NULL, white TEXT NOT NULL, winner TEXT,
+    black_rounds INTEGER NOT NULL, white_rounds INTEGER NOT NULL,
+    black_points INTEGER NOT NULL, white_points INTEGER NOT NULL,
+    finished_at REAL NOT NULL, round INTEGER, tbl INTEGER, why TEXT NOT NULL,
+    PRIMARY KEY (board, match_id));
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY, at REAL NOT NULL, action TEXT NOT NULL, round INTEGER,
+    tbl INTEGER, board TEXT, match_id INTEGER, reason TEXT NOT NULL, result TEXT);
 CREATE TABLE IF NOT EXISTS refusals (
     board TEXT PRIMARY KEY, count INTEGER NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL);
 """

@@ -42,6 +42,13 @@ class ReceivedTables(StoreBase):
                 ),
             )
             new = cur.rowcount == 1
+            if new and ev.rules is not None and ev.setup is not None:
+                # the first the hub hears of them: a match's rules never change
+                db.execute(
+                    "INSERT OR IGNORE INTO match_rules (board, match_id, rules, setup)"
+                    " VALUES (?, ?, ?, ?)",
+                    (ev.board, ev.match_id, dump_json(ev.rules), dump_json(ev.setup)),
+                )
             if new:
                 # A step of the board's current match changes its card only; one of another
                 # match may change what the referee must look at (a game left unfinished).
@@ -71,6 +78,14 @@ class ReceivedTables(StoreBase):
             )
             for r in rows
         ]
+
+    def match_rules(
+        self, board: str, match_id: int
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The rules and setup the board sent with the match's events, if it did."""
+        rows = self._all("SELECT rules, setup FROM match_rules WHERE board = ? AND match_id = ?",
+                         (board, match_id))
+        return (json.loads(rows[0][0]), json.loads(rows[0][1])) if rows else None
 
     def latest_event(self, board: str, match_id: int) -> ReceivedEvent | None:
         """The received event with the highest ``seq`` of the match."""
