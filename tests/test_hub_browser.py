@@ -9,11 +9,12 @@ from typing import Any
 
 import pytest
 from browser_support import require_chromium, serving
+from hub_support import game_steps, real_events
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
 from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
 
 pytestmark = pytest.mark.browser
@@ -33,12 +34,10 @@ class Sender:
         return "c1"
 
 
-def finished(board: str, names: tuple[str, str]) -> ReceivedEvent:
-    state = {"phase": "game_over", "winner": "white", "score": {"black": 2, "white": 5},
-             "round_wins": {"black": 0, "white": 1}, "rounds": ["white"], "last_effects": []}
-    return ReceivedEvent(f"{board}:1:1", board, 1, 1, 1_700_000_000.0, "sensor",
-                         {"shot": {"by": "white", "delta": {"black.yellow": 1}}}, state,
-                         {"black": names[0], "white": names[1]})
+def finish(t: Tournament, board: str, names: tuple[str, str]) -> None:
+    """A real one-round game on ``board`` that the second player wins, step by step."""
+    for ev in real_events(board, 1, names, game_steps(black_wins=False)):
+        t.receive(ev)
 
 
 @pytest.fixture
@@ -68,7 +67,7 @@ def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
                   "score": {"black": 0, "white": 0}, "round_wins": {"black": 0, "white": 0}}},
         at=1.0)
     store.set_board_status("board-4", True, at=1.0)
-    tournament.receive(finished("board-1", (pairs[0].black, pairs[0].white or "")))
+    finish(tournament, "board-1", (pairs[0].black, pairs[0].white or ""))
     hub = Hub(tournament, Sender(), pins, clock)
     try:
         with serving(lambda url: create_hub_app(hub)) as url:
@@ -95,7 +94,7 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
     first = page.locator("#standings tbody tr").first.locator("td").nth(1)
     expect(first).to_have_text(hub.tournament.standings()[0].player)
     page.locator("#games tbody button").click()
-    expect(page.locator("#log tbody tr")).to_have_count(1)
+    expect(page.locator("#log tbody tr")).to_have_count(4)
     second = hub.tournament.store.pairings(1)[0].white
     expect(page.locator("#log tbody")).to_contain_text(f"{second}'s shot")
     # Nobody logged in: no referee controls.
@@ -142,7 +141,7 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
                 page.click("#login button")
                 expect(card.locator(".undo")).to_be_visible()
                 page.locator("#games tbody button").click()
-                expect(page.locator("#log tbody tr")).to_have_count(1)
+                expect(page.locator("#log tbody tr")).to_have_count(4)
             wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
             assert wide <= 0, f"horizontal scroll of {wide} px at {w}x{h} ({who})"
             small = page.evaluate(SMALL_TARGETS)
@@ -202,7 +201,7 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
     # A game ends: standings and finished games change.
     played = page.locator("#standings tbody tr", has_text=second.white or "")
     expect(played.locator("td").nth(2)).to_have_text("0")
-    t.receive(finished("board-2", (second.black, second.white or "")))
+    finish(t, "board-2", (second.black, second.white or ""))
     hub.changed()
     expect(page.locator("#games tbody tr")).to_have_count(2)
     expect(played.locator("td").nth(2)).to_have_text("1")

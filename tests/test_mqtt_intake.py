@@ -217,3 +217,60 @@ def test_only_the_board_a_command_went_to_can_answer_it(
     finally:
         forger.close()
         board.close()
+
+
+def forged_game_over(names: tuple[str, str]) -> bytes:
+    return encode({
+        "v": 1, "id": "board-2:99:1", "board_id": "board-2", "match_id": 99, "seq": 1,
+        "at": 1_700_000_000.0, "source": "sensor", "event": {"shot": {"by": "white"}},
+        "names": {"black": names[0], "white": names[1]},
+        "rules": {"variant": "classic"}, "setup": {"first": "black"},
+        "state": {"phase": "game_over", "winner": "white", "round": 5,
+                  "score": {"black": 0, "white": 99}, "round_wins": {"black": 0, "white": 5},
+                  "rounds": ["white"] * 5, "last_effects": []}})
+
+
+def test_a_board_cannot_decide_the_game_paired_to_another_board(
+    hub: HubUnderTest, honest: SimBoard, attacker: Publisher, broker: Broker, tmp_path: Path
+) -> None:
+    t = hub.tournament
+    for name in ("Ann", "Bob", "Cid", "Di"):
+        t.add_player(name)
+    on_one, on_two = (p for p in t.pair_next_round(["board-1", "board-2"]) if not p.is_bye)
+    names = (on_one.black, on_one.white or "")
+    # A made-up game over from board-2, naming the players of board-1's game ...
+    attacker.publish("skitter/board-2/events", forged_game_over(names))
+    wait_until(lambda: t.store.claim("board-2", 99) is not None, what="the forgery held back")
+    # ... and a real game of theirs played on board-2 (the wrong board).
+    wrong = SimBoard("board-2", tmp_path / "wrong", settings_from_url(broker.url_for("board-2")))
+    try:
+        wrong.link.start()
+        wrong_match = wrong.new_match({"black": names[0], "white": names[1]}, [("white", 1)] * 3)
+        while wrong.play_next():
+            pass
+        wait_until(lambda: t.store.claim("board-2", wrong_match) is not None,
+                   what="the game on the wrong board held back")
+    finally:
+        wrong.close()
+    assert t.store.games() == []
+    assert t.round_open(1) == [on_one, on_two]
+    assert t.store.pairings(1)[0].board == "board-1"  # not moved
+    claims = [a for a in hub.client.get("/api/hub").json()["attention"] if a["kind"] == "claim"]
+    assert len(claims) == 2 and all("does not count" in a["message"] for a in claims)
+    assert any("the hub's replay of the board's steps" in a["message"] for a in claims)
+    assert any("is paired to board board-1, not to board board-2" in a["message"]
+               for a in claims)
+
+    # The real game on board-1 counts by itself, for its pairing, with the replay's result.
+    match_id = honest.new_match({"black": names[0], "white": names[1]},
+                                [("black", 2), ("black", 3), ("black", 1)])
+    while honest.play_next():
+        pass
+    wait_until(lambda: len(t.store.games()) == 1, what="board-1's result")
+    (game,) = t.store.games()
+    assert (game.board, game.match_id, game.round, game.table) == (
+        "board-1", match_id, 1, on_one.table)
+    assert (game.result.winner, game.result.black_rounds, game.result.white_rounds) == (
+        names[0], 3, 0)
+    assert (game.result.black_points, game.result.white_points) == (15, 6)
+    assert t.store.pairings(1)[0].board == "board-1"
