@@ -68,6 +68,8 @@ def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
         at=1.0)
     store.set_board_status("board-4", True, at=1.0)
     finish(tournament, "board-1", (pairs[0].black, pairs[0].white or ""))
+    # the second game, reported by a board it is not paired to: it waits for the referee
+    finish(tournament, "board-3", (pairs[1].black, pairs[1].white or ""))
     hub = Hub(tournament, Sender(), pins, clock)
     try:
         with serving(lambda url: create_hub_app(hub)) as url:
@@ -233,3 +235,74 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
     expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
     assert errors == []
     page.close()
+
+
+def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_do_not_collide(
+    page_url: tuple[str, Hub], browser: Any,
+) -> None:
+    from browser_support import SCREENSHOTS
+    from playwright.sync_api import expect
+
+    url, hub = page_url
+    t = hub.tournament
+    first, second = t.store.pairings(1)[0], t.store.pairings(1)[1]
+    pages = []
+    for _ in range(2):  # two referees, each in a browser of their own
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        page.goto(url)
+        page.fill("#pin", "1357")
+        page.click("#login button")
+        pages.append(page)
+    a, b = pages
+    claim = a.locator("#attention li.claim")
+    expect(claim).to_contain_text(f"the game of {second.black} and {second.white} ended")
+    expect(claim).to_contain_text("does not count until the referee accepts it")
+    expect(a.locator("#decisions-box")).to_be_hidden()
+
+    a.once("dialog", lambda d: d.accept())
+    claim.locator("button.accept").click()
+    expect(a.locator("#toast")).to_have_text("result counted")
+    expect(claim).to_have_count(0)
+    expect(b.locator("#attention li.claim")).to_have_count(0)  # the other referee sees it too
+    expect(a.locator("#decisions tbody tr")).to_have_count(1)
+    expect(a.locator("#decisions tbody")).to_contain_text("Result counted")
+    assert len(t.store.games()) == 2
+
+    table_one = a.locator("#rounds table").first.locator("tr").nth(1)
+    a.once("dialog", lambda d: d.accept("the points were typed wrong"))
+    table_one.locator("button.remove").click()
+    expect(a.locator("#toast")).to_have_text("result removed")
+    expect(a.locator("#decisions tbody")).to_contain_text("the points were typed wrong")
+
+    # Both referees start entering table 1's result; the second one's form stays as typed
+    # while the first one's result arrives, and its own is refused, saying why.
+    b_row = b.locator("#rounds table").first.locator("tr").nth(1)
+    b_row.locator("button.enter").click()
+    expect(b.locator("#enter-result")).to_be_visible()
+    b.select_option("#enter-winner", label=first.black)
+    for field, value in (("first-rounds", "3"), ("second-rounds", "1"), ("first-points", "19"),
+                         ("second-points", "11"), ("reason", "the board broke down")):
+        b.fill(f"#enter-{field}", value)
+    table_one.locator("button.enter").click()
+    expect(a.locator("#enter-title")).to_have_text(
+        f"Round 1, table {first.table}: {first.black} v {first.white}")
+    a.select_option("#enter-winner", label=first.white or "")
+    for field, value in (("first-rounds", "0"), ("second-rounds", "3"), ("first-points", "7"),
+                         ("second-points", "15"), ("reason", "from the score sheet")):
+        a.fill(f"#enter-{field}", value)
+    a.screenshot(path=str(SCREENSHOTS / "hub-enter-result-1280x720.png"))
+    a.click("#enter-form button[type=submit]")
+    expect(a.locator("#toast")).to_have_text("result entered")
+    expect(a.locator("#enter-result")).to_be_hidden()
+    expect(b.locator("#rounds")).to_contain_text("entered by the referee")
+    assert b.input_value("#enter-first-points") == "19"  # not overwritten under the hands
+    b.click("#enter-form button[type=submit]")
+    expect(b.locator("#toast")).to_contain_text("has a result already")
+    expect(b.locator("#decisions tbody tr")).to_have_count(3)
+    (entered,) = [g for g in t.store.games() if g.board == "hub"]
+    assert entered.result.winner == first.white
+    for page in pages:
+        text = page.locator("body").inner_text()
+        assert not SIDES.findall(text) and '{"' not in text
+        page.context.close()
