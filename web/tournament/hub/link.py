@@ -8,8 +8,11 @@ match or for an earlier one its state names under ``previous``); after a short
 grace the hub asks that board to ``resend`` from the gap, and again every few seconds until
 the gap is filled. Every received event is stored under its id, so repeats change nothing.
 
-Nothing a board sends can stop the hub: a payload that does not follow :mod:`web.tournament.wire`
-is logged, counted (``rejected``) and dropped.
+Nothing a board sends can stop the hub: every payload is checked by
+:mod:`web.tournament.hub.intake` (the API's decoder and value checks) before anything of it is
+stored; one that fails is logged, counted for its board (``refusals``) and dropped, and any
+other error of one message drops that message alone. :meth:`HubLink.problems` names a thread
+of the hub that stopped or fell behind, or a file that refuses writes (``/healthz``: 503).
 
 Acknowledged means stored: the hub acknowledges each message to the broker itself (paho's
 ``manual_ack``), only after the transaction holding it is committed. paho's thread only
