@@ -20,14 +20,18 @@ from web.tournament.hub.tournament import Tournament
 pytestmark = pytest.mark.browser
 
 
+STOPPED = ("the hub has stopped storing what the boards send (its storing thread ended): "
+           "restart it")
+
 class Sender:
     connected = True
 
     def problems(self) -> list[str]:
-        return []
+        return list(self.broken)
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, str]] = []
+        self.broken: list[str] = []
 
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         self.sent.append((board, kind))
@@ -306,3 +310,32 @@ def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_
         text = page.locator("body").inner_text()
         assert not SIDES.findall(text) and '{"' not in text
         page.context.close()
+
+
+def test_what_keeps_the_hub_from_hearing_the_boards_shows_at_the_top_and_refusals_on_the_card(
+    page_url: tuple[str, Hub], browser: Any,
+) -> None:
+    from browser_support import SCREENSHOTS
+    from playwright.sync_api import expect
+
+    url, hub = page_url
+    hub.tournament.store.refuse("board-4", "payload of 40000000 bytes is larger than 16384 "
+                                "bytes", at=2.0)
+    hub.changed()
+    for w, h in ((1920, 1080), (390, 844)):
+        page = browser.new_page(viewport={"width": w, "height": h})
+        page.goto(url)
+        expect(page.locator("#health-box")).to_be_hidden()
+        card = page.locator('article.board[data-board="board-4"]')
+        expect(card.locator(".alerts")).to_contain_text(
+            "1 message from this board refused and not stored")
+        hub.sender.broken = [STOPPED]  # type: ignore[attr-defined]
+        hub.changed()
+        expect(page.locator("#health-box")).to_be_visible()
+        expect(page.locator("#health")).to_have_text(STOPPED)
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+        page.screenshot(path=str(SCREENSHOTS / f"hub-problem-{w}x{h}.png"))
+        hub.sender.broken = []  # type: ignore[attr-defined]
+        hub.changed()
+        expect(page.locator("#health-box")).to_be_hidden()
+        page.close()

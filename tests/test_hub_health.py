@@ -21,6 +21,8 @@ from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import settings_from_url
 
+STOPPED = ("the hub has stopped storing what the boards send (its storing thread ended): "
+           "restart it")
 
 class Message:
     def __init__(self, topic: str, payload: bytes) -> None:
@@ -64,8 +66,8 @@ def test_a_stopped_storing_thread_is_named_by_healthz_and_the_page(
     link.start()
     assert link._storer is not None
     link._storer.join(2)
-    assert health(client) == (503, ["the hub's storing thread has stopped"])
-    assert client.get("/api/hub").json()["problems"] == ["the hub's storing thread has stopped"]
+    assert health(client) == (503, [STOPPED])
+    assert client.get("/api/hub").json()["problems"] == [STOPPED]
 
 
 def test_a_storing_thread_that_falls_behind_is_named(
@@ -87,7 +89,8 @@ def test_a_storing_thread_that_falls_behind_is_named(
         assert stuck.wait(5)
         mono.advance(BEHIND + 1)
         code, problems = health(client)
-        assert code == 503 and problems[0].startswith("the hub's storing thread is behind")
+        assert code == 503 and problems[0].startswith(
+            "the hub is 6 s behind in storing what the boards send")
     finally:
         release.set()
     wait_for(lambda: health(client)[0] == 200, "the thread to catch up")

@@ -58,6 +58,9 @@ MAX_BURST = 500
 """Messages stored in one transaction at most."""
 STORE_AGAIN = 1.0
 """Seconds before a burst whose commit failed (a full or failing disk) is tried again."""
+WORK = {"storing": "storing what the boards send",
+        "gap check": "asking boards for missing steps"}
+"""What each thread of the hub does, for the words of ``/healthz`` and the page."""
 BEHIND = 5.0
 """Seconds a thread of the hub may go without finishing a turn of its loop before
 ``/healthz`` names it as stopped or fallen behind."""
@@ -229,11 +232,12 @@ class HubLink:
         for name, thread in (("storing", self._storer), ("gap check", self._janitor)):
             if thread is None or self._stopping.is_set():
                 continue
+            what = WORK[name]
             if not thread.is_alive():
-                out.append(f"the hub's {name} thread has stopped")
+                out.append(f"the hub has stopped {what} (its {name} thread ended): restart it")
             elif now - self._beats.get(name, now) > BEHIND:
-                out.append(f"the hub's {name} thread is behind: no turn for "
-                           f"{now - self._beats[name]:.0f} s")
+                out.append(f"the hub is {now - self._beats[name]:.0f} s behind in {what} "
+                           f"(its {name} thread)")
         return out
 
     def take_burst(self, burst: Sequence[tuple[int, mqtt.MQTTMessage]]) -> bool:
