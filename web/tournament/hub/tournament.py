@@ -218,6 +218,9 @@ class Tournament:
             return
         result = verdict.result
         pairing = self._pairing_for(result, board, existing)
+        if pairing is None and not self.store.round_numbers():
+            self.store.drop_claim(board, match_id)  # before the tournament: nothing to count
+            return
         doubt = verdict.doubt
         if doubt is None and pairing is None:
             doubt = "no open pairing has these players (check the names)"
