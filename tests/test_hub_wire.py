@@ -17,6 +17,7 @@ from web.tournament.hub.tournament import Tournament
 from web.tournament.mqtt_board import BoardLink
 from web.tournament.mqtt_outbox import Outbox
 from web.tournament.wire import (
+    MAX_PAYLOAD,
     WireError,
     check_board_id,
     encode,
@@ -112,6 +113,23 @@ class Message:
         ("skitter/b1/events", encode(event_payload(board_id="b2"))),
         ("skitter/b1/status", b'{"online": "yes"}'),
         ("skitter/bad id/state", b"{}"),
+        # the decoder and the checks the API applies, and the size cap
+        ("skitter/b1/events", b'{"pad": "' + b"x" * MAX_PAYLOAD + b'"}'),
+        ("skitter/b1/events", encode(event_payload(match_id=10**23))),
+        ("skitter/b1/events", encode(event_payload()).replace(b'"at":1.5', b'"at":NaN')),
+        ("skitter/b1/events", encode(event_payload(at=1e300))),
+        ("skitter/b1/events", encode(event_payload(seq=10**7, id="b1:2:10000000"))),
+        ("skitter/b1/events", encode(event_payload()).replace(b'"A"', b'"\\ud800"')),
+        ("skitter/b1/events", encode(event_payload(names={"black": "\u202eB", "white": "A"}))),
+        ("skitter/b1/events", encode(event_payload(names={"black": "A" * 41, "white": "B"}))),
+        ("skitter/b1/events", encode(event_payload(names={"black": 7}))),
+        ("skitter/b1/events", encode(event_payload(event={"shot": {"by": "red"}}))),
+        ("skitter/b1/events", encode(event_payload(rules={"points_to_win_round": "x"}))),
+        ("skitter/b1/events", encode(event_payload(state={"score": {"black": 10**9}}))),
+        ("skitter/b1/state", encode({"match_id": 1, "seq": 1, "previous": [
+            {"match_id": i, "seq": 1} for i in range(2, 12)]})),
+        ("skitter/b1/state", encode({"match_id": 1, "seq": 1, "alerts": ["x"] * 17})),
+        ("skitter/b1/command/result", encode({"id": "nope", "ok": True})),
     ],
 )
 def test_the_hub_drops_and_counts_what_it_cannot_read(
