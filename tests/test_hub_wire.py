@@ -259,3 +259,33 @@ def test_states_are_replayed_for_each_stored_event(tmp_path: Path) -> None:
         states = replay_states(store.load(m))
     assert states[0] is not None and states[0]["turn"] == "white"
     assert states[1] is None  # a refused step publishes without a state
+
+
+def test_rows_an_older_hub_stored_unchecked_do_not_break_it(tmp_path: Path) -> None:
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    from web.config.pin import PinStore
+    from web.tournament.hub.app import Hub, create_hub_app
+
+    path = tmp_path / "hub.db"
+    HubStore(path).close()
+    with sqlite3.connect(path) as db:  # what the hub stored before it checked its input
+        db.execute("INSERT INTO boards (board, online, state) VALUES ('b1', 1, ?)",
+                   ('{"match_id": NaN, "seq": 1, "names": {"black": "\\ud800"}}',))
+        db.execute("INSERT INTO boards (board, online, state) VALUES ('b2', 1, ?)",
+                   ('{"match_id": 1, "seq": 1, "names": {"black": "\\ud800", "white": "B"}}',))
+    t = Tournament(HubStore(path), FakeClock(0.0))
+    link = HubLink(settings_from_url("mqtt://127.0.0.1:1"), t)
+    try:
+        with TestClient(create_hub_app(Hub(t, link, PinStore(tmp_path / "pin"),
+                                           FakeClock(0.0)))) as client:
+            assert client.get("/api/hub").status_code == 200
+            link.handle("skitter/b1/state", encode({"match_id": 3, "seq": 0, "names": {}}))
+            link.handle("skitter/b1/events", encode(event_payload(id="b1:2:1", seq=1)))
+            assert t.store.boards(["b1"])[0]["state"]["match_id"] == 3
+            assert t.store.seqs("b1", 2) == [1]
+            assert client.get("/api/hub").status_code == 200
+    finally:
+        t.store.close()

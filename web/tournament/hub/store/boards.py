@@ -7,11 +7,10 @@ comes, so the page can show both.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from web.tournament.hub.store.connection import StoreBase, dump_json
+from web.tournament.hub.store.connection import StoreBase, dump_json, load_json
 
 
 class BoardTables(StoreBase):
@@ -55,7 +54,7 @@ class BoardTables(StoreBase):
                 "board": r[0],
                 "online": bool(r[1]),
                 "status_at": r[2],
-                "state": json.loads(r[3]) if r[3] else None,
+                "state": load_json(r[3]) if r[3] else None,
                 "state_at": r[4],
             }
             for r in rows
@@ -124,9 +123,9 @@ class BoardTables(StoreBase):
             {
                 "id": r[0],
                 "board": r[1],
-                "command": json.loads(r[2]),
+                "command": load_json(r[2], {}),
                 "sent_at": r[3],
-                "result": json.loads(r[4]) if r[4] else None,
+                "result": load_json(r[4]) if r[4] else None,
                 "result_at": r[5],
             }
             for r in rows

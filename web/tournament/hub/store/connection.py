@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.checks import decode_json
+from scorekeeper.errors import MalformedEventError
 from scorekeeper.store import open_sqlite
 from web.tournament.hub.touched import Journal, Touched
 
@@ -82,6 +84,18 @@ def dump_json(value: Any) -> str:
     """Compact JSON with sorted keys, as every JSON column of the hub's file holds it (never
     NaN: SQLite's JSON functions would call the row malformed)."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
+def load_json(text: str | None, default: Any = None) -> Any:
+    """A JSON column read back through the one strict decoder; ``default`` for a row an
+    older hub stored without checking it (NaN, a lone surrogate), which would otherwise
+    break every answer that shows it."""
+    if text is None:
+        return default
+    try:
+        return decode_json(text, "row")
+    except MalformedEventError:
+        return default
 
 
 class StoreBase:
@@ -156,10 +170,9 @@ class StoreBase:
         self._touched.all_boards |= all_boards
 
     def _current_match(self, db: sqlite3.Connection, board: str) -> Any:
-        row = db.execute(
-            "SELECT json_extract(state, '$.match_id') FROM boards WHERE board = ?", (board,)
-        ).fetchone()
-        return None if row is None else row[0]
+        row = db.execute("SELECT state FROM boards WHERE board = ?", (board,)).fetchone()
+        state = load_json(row[0]) if row is not None else None
+        return state.get("match_id") if isinstance(state, dict) else None
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
