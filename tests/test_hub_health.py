@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
 from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import BEHIND, HubLink
+from web.tournament.hub.link import BACKLOG, BEHIND, HubLink
 from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import settings_from_url
@@ -119,3 +119,15 @@ def test_a_file_that_refuses_writes_is_named_and_clears_when_it_takes_them(
     full["on"] = False
     wait_for(lambda: health(client)[0] == 200, "the burst stored")
     assert link.store.boards()[0]["online"] is True
+
+
+def test_a_backlog_of_messages_waiting_to_be_stored_is_named(
+    setup: tuple[HubLink, TestClient, FakeClock],
+) -> None:
+    link, client, _ = setup  # not started: nothing takes the messages
+    for _ in range(BACKLOG + 1):
+        link._on_message(link.client, None, Message("skitter/b1/status", b"{}"))  # type: ignore[arg-type]
+    code, problems = health(client)
+    assert code == 503
+    assert problems == [f"the hub is behind: {BACKLOG + 1} messages from the boards wait to be "
+                        "stored"]

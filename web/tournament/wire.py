@@ -5,12 +5,15 @@ broker ACL can let a board publish under its own id only (``hardware/mosquitto/a
 
     <prefix>/<board>/state           retained: the board's full state and its sequence number,
                                      with ``previous``: [{match_id, seq}] of earlier matches
-    <prefix>/<board>/events          QoS 1: every match event, with the state after it
+    <prefix>/<board>/events          QoS 1: every match event, with the state after it and
+                                     the match's rules and setup (the hub replays them)
     <prefix>/<board>/status          retained: online / offline (offline is the last will)
     <prefix>/<board>/command         hub → board: undo, correct, resend
     <prefix>/<board>/command/result  board → hub: the board's answer to one command
 
-Payloads are JSON objects. An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
+Payloads are JSON objects of at most :data:`MAX_PAYLOAD` bytes, decoded on both sides by the
+API's own strict decoder; the hub checks every value (``web.tournament.hub.intake``).
+An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
 row per id, so a board may publish an event any number of times (it does, after the broker
 was away) and the hub still counts it once.
 """

@@ -58,6 +58,8 @@ MAX_BURST = 500
 """Messages stored in one transaction at most."""
 STORE_AGAIN = 1.0
 """Seconds before a burst whose commit failed (a full or failing disk) is tried again."""
+BACKLOG = 5 * MAX_BURST
+"""Messages waiting to be stored beyond which the hub says it is falling behind."""
 WORK = {"storing": "storing what the boards send",
         "gap check": "asking boards for missing steps"}
 """What each thread of the hub does, for the words of ``/healthz`` and the page."""
@@ -228,6 +230,10 @@ class HubLink:
         out = []
         if self.disk_error is not None:
             out.append(f"the hub's file cannot be written: {self.disk_error}")
+        waiting = self._inbox.qsize()
+        if waiting > BACKLOG:
+            out.append(f"the hub is behind: {waiting} messages from the boards wait to be "
+                       "stored")
         now = self._monotonic()
         for name, thread in (("storing", self._storer), ("gap check", self._janitor)):
             if thread is None or self._stopping.is_set():
