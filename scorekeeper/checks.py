@@ -12,6 +12,7 @@ JSON's safe range, and :func:`show` renders any value in bounded time and space.
 from __future__ import annotations
 
 import json
+import math
 import reprlib
 from collections.abc import Mapping
 from typing import Any
@@ -24,6 +25,9 @@ MAX_DEPTH = 16
 step 3): deeper input is refused before anything walks it recursively."""
 MAX_INT = 2**53 - 1
 """Integers beyond JSON's safe range are refused (no count, score or value comes near)."""
+MAX_TIME = 10.0**11
+"""The latest time (seconds since the epoch, the year 5138) a record may carry: beyond it a
+date cannot be printed, and a time of 1e300 breaks every sum of durations."""
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 3
@@ -67,7 +71,11 @@ def _no_constant(name: str) -> Any:
 
 def decode_json(text: str | bytes, key: str) -> Any:
     """The value of a JSON text, or a refusal naming ``key``: not UTF-8, not JSON (NaN and
-    Infinity are not JSON), a number too long, or nested deeper than :data:`MAX_DEPTH`."""
+    Infinity are not JSON), a number too long, nested deeper than :data:`MAX_DEPTH`, an
+    integer beyond :data:`MAX_INT` or a lone surrogate (``"\\ud800"``) in a string or a key.
+
+    The one decoder of everything that comes from outside: the API's bodies, the match log
+    import, scenario files and what boards send the hub over MQTT."""
     if isinstance(text, bytes | bytearray):
         try:
             text = bytes(text).decode("utf-8")
@@ -84,7 +92,29 @@ def decode_json(text: str | bytes, key: str) -> Any:
     except ValueError as err:  # JSONDecodeError, NaN, a number too long to convert
         why = "a number too long to read" if "integer string" in str(err) else str(err)
         raise MalformedEventError.at(key, f"not JSON: {why}") from None
-    return within_depth(value, key)
+    return only_text_and_safe_integers(within_depth(value, key), key)
+
+
+def only_text_and_safe_integers(value: Any, key: str) -> Any:
+    """``value`` (its depth already bounded) if every string and key in it is text and every
+    integer within :data:`MAX_INT`; a refusal naming where it is not (walked without
+    recursion)."""
+    stack: list[tuple[Any, str]] = [(value, key)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            string(item, where)
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int):
+            integer(item, where)
+        elif isinstance(item, Mapping):
+            for name, sub in item.items():
+                string(name, where, of_key=True)
+                stack.append((sub, f"{where}.{name}"))
+        elif isinstance(item, list | tuple):
+            stack.extend((sub, f"{where}[{i}]") for i, sub in enumerate(item))
+    return value
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:
@@ -114,6 +144,16 @@ def integer(value: Any, key: str, low: int | None = None, high: int | None = Non
     if high is not None and value > high:
         raise MalformedEventError.at(key, f"{value} is above {high}")
     return value
+
+
+def timestamp(value: Any, key: str) -> float:
+    """``value`` if it is a time in seconds since the epoch, 0 to :data:`MAX_TIME`."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not (
+        math.isfinite(value) and 0 <= value <= MAX_TIME
+    ):
+        raise MalformedEventError.at(key, f"expected a time in seconds since 1970, got "
+                                     f"{show(value)}")
+    return float(value)
 
 
 def boolean(value: Any, key: str) -> bool:

@@ -112,6 +112,9 @@ class _Sender:
 
     connected = True
 
+    def problems(self) -> list[str]:
+        return []
+
     def send_command(self, board: str, kind: str, **_: object) -> str:
         return f"{board}-{kind}"
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from web.tournament.hub.store import ReceivedEvent
+from scorekeeper.match import Match
+from scorekeeper.options import Rules, Setup
+from web.tournament.hub.store import ReceivedEvent, kept_state
 from web.tournament.hub.tournament import Tournament
+
+SHORT_RULES = Rules(rounds_to_win_game=1)
+"""One round wins the game: the games of :func:`play_game`."""
+SHORT_SETUP = Setup(first="black", big={"black": "center", "white": "center"})
 
 
 def state(
@@ -48,15 +54,37 @@ def point(player: str, amount: int = 1) -> dict[str, Any]:
 ROUND = {"kind": "round", "player": "black", "amount": 0}
 
 
-def play_game(t: Tournament, board: str, match: int, names, black_wins: bool) -> None:
-    """A one-round game (short rules) ending on the fourth event."""
-    winner = "black" if black_wins else "white"
-    final = (5, 2) if black_wins else (1, 5)
-    steps = [
-        state(score=(1, 0)),
-        state(score=(2, 1)),
-        state(score=(4, 2) if black_wins else (1, 4)),
-        state("game_over", final, (1, 0) if black_wins else (0, 1), [winner], winner),
+def game_steps(black_wins: bool) -> list[dict[str, Any]]:
+    """A one-round game in four steps: two shots that change nothing, a referee's correction
+    to 4 points, and the winner's fifth point (5-2 when the first player wins, 1-5 else)."""
+    winner, loser = ("black", "white") if black_wins else ("white", "black")
+    return [
+        {"shot": {"by": "black", "delta": {}}},
+        {"shot": {"by": "white", "delta": {}}},
+        {"correct": {"score": {winner: 4, loser: 2 if black_wins else 1},
+                     "board": {f"{loser}.yellow": 2}, "turn": winner, "reason": "scripted"}},
+        {"shot": {"by": winner, "delta": {f"{loser}.yellow": 1}}},
     ]
-    for seq, st in enumerate(steps, start=1):
-        t.receive(event(board, match, seq, st, names))
+
+
+def real_events(board: str, match: int, names: tuple[str, str],
+                steps: list[dict[str, Any]], *, rules: Rules = SHORT_RULES,
+                setup: Setup = SHORT_SETUP) -> list[ReceivedEvent]:
+    """The events a board publishes for ``steps``: each with the state the rules engine
+    gives after it, and the match's rules and setup (what the hub replays)."""
+    m = Match(rules, setup, {"black": names[0], "white": names[1]})
+    out = []
+    for seq, step in enumerate(steps, start=1):
+        m.apply(step)
+        out.append(ReceivedEvent(
+            id=f"{board}:{match}:{seq}", board=board, match_id=match, seq=seq,
+            at=1000.0 + seq, source="sensor", event=step, state=kept_state(m.state.to_json()),
+            names={"black": names[0], "white": names[1]}, rules=rules.to_json(),
+            setup=setup.to_json()))
+    return out
+
+
+def play_game(t: Tournament, board: str, match: int, names, black_wins: bool) -> None:
+    """A one-round game (short rules) ending on the fourth event, as a real board plays it."""
+    for ev in real_events(board, match, tuple(names), game_steps(black_wins)):
+        t.receive(ev)

@@ -217,3 +217,27 @@ def broker_fixture(
         yield broker
     finally:
         broker.stop()
+
+
+SHIPPED = Path(__file__).resolve().parents[1] / "hardware" / "mosquitto"
+"""The broker configuration and ACL the project ships."""
+
+
+def shipped_broker(tmp_path: Path, users: Mapping[str, str]) -> Broker:
+    """A broker (not started) running the shipped ``skitter.conf`` and ACL as an
+    administrator installs them, with ``/etc/mosquitto/`` moved to ``tmp_path`` and the
+    listener replaced by the test's loopback one."""
+    etc = tmp_path / "etc"
+    (etc / "conf.d").mkdir(parents=True)
+    conf = (SHIPPED / "skitter.conf").read_text().replace("/etc/mosquitto/", f"{etc}/")
+    conf = "\n".join(line for line in conf.splitlines() if not line.startswith("listener "))
+    (etc / "conf.d" / "skitter.conf").write_text(conf + "\n")
+    (etc / "skitter.acl").write_text((SHIPPED / "acl").read_text())
+    passwd = etc / "skitter.passwd"
+    passwd.touch(mode=0o600)
+    for user, password in users.items():
+        subprocess.run([MOSQUITTO_PASSWD, "-b", str(passwd), user, password], check=True,
+                       capture_output=True)
+    broker = Broker(tmp_path / "broker", include_dir=etc / "conf.d")
+    broker.users = dict(users)
+    return broker

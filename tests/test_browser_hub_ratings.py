@@ -21,6 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 class Sender:
     connected = True
 
+    def problems(self) -> list[str]:
+        return []
+
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         raise AssertionError("nothing is sent")
 

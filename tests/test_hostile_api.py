@@ -35,8 +35,9 @@ from web.table.wiring import open_table
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 PIN = "5173"
-EXAMPLES = 60 if FULL else 15
-"""Generated requests per operation and mode."""
+EXAMPLES = 60 if FULL else 10
+"""Generated requests per operation and mode (the board's and the hub's API together take
+about half a minute)."""
 _turn = itertools.count()
 
 
@@ -78,12 +79,13 @@ def operations(api: Api) -> list[Any]:
     return [result.ok() for result in schema.get_all_operations()]
 
 
-def exercise(api: Api, operation: Any, mode: GenerationMode, seen: Counter[str]) -> None:
+def exercise(api: Api, operation: Any, mode: GenerationMode, seen: Counter[str],
+             examples: int = EXAMPLES) -> None:
     """Run ``operation`` with generated requests; fail on the first server error.
 
     ``seen`` counts the answers as ``"POST 200"``..., to show the handlers were reached."""
 
-    @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None,
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
               suppress_health_check=list(HealthCheck))
     @given(case=operation.as_strategy(generation_mode=mode))
     def run(case: Any) -> None:
@@ -117,3 +119,86 @@ def test_no_request_makes_the_api_answer_with_a_server_error(
     assert seen["POST 422"] > 0 and seen["POST 401"] > 0
     if mode is GenerationMode.POSITIVE:
         assert seen["POST 200"] > 0, seen  # changes went through, not only refusals
+
+
+class HubApi(Api):
+    """The hub's app: no table, so a body's ``seq`` is left as generated."""
+
+    @property
+    def seq(self) -> int:
+        return 0
+
+
+@pytest.fixture(scope="module")
+def hub_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+    from hub_support import play_game
+
+    from web.tournament.hub.app import Hub, create_hub_app
+    from web.tournament.hub.store import HubStore
+    from web.tournament.hub.tournament import Tournament
+
+    class Sender:
+        connected = True
+
+        def problems(self) -> list[str]:
+            return []
+
+        def send_command(self, board: str, kind: str, **_: object) -> str:
+            return f"{board}-{kind}"
+
+    tmp: Path = tmp_path_factory.mktemp("hub")
+    clock = FakeClock(1_700_000_000.0)
+    pins = PinStore(tmp / "pin")
+    pins.set(PIN)
+    tournament = Tournament(HubStore(tmp / "hub.db"), clock)
+    for name in ("Ann", "Bob", "Cid", "Dee"):
+        tournament.add_player(name)
+    tournament.pair_next_round(["board-1", "board-2"])
+    play_game(tournament, "board-1", 1, ("Ann", "Bob"), True)
+    app = create_hub_app(Hub(tournament, Sender(), pins, clock))  # type: ignore[arg-type]
+    with TestClient(app) as client:
+        response = client.post("/api/referee/login", json={"pin": PIN})
+        assert response.status_code == 200, response.text
+        token = response.cookies[COOKIE]
+    try:
+        yield HubApi(app, token)
+    finally:
+        tournament.store.close()
+
+
+@pytest.mark.parametrize("mode", [GenerationMode.POSITIVE, GenerationMode.NEGATIVE])
+def test_no_request_makes_the_hub_answer_with_a_server_error(
+    hub_api: Api, mode: GenerationMode
+) -> None:
+    ops = operations(hub_api)
+    assert len(ops) >= 10, [op.label for op in ops]
+    seen: Counter[str] = Counter()
+    for operation in ops:
+        exercise(hub_api, operation, mode, seen, examples=EXAMPLES // 2)
+    assert seen["POST 422"] > 0 and seen["POST 401"] > 0
+
+
+BEYOND_64_BITS = str(2**64 + 1)
+
+
+@pytest.mark.parametrize("path", [f"/api/match/log/{BEYOND_64_BITS}/review",
+                                  f"/api/match/log/{BEYOND_64_BITS}/review-file",
+                                  f"/api/match/log/{10**30}/review"])
+def test_an_integer_beyond_64_bits_in_a_boards_path_is_422(client: TestClient,
+                                                           path: str) -> None:
+    assert client.get(path).status_code == 422
+
+
+@pytest.mark.parametrize("method,path", [
+    ("get", f"/api/matches/board-1/{BEYOND_64_BITS}"),
+    ("post", f"/api/rounds/{BEYOND_64_BITS}/tables/1/board"),
+    ("post", f"/api/rounds/1/tables/{BEYOND_64_BITS}/board"),
+])
+def test_an_integer_beyond_64_bits_in_a_hub_path_is_422(hub_client: TestClient, method: str,
+                                                        path: str) -> None:
+    from web_helpers import PIN as HUB_PIN
+
+    assert hub_client.post("/api/referee/login", json={"pin": HUB_PIN}).status_code == 200
+    kwargs: dict[str, Any] = {"json": {"board": "board-1"}} if method == "post" else {}
+    answer = hub_client.request(method.upper(), path, **kwargs)
+    assert answer.status_code == 422, answer.text

@@ -8,11 +8,12 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hub_support import play_game
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
 from web.tournament.hub.app import STATIC, Hub, create_hub_app
-from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
 
 PIN = "4321"
@@ -24,6 +25,10 @@ class FakeSender:
     def __init__(self) -> None:
         self.connected = True
         self.sent: list[dict[str, Any]] = []
+        self.broken: list[str] = []
+
+    def problems(self) -> list[str]:
+        return list(self.broken)
 
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         self.sent.append({"board": board, "kind": kind, **kw})
@@ -170,18 +175,21 @@ def test_no_command_to_an_unknown_or_offline_board(referee: TestClient, hub: Hub
 
 
 def test_a_finished_matchs_log_is_served(client: TestClient, hub: Hub) -> None:
-    final = {"phase": "game_over", "score": {"black": 5, "white": 1}, "winner": "black",
-             "round_wins": {"black": 1, "white": 0}, "rounds": ["black"], "last_effects": [
-                 {"kind": "point", "player": "black", "amount": 1, "text": "black +1"}]}
-    hub.tournament.receive(ReceivedEvent("b1:1:1", "b1", 1, 1, 5.0, "sensor",
-                                         {"shot": {"by": "black"}}, final,
-                                         {"black": "Ann", "white": "Bob"}))
+    t = hub.tournament
+    t.add_player("Ann")
+    t.add_player("Bob")
+    t.pair_next_round(["b1"])
+    play_game(t, "b1", 1, ("Ann", "Bob"), black_wins=True)
     log = client.get("/api/matches/b1/1").json()
-    assert log["complete"] and log["result"]["winner"] == "Ann"
-    assert log["events"][0]["effects"] == ["Ann +1"]  # in the players' names
+    assert log["complete"] and log["counted"] and log["result"]["winner"] == "Ann"
+    assert log["events"][3]["effects"][0].startswith("Ann +1")  # in the players' names
     assert log["events"][0]["text"] == "Ann's shot"
-    assert log["events"][0]["event"] == {"shot": {"by": "black"}}  # the raw step beside
+    assert log["events"][0]["event"] == {"shot": {"by": "black", "delta": {}}}  # the raw step
     assert client.get("/api/matches/b1/2").status_code == 404
+    # the same game reported by a board it is not paired to: shown, but not counted
+    play_game(t, "b2", 1, ("Ann", "Bob"), black_wins=False)
+    other = client.get("/api/matches/b2/1").json()
+    assert other["result"]["winner"] == "Bob" and other["counted"] is False
 
 
 def test_the_live_socket_starts_with_the_whole_tournament(client: TestClient) -> None:

@@ -9,33 +9,39 @@ from typing import Any
 
 import pytest
 from browser_support import require_chromium, serving
+from hub_support import game_steps, real_events
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
 from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore, ReceivedEvent
+from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
 
 pytestmark = pytest.mark.browser
 
 
+STOPPED = ("the hub has stopped storing what the boards send (its storing thread ended): "
+           "restart it")
+
 class Sender:
     connected = True
 
+    def problems(self) -> list[str]:
+        return list(self.broken)
+
     def __init__(self) -> None:
         self.sent: list[tuple[str, str]] = []
+        self.broken: list[str] = []
 
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         self.sent.append((board, kind))
         return "c1"
 
 
-def finished(board: str, names: tuple[str, str]) -> ReceivedEvent:
-    state = {"phase": "game_over", "winner": "white", "score": {"black": 2, "white": 5},
-             "round_wins": {"black": 0, "white": 1}, "rounds": ["white"], "last_effects": []}
-    return ReceivedEvent(f"{board}:1:1", board, 1, 1, 1_700_000_000.0, "sensor",
-                         {"shot": {"by": "white", "delta": {"black.yellow": 1}}}, state,
-                         {"black": names[0], "white": names[1]})
+def finish(t: Tournament, board: str, names: tuple[str, str]) -> None:
+    """A real one-round game on ``board`` that the second player wins, step by step."""
+    for ev in real_events(board, 1, names, game_steps(black_wins=False)):
+        t.receive(ev)
 
 
 @pytest.fixture
@@ -65,7 +71,9 @@ def page_url(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
                   "score": {"black": 0, "white": 0}, "round_wins": {"black": 0, "white": 0}}},
         at=1.0)
     store.set_board_status("board-4", True, at=1.0)
-    tournament.receive(finished("board-1", (pairs[0].black, pairs[0].white or "")))
+    finish(tournament, "board-1", (pairs[0].black, pairs[0].white or ""))
+    # the second game, reported by a board it is not paired to: it waits for the referee
+    finish(tournament, "board-3", (pairs[1].black, pairs[1].white or ""))
     hub = Hub(tournament, Sender(), pins, clock)
     try:
         with serving(lambda url: create_hub_app(hub)) as url:
@@ -92,7 +100,7 @@ def test_the_tournament_page_shows_boards_standings_and_lets_the_referee_act(
     first = page.locator("#standings tbody tr").first.locator("td").nth(1)
     expect(first).to_have_text(hub.tournament.standings()[0].player)
     page.locator("#games tbody button").click()
-    expect(page.locator("#log tbody tr")).to_have_count(1)
+    expect(page.locator("#log tbody tr")).to_have_count(4)
     second = hub.tournament.store.pairings(1)[0].white
     expect(page.locator("#log tbody")).to_contain_text(f"{second}'s shot")
     # Nobody logged in: no referee controls.
@@ -139,7 +147,7 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
                 page.click("#login button")
                 expect(card.locator(".undo")).to_be_visible()
                 page.locator("#games tbody button").click()
-                expect(page.locator("#log tbody tr")).to_have_count(1)
+                expect(page.locator("#log tbody tr")).to_have_count(4)
             wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
             assert wide <= 0, f"horizontal scroll of {wide} px at {w}x{h} ({who})"
             small = page.evaluate(SMALL_TARGETS)
@@ -199,7 +207,7 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
     # A game ends: standings and finished games change.
     played = page.locator("#standings tbody tr", has_text=second.white or "")
     expect(played.locator("td").nth(2)).to_have_text("0")
-    t.receive(finished("board-2", (second.black, second.white or "")))
+    finish(t, "board-2", (second.black, second.white or ""))
     hub.changed()
     expect(page.locator("#games tbody tr")).to_have_count(2)
     expect(played.locator("td").nth(2)).to_have_text("1")
@@ -231,3 +239,103 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
     expect(page.locator("body")).to_have_attribute("data-version", str(hub.feed.version))
     assert errors == []
     page.close()
+
+
+def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_do_not_collide(
+    page_url: tuple[str, Hub], browser: Any,
+) -> None:
+    from browser_support import SCREENSHOTS
+    from playwright.sync_api import expect
+
+    url, hub = page_url
+    t = hub.tournament
+    first, second = t.store.pairings(1)[0], t.store.pairings(1)[1]
+    pages = []
+    for _ in range(2):  # two referees, each in a browser of their own
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        page = context.new_page()
+        page.goto(url)
+        page.fill("#pin", "1357")
+        page.click("#login button")
+        pages.append(page)
+    a, b = pages
+    claim = a.locator("#attention li.claim")
+    expect(claim).to_contain_text(f"the game of {second.black} and {second.white} ended")
+    expect(claim).to_contain_text("does not count until the referee accepts it")
+    expect(a.locator("#decisions-box")).to_be_hidden()
+
+    a.once("dialog", lambda d: d.accept())
+    claim.locator("button.accept").click()
+    expect(a.locator("#toast")).to_have_text("result counted")
+    expect(claim).to_have_count(0)
+    expect(b.locator("#attention li.claim")).to_have_count(0)  # the other referee sees it too
+    expect(a.locator("#decisions tbody tr")).to_have_count(1)
+    expect(a.locator("#decisions tbody")).to_contain_text("Result counted")
+    assert len(t.store.games()) == 2
+
+    table_one = a.locator("#rounds table").first.locator("tr").nth(1)
+    a.once("dialog", lambda d: d.accept("the points were typed wrong"))
+    table_one.locator("button.remove").click()
+    expect(a.locator("#toast")).to_have_text("result removed")
+    expect(a.locator("#decisions tbody")).to_contain_text("the points were typed wrong")
+
+    # Both referees start entering table 1's result; the second one's form stays as typed
+    # while the first one's result arrives, and its own is refused, saying why.
+    b_row = b.locator("#rounds table").first.locator("tr").nth(1)
+    b_row.locator("button.enter").click()
+    expect(b.locator("#enter-result")).to_be_visible()
+    b.select_option("#enter-winner", label=first.black)
+    for field, value in (("first-rounds", "3"), ("second-rounds", "1"), ("first-points", "19"),
+                         ("second-points", "11"), ("reason", "the board broke down")):
+        b.fill(f"#enter-{field}", value)
+    table_one.locator("button.enter").click()
+    expect(a.locator("#enter-title")).to_have_text(
+        f"Round 1, table {first.table}: {first.black} v {first.white}")
+    a.select_option("#enter-winner", label=first.white or "")
+    for field, value in (("first-rounds", "0"), ("second-rounds", "3"), ("first-points", "7"),
+                         ("second-points", "15"), ("reason", "from the score sheet")):
+        a.fill(f"#enter-{field}", value)
+    a.screenshot(path=str(SCREENSHOTS / "hub-enter-result-1280x720.png"))
+    a.click("#enter-form button[type=submit]")
+    expect(a.locator("#toast")).to_have_text("result entered")
+    expect(a.locator("#enter-result")).to_be_hidden()
+    expect(b.locator("#rounds")).to_contain_text("entered by the referee")
+    assert b.input_value("#enter-first-points") == "19"  # not overwritten under the hands
+    b.click("#enter-form button[type=submit]")
+    expect(b.locator("#toast")).to_contain_text("has a result already")
+    expect(b.locator("#decisions tbody tr")).to_have_count(3)
+    (entered,) = [g for g in t.store.games() if g.board == "hub"]
+    assert entered.result.winner == first.white
+    for page in pages:
+        text = page.locator("body").inner_text()
+        assert not SIDES.findall(text) and '{"' not in text
+        page.context.close()
+
+
+def test_what_keeps_the_hub_from_hearing_the_boards_shows_at_the_top_and_refusals_on_the_card(
+    page_url: tuple[str, Hub], browser: Any,
+) -> None:
+    from browser_support import SCREENSHOTS
+    from playwright.sync_api import expect
+
+    url, hub = page_url
+    hub.tournament.store.refuse("board-4", "payload of 40000000 bytes is larger than 16384 "
+                                "bytes", at=2.0)
+    hub.changed()
+    for w, h in ((1920, 1080), (390, 844)):
+        page = browser.new_page(viewport={"width": w, "height": h})
+        page.goto(url)
+        expect(page.locator("#health-box")).to_be_hidden()
+        card = page.locator('article.board[data-board="board-4"]')
+        expect(card.locator(".alerts")).to_contain_text(
+            "1 message from this board refused and not stored")
+        hub.sender.broken = [STOPPED]  # type: ignore[attr-defined]
+        hub.changed()
+        expect(page.locator("#health-box")).to_be_visible()
+        expect(page.locator("#health")).to_have_text(STOPPED)
+        assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
+        page.screenshot(path=str(SCREENSHOTS / f"hub-problem-{w}x{h}.png"))
+        hub.sender.broken = []  # type: ignore[attr-defined]
+        hub.changed()
+        expect(page.locator("#health-box")).to_be_hidden()
+        page.close()

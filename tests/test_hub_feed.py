@@ -90,6 +90,9 @@ def test_a_client_too_far_behind_gets_the_full_state_instead_of_what_it_missed()
 class Sender:
     connected = True
 
+    def problems(self) -> list[str]:
+        return []
+
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         return "c1"
 

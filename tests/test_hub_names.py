@@ -47,7 +47,9 @@ def test_a_finished_game_whose_names_match_no_pairing_is_shown_to_the_referee(
     assert any(a["kind"] == "names" and "Anne" in a["message"] for a in card["alerts"])
     play_game(hub, "b1", 1, ("Anne", "Bob"), black_wins=True)
     (alert,) = attention(hub)
-    assert alert["kind"] == "unpaired" and "Anne" in alert["message"]
+    assert alert["kind"] == "claim" and "Anne" in alert["message"]
+    assert "no open pairing has these players" in alert["message"]
+    assert hub.store.games() == [] and hub.round_open(1)
 
 
 def test_a_game_left_without_a_result_while_its_pairing_waits_raises_an_alert(

@@ -31,6 +31,9 @@ HELD = "no answer while the round was being paired"
 class Sender:
     connected = True
 
+    def problems(self) -> list[str]:
+        return []
+
     def send_command(self, *a: object, **kw: object) -> str:
         return "cmd"
 

@@ -22,6 +22,9 @@ class FakeSender:
 
     connected = True
 
+    def problems(self) -> list[str]:
+        return []
+
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         raise AssertionError("the ratings send no command")
 

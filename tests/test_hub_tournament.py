@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hub_support import ROUND, event, play_game, point, state
+from hub_support import ROUND, event, game_steps, play_game, point, real_events, state
 
 from scorekeeper.clock import FakeClock
 from web.tournament.hub.store import HubStore
@@ -85,7 +85,7 @@ def test_the_tournament_survives_a_hub_restart(tmp_path: Path) -> None:
 def test_a_game_over_records_the_result_against_its_pairing(hub: Tournament) -> None:
     for name in ("Ann", "Bob", "Cid", "Dee"):
         hub.add_player(name)
-    pairs = hub.pair_next_round()
+    pairs = hub.pair_next_round(["b9", "b8"])
     first = pairs[0]
     # The players swapped colours at the board: the result still finds its pairing.
     play_game(hub, "b9", 3, (first.white, first.black), black_wins=False)
@@ -98,7 +98,7 @@ def test_a_game_over_records_the_result_against_its_pairing(hub: Tournament) -> 
 def test_undoing_the_deciding_step_withdraws_the_result(hub: Tournament) -> None:
     hub.add_player("Ann")
     hub.add_player("Bob")
-    hub.pair_next_round()
+    hub.pair_next_round(["b1"])
     play_game(hub, "b1", 1, ("Ann", "Bob"), black_wins=True)
     assert len(hub.store.games()) == 1
     hub.receive(event("b1", 1, 5, state(score=(4, 2)), ("Ann", "Bob")))
@@ -109,10 +109,10 @@ def test_undoing_the_deciding_step_withdraws_the_result(hub: Tournament) -> None
 def test_a_late_old_event_does_not_withdraw_a_result(hub: Tournament) -> None:
     hub.add_player("Ann")
     hub.add_player("Bob")
-    hub.pair_next_round()
-    final = state("game_over", (5, 0), (1, 0), ["black"], "black")
-    hub.receive(event("b1", 1, 2, final))
-    hub.receive(event("b1", 1, 1, state(score=(4, 0))))
+    hub.pair_next_round(["b1"])
+    events = real_events("b1", 1, ("Ann", "Bob"), game_steps(black_wins=True))
+    for ev in (events[3], events[0], events[1], events[2]):
+        hub.receive(ev)
     assert [g.result.winner for g in hub.store.games()] == ["Ann"]
 
 
@@ -143,7 +143,7 @@ def test_a_round_robin_of_three_ends_after_three_rounds_with_a_bye_each(hub: Tou
         hub.add_player(name)
     match = 0
     for _ in range(3):
-        for p in hub.pair_next_round():
+        for p in hub.pair_next_round(["b1"]):
             if p.white is not None:
                 match += 1
                 play_game(hub, "b1", match, (p.black, p.white), black_wins=True)
@@ -158,7 +158,8 @@ def test_swiss_round_two_pairs_winners_together(hub: Tournament) -> None:
     for name in names:
         hub.add_player(name)
     assert hub.system == "swiss"
-    for i, p in enumerate(hub.pair_next_round(), start=1):
+    boards = [f"b{i}" for i in range(1, 7)]
+    for i, p in enumerate(hub.pair_next_round(boards), start=1):
         play_game(hub, f"b{i}", 1, (p.black, p.white), black_wins=True)
     winners = {p.black for p in hub.store.pairings(1)}
     for p in hub.pair_next_round():
@@ -171,12 +172,12 @@ def test_a_result_waits_until_the_games_events_are_all_here(hub: Tournament) -> 
     broker queue, its resend still on the way), the game is not recorded yet."""
     hub.add_player("Ann")
     hub.add_player("Bob")
-    hub.pair_next_round()
-    final = state("game_over", (5, 0), (1, 0), ["black"], "black")
-    hub.receive(event("b1", 1, 1, state(score=(2, 0)), ("Ann", "Bob")))
-    hub.receive(event("b1", 1, 3, final, ("Ann", "Bob")))
-    assert hub.store.games() == []
+    hub.pair_next_round(["b1"])
+    events = real_events("b1", 1, ("Ann", "Bob"), game_steps(black_wins=True))
+    for ev in (events[0], events[1], events[3]):
+        hub.receive(ev)
+    assert hub.store.games() == [] and hub.store.claims() == []
     assert hub.round_open(1)
-    hub.receive(event("b1", 1, 2, state(score=(4, 0)), ("Ann", "Bob")))
+    hub.receive(events[2])
     assert [g.result.winner for g in hub.store.games()] == ["Ann"]
     assert not hub.round_open(1)

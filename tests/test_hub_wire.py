@@ -17,6 +17,7 @@ from web.tournament.hub.tournament import Tournament
 from web.tournament.mqtt_board import BoardLink
 from web.tournament.mqtt_outbox import Outbox
 from web.tournament.wire import (
+    MAX_PAYLOAD,
     WireError,
     check_board_id,
     encode,
@@ -112,6 +113,23 @@ class Message:
         ("skitter/b1/events", encode(event_payload(board_id="b2"))),
         ("skitter/b1/status", b'{"online": "yes"}'),
         ("skitter/bad id/state", b"{}"),
+        # the decoder and the checks the API applies, and the size cap
+        ("skitter/b1/events", b'{"pad": "' + b"x" * MAX_PAYLOAD + b'"}'),
+        ("skitter/b1/events", encode(event_payload(match_id=10**23))),
+        ("skitter/b1/events", encode(event_payload()).replace(b'"at":1.5', b'"at":NaN')),
+        ("skitter/b1/events", encode(event_payload(at=1e300))),
+        ("skitter/b1/events", encode(event_payload(seq=10**7, id="b1:2:10000000"))),
+        ("skitter/b1/events", encode(event_payload()).replace(b'"A"', b'"\\ud800"')),
+        ("skitter/b1/events", encode(event_payload(names={"black": "\u202eB", "white": "A"}))),
+        ("skitter/b1/events", encode(event_payload(names={"black": "A" * 41, "white": "B"}))),
+        ("skitter/b1/events", encode(event_payload(names={"black": 7}))),
+        ("skitter/b1/events", encode(event_payload(event={"shot": {"by": "red"}}))),
+        ("skitter/b1/events", encode(event_payload(rules={"points_to_win_round": "x"}))),
+        ("skitter/b1/events", encode(event_payload(state={"score": {"black": 10**9}}))),
+        ("skitter/b1/state", encode({"match_id": 1, "seq": 1, "previous": [
+            {"match_id": i, "seq": 1} for i in range(2, 12)]})),
+        ("skitter/b1/state", encode({"match_id": 1, "seq": 1, "alerts": ["x"] * 17})),
+        ("skitter/b1/command/result", encode({"id": "nope", "ok": True})),
     ],
 )
 def test_the_hub_drops_and_counts_what_it_cannot_read(
@@ -241,3 +259,33 @@ def test_states_are_replayed_for_each_stored_event(tmp_path: Path) -> None:
         states = replay_states(store.load(m))
     assert states[0] is not None and states[0]["turn"] == "white"
     assert states[1] is None  # a refused step publishes without a state
+
+
+def test_rows_an_older_hub_stored_unchecked_do_not_break_it(tmp_path: Path) -> None:
+    import sqlite3
+
+    from fastapi.testclient import TestClient
+
+    from web.config.pin import PinStore
+    from web.tournament.hub.app import Hub, create_hub_app
+
+    path = tmp_path / "hub.db"
+    HubStore(path).close()
+    with sqlite3.connect(path) as db:  # what the hub stored before it checked its input
+        db.execute("INSERT INTO boards (board, online, state) VALUES ('b1', 1, ?)",
+                   ('{"match_id": NaN, "seq": 1, "names": {"black": "\\ud800"}}',))
+        db.execute("INSERT INTO boards (board, online, state) VALUES ('b2', 1, ?)",
+                   ('{"match_id": 1, "seq": 1, "names": {"black": "\\ud800", "white": "B"}}',))
+    t = Tournament(HubStore(path), FakeClock(0.0))
+    link = HubLink(settings_from_url("mqtt://127.0.0.1:1"), t)
+    try:
+        with TestClient(create_hub_app(Hub(t, link, PinStore(tmp_path / "pin"),
+                                           FakeClock(0.0)))) as client:
+            assert client.get("/api/hub").status_code == 200
+            link.handle("skitter/b1/state", encode({"match_id": 3, "seq": 0, "names": {}}))
+            link.handle("skitter/b1/events", encode(event_payload(id="b1:2:1", seq=1)))
+            assert t.store.boards(["b1"])[0]["state"]["match_id"] == 3
+            assert t.store.seqs("b1", 2) == [1]
+            assert client.get("/api/hub").status_code == 200
+    finally:
+        t.store.close()

@@ -10,6 +10,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import IO, Any
 
+from scorekeeper import checks
 from scorekeeper.checks import decode_json
 from scorekeeper.errors import MalformedEventError
 from scorekeeper.store.logfile import StoreError, dump_json
@@ -58,20 +59,15 @@ class LogExport(LogWriting, LogReading, LogTimelines):
                     raise StoreError(f"line {number}: unknown export format {fmt!r}")
                 continue
             events.append(_parse_export_event(obj, number, expected_seq=len(events) + 1))
-            if isinstance(obj.get("timeline"), dict):
-                timelines[obj["seq"]] = dump_json(obj["timeline"])
+            if "timeline" in obj:
+                timelines[obj["seq"]] = _timeline(obj["timeline"], number)
         if header is None:
             raise StoreError("empty file: no match header")
+        created_at, parts = _parse_header(header)
         with self._transaction():
             cur = self._db.execute(
                 "INSERT INTO matches (created_at, rules, setup, names, meta) VALUES (?,?,?,?,?)",
-                (
-                    float(header.get("created_at", 0.0)),
-                    dump_json(header.get("rules", {})),
-                    dump_json(header.get("setup", {})),
-                    dump_json(header.get("names", {})),
-                    dump_json(header.get("meta", {})),
-                ),
+                (created_at, *(dump_json(p) for p in parts)),
             )
             match_id = int(cur.lastrowid or 0)
             for e in events:
@@ -84,6 +80,31 @@ class LogExport(LogWriting, LogReading, LogTimelines):
         return match_id
 
 
+MAX_SOURCE = 32
+"""Characters of a step's ``source`` (``sensor``, ``manual``, ``hub``...)."""
+
+
+def _parse_header(header: Mapping[str, Any]) -> tuple[float, tuple[Mapping[str, Any], ...]]:
+    """``created_at`` and the rules, setup, names and meta objects of an export's header
+    (what each holds is checked by the rules and by the caller's name check)."""
+    try:
+        created_at = checks.timestamp(header.get("created_at", 0.0), "line 1: created_at")
+        parts = tuple(checks.mapping(header.get(k, {}), f"line 1: {k}")
+                      for k in ("rules", "setup", "names", "meta"))
+    except MalformedEventError as exc:
+        raise StoreError(str(exc)) from None
+    return created_at, parts
+
+
+def _timeline(value: Any, number: int) -> str:
+    if not isinstance(value, dict):
+        raise StoreError(f"line {number}: timeline: expected an object")
+    version = value.get("v", 1)
+    if isinstance(version, bool) or not isinstance(version, int) or not 1 <= version <= 100:
+        raise StoreError(f"line {number}: timeline.v: expected a version number")
+    return dump_json(value)
+
+
 def _parse_export_event(obj: Any, number: int, *, expected_seq: int) -> StoredEvent:
     if not isinstance(obj, dict):
         raise StoreError(f"line {number}: expected an object")
@@ -92,4 +113,10 @@ def _parse_export_event(obj: Any, number: int, *, expected_seq: int) -> StoredEv
             raise StoreError(f"line {number}: key {key!r} missing or of the wrong type")
     if obj["seq"] != expected_seq:
         raise StoreError(f"line {number}: seq {obj['seq']} out of order, expected {expected_seq}")
-    return StoredEvent(seq=obj["seq"], at=float(obj["at"]), source=obj["source"], body=obj["event"])
+    if len(obj["source"]) > MAX_SOURCE:
+        raise StoreError(f"line {number}: source: longer than {MAX_SOURCE} characters")
+    try:
+        at = checks.timestamp(obj["at"], f"line {number}: at")
+    except MalformedEventError as exc:
+        raise StoreError(str(exc)) from None
+    return StoredEvent(seq=obj["seq"], at=at, source=obj["source"], body=obj["event"])

@@ -102,6 +102,34 @@ class LogFile:
         except StoreError:
             self._db.close()
             raise
+        self._identity = _identities(self.path)
+        """The device and inode of the log and its write-ahead file as opened: a path that
+        no longer leads to them means the file was deleted (or replaced) under the open
+        connection, which would then go on committing steps that no restart finds."""
+
+    def file_problem(self) -> str | None:
+        """``match log cannot be written: ...`` when the log's file (or its write-ahead file)
+        was deleted or replaced since it was opened; None when it is the same file."""
+        if str(self.path) == ":memory:":
+            return None
+        now = _identities(self.path)
+        for name, was in self._identity.items():
+            if was is None:  # the write-ahead file appears with the first write
+                self._identity[name] = now[name]
+                continue
+            if now[name] != was:
+                gone = "deleted" if now[name] is None else "replaced by another file"
+                return (f"match log cannot be written: {self.path}{name} was {gone} while in "
+                        "use, so steps would be lost at the next start; restore it from a "
+                        "backup and restart the scorekeeper")
+        return None
+
+    def _check_file(self) -> None:
+        """Refuse a write (and keep saying why) once the file is not the one opened."""
+        problem = self.file_problem()
+        if problem is not None:
+            self.write_problem = problem
+            raise StoreUnwritable(problem)
 
     def _check_and_migrate(self) -> None:
         result = [r[0] for r in self._db.execute("PRAGMA integrity_check").fetchall()]
@@ -138,6 +166,10 @@ class LogFile:
     def recheck(self) -> str | None:
         """Try a small committed write when the last one failed; clears the problem when the
         disk takes writes again (space freed). Returns the problem still standing, if any."""
+        gone = self.file_problem()
+        if gone is not None:
+            self.write_problem = gone
+            return gone
         if self.write_problem is None:
             return None
         try:
@@ -160,6 +192,7 @@ class LogFile:
             return
         other = type(self).__new__(type(self))
         other.path, other.write_problem = self.path, None
+        other._identity = self._identity  # noqa: SLF001 - the same file
         other._db = sqlite3.connect(  # noqa: SLF001 - its own connection, opened here
             f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False
         )
@@ -195,6 +228,19 @@ class LogFile:
         if not isinstance(value, dict):
             raise damaged(self.path, f"{what} is not readable")
         return value
+
+
+def _identities(path: Path) -> dict[str, tuple[int, int] | None]:
+    """``(device, inode)`` of the log and of its ``-wal`` file, None for one not there."""
+    out: dict[str, tuple[int, int] | None] = {}
+    for name in ("", "-wal"):
+        try:
+            st = os.stat(f"{path}{name}")
+        except OSError:
+            out[name] = None
+        else:
+            out[name] = (st.st_dev, st.st_ino)
+    return out
 
 
 class _Transaction:

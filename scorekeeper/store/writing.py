@@ -33,6 +33,7 @@ class LogWriting(LogFile):
         meta: Mapping[str, Any] | None = None,
     ) -> int:
         """Start a new match log and return its id. ``rules``/``setup`` are values or JSON."""
+        self._check_file()
         try:
             cur = self._db.execute(
                 "INSERT INTO matches (created_at, rules, setup, names, meta) "
@@ -43,6 +44,7 @@ class LogWriting(LogFile):
         except WRITE_FAILURES as exc:
             self.write_problem = str(unwritable(exc))
             raise unwritable(exc) from exc
+        self._check_file()  # deleted while it was written: not kept, whatever SQLite says
         self.write_problem = None
         return int(cur.lastrowid or 0)
 
@@ -80,6 +82,7 @@ class LogWriting(LogFile):
         are committed, or none (:class:`StoreUnwritable` when the disk refuses). ``timelines``
         gives each step's sensor timeline, or None, in the same order."""
         bodies = [dump_json(e) for e in events]
+        self._check_file()
         try:
             with self._transaction():
                 row = self._db.execute(
@@ -98,6 +101,7 @@ class LogWriting(LogFile):
         except WRITE_FAILURES as exc:
             self.write_problem = str(unwritable(exc))
             raise unwritable(exc) from exc
+        self._check_file()
         self.write_problem = None
         return seqs
 

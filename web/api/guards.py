@@ -116,47 +116,25 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 def _json_problem(body: bytes, content_type: str | None) -> tuple[str, str] | None:
     """(message, type) when a JSON body cannot be used; None to let the routes judge it.
 
-    Decoding, the UTF-8 check and the depth limit are the step parser's own
-    (:func:`scorekeeper.checks.decode_json`), so the API and the log import refuse alike."""
+    Decoding, the UTF-8 check, the depth limit, the integer range and the refusal of lone
+    surrogates are the step parser's own (:func:`scorekeeper.checks.decode_json`), so the
+    API, the log import and the hub's intake refuse alike."""
     if not body or (content_type is not None and "json" not in content_type.lower()):
         return None
     try:
-        value = decode_json(body, "body")
+        decode_json(body, "body")
     except MalformedEventError as exc:
         message = str(exc)
         if "not UTF-8" in message:
             return message, "utf8_invalid"
         if "levels deep" in message:
             return f"the body nests deeper than {MAX_DEPTH} levels", "too_deep"
+        if "lone surrogate" in message:
+            return message, "string_unicode"
+        if "out of range" in message:
+            return message, "int_range"
         return None  # not JSON: the route names the JSON error itself
-    return _surrogate_problem(value)
-
-
-def _surrogate_problem(value: object) -> tuple[str, str] | None:
-    """Walk the parsed body (its depth already bounded) for a string that is not text."""
-    stack: list[tuple[object, str]] = [(value, "body")]
-    while stack:
-        item, where = stack.pop()
-        if isinstance(item, str):
-            if not _encodable(item):
-                return f"{where} holds a lone surrogate (not text)", "string_unicode"
-        elif isinstance(item, dict):
-            for key, sub in item.items():
-                if not _encodable(key):
-                    return f"a key in {where} holds a lone surrogate (not text)", \
-                        "string_unicode"
-                stack.append((sub, f"{where}.{key}"))
-        elif isinstance(item, list):
-            stack.extend((sub, f"{where}[{i}]") for i, sub in enumerate(item))
     return None
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class OriginGuard:

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from scorekeeper.checks import MAX_INT
 from scorekeeper.names import BIDI_CONTROLS, check_shown, normal_name
 from scorekeeper.options import Finger, Hand, ShootingLine
 
@@ -36,6 +38,10 @@ def check_reason(correct: object) -> None:
         if reason.strip():
             check_text(reason)
 
+
+PathNumber = Annotated[int, Path(ge=1, le=MAX_INT)]
+"""A step, match, round or table number in a path: from 1, and within JSON's safe integers
+(beyond 64 bits SQLite cannot even look one up: 422 like every other bad input)."""
 
 ShownText = Annotated[str, AfterValidator(check_text)]
 """A name or a reason as the pages show it."""

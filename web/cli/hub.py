@@ -14,11 +14,13 @@ import os
 import sys
 from pathlib import Path
 
-from firmware_bridge.clocks import WallClock
+from firmware_bridge.clocks import MonotonicClock, WallClock
+from scorekeeper.clock import Clock
 from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.serving import Stopped, server_config, stop_on_sigterm
 from web.config.args import command_line_secrets
 from web.config.pin import PinError, PinStore, pin_given
+from web.config.settings import MqttSettings
 from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
 from web.tournament.hub.store import HubStore, HubStoreError
@@ -58,6 +60,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "user of the machine: prefer --pin-file)")
 
 
+def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
+          wall: Clock | None = None, monotonic: Clock | None = None) -> tuple[HubLink, Hub]:
+    """The hub's link and app on ``store`` (not started). ``wall`` dates what the hub
+    records; ``monotonic`` times wrong-PIN waits, sessions and the link's resends and
+    health, so a wall clock set back cannot lock the referee out."""
+    wall = WallClock() if wall is None else wall
+    monotonic = MonotonicClock() if monotonic is None else monotonic
+    tournament = Tournament(store, wall)
+    wake = Wake()
+    link = HubLink(settings, tournament, on_change=wake, monotonic=monotonic.now)
+    return link, Hub(tournament, link, pins, monotonic, wake)
+
+
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -90,13 +105,9 @@ def run(args: argparse.Namespace) -> int:
     except (WireError, PinError, HubStoreError) as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2
-    clock = WallClock()
-    tournament = Tournament(store, clock)
     link: HubLink | None = None
     try:
-        wake = Wake()
-        link = HubLink(settings, tournament, on_change=wake)
-        hub = Hub(tournament, link, pins, clock, wake)
+        link, hub = build(settings, store, pins)
         link.start()
         where = "only this computer" if args.host == "127.0.0.1" else "the network"
         print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "

@@ -16,13 +16,16 @@ import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from firmware_bridge.clocks import WallClock
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from scorekeeper.store import MatchStore, StoreError
+from scorekeeper.store import MatchStore, StoredMatch, StoreError
 from scorekeeper.words import players_named
+from web.api.schemas import Names
 from web.config.args import add_config_argument
 from web.config.settings import ConfigError, load_settings
 
@@ -80,11 +83,20 @@ def _list(store: MatchStore) -> int:
     if not matches:
         print("no matches stored")
     for m in matches:
-        when = datetime.fromtimestamp(m["created_at"], UTC).strftime("%Y-%m-%d %H:%M UTC")
+        when = _when(m["created_at"])
         names = " vs ".join(shown(n) for n in players_named(m["names"]).values())
         variant = shown(m["rules"].get("variant", "classic"))
         print(f"{m['id']:>4}  {when}  {names}  ({variant}, {m['events']} events)")
     return 0
+
+
+def _when(created_at: object) -> str:
+    """The date of a match, or words saying it has none a calendar can show."""
+    try:
+        return datetime.fromtimestamp(float(created_at), UTC).strftime(  # type: ignore[arg-type]
+            "%Y-%m-%d %H:%M UTC")
+    except (OverflowError, OSError, ValueError, TypeError):
+        return "date unknown    "
 
 
 def _export(store: MatchStore, which: str, output: Path | None) -> int:
@@ -105,24 +117,55 @@ def _export(store: MatchStore, which: str, output: Path | None) -> int:
     return 0
 
 
+MAX_IMPORT = 64 * 1024 * 1024
+"""Bytes an export may have (a long match with every timeline is a few MB)."""
+
+
 def _import(store: MatchStore, path: Path) -> int:
+    """Add the export at ``path`` as a new match, or nothing: the file goes through the
+    decoder and the value checks of the API (names as ``POST /api/match/new`` checks them,
+    every step as the rules parse it) before anything is written."""
     try:
+        if path.stat().st_size > MAX_IMPORT:
+            return _fail(f"{path}: larger than {MAX_IMPORT // (1024 * 1024)} MB; not an export")
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         return _fail(f"cannot read {path}: {exc}")
-    staging = MatchStore(":memory:")
     try:
-        staged = staging.load(staging.import_jsonl(lines))
-    finally:
-        staging.close()
+        staged = _staged(lines)
+    except StoreError as exc:
+        return _fail(f"{path}: {exc}")
+    except Exception as exc:  # a file no check foresaw: one line, nothing imported
+        return _fail(f"{path}: cannot be read as an export ({type(exc).__name__}: {exc})")
+    try:
+        Names.model_validate(dict(staged.names))
+    except ValidationError as exc:
+        return _fail(f"{path}: {_name_problem(exc)}; nothing imported")
     try:
         rules, setup = Rules.from_json(dict(staged.rules)), Setup.from_json(dict(staged.setup))
-        Match.replay(rules, setup, [e.body for e in staged.events])
+        Match.replay(rules, setup, [e.body for e in staged.events], staged.names)  # type: ignore[arg-type]
     except IllegalEventError as exc:
         return _fail(f"{path}: the rules refuse this log: {exc}")
+    except Exception as exc:  # a value the rules did not foresee: refused all the same
+        return _fail(f"{path}: the rules refuse this log ({type(exc).__name__}: {exc})")
     match_id = store.import_jsonl(lines)
     print(f"imported {path} as match {match_id} ({len(staged.events)} events)")
     return 0
+
+
+def _staged(lines: list[str]) -> StoredMatch:
+    """The match the export's lines make, read back from a scratch log in memory."""
+    staging = MatchStore(":memory:")
+    try:
+        return staging.load(staging.import_jsonl(lines))
+    finally:
+        staging.close()
+
+
+def _name_problem(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ()))
+    return f"names.{where}: {first.get('msg', 'not a name')}"
 
 
 def _days(text: str) -> float:

@@ -5,7 +5,9 @@ broker is there; this link only reads that log (through its own SQLite connectio
 publishes what it finds, so nothing here can stop or slow the game:
 
 - every match event goes to ``<prefix>/<board>/events`` (QoS 1) with the id
-  ``<board>:<match>:<seq>``, the player names and the match state right after it;
+  ``<board>:<match>:<seq>``, the player names, the match's rules and setup (so the hub can
+  replay the game through the rules engine before it believes its result) and the match
+  state right after it;
 - the latest state goes to ``<prefix>/<board>/state`` (retained, with its ``seq`` and the
   last ``seq`` of the board's previous matches), so a hub that starts late sees every board at
   once and knows how far each earlier game went;
@@ -284,6 +286,8 @@ class BoardLink:
                 "source": ev.source,
                 "event": ev.body,
                 "names": dict(stored.names),
+                "rules": dict(stored.rules),
+                "setup": dict(stored.setup),
                 "state": states[ev.seq - 1] if ev.seq <= len(states) else None,
             }
             info = self.client.publish(self.topics.events, wire.encode(payload), qos=1)

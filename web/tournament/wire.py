@@ -5,12 +5,15 @@ broker ACL can let a board publish under its own id only (``hardware/mosquitto/a
 
     <prefix>/<board>/state           retained: the board's full state and its sequence number,
                                      with ``previous``: [{match_id, seq}] of earlier matches
-    <prefix>/<board>/events          QoS 1: every match event, with the state after it
+    <prefix>/<board>/events          QoS 1: every match event, with the state after it and
+                                     the match's rules and setup (the hub replays them)
     <prefix>/<board>/status          retained: online / offline (offline is the last will)
     <prefix>/<board>/command         hub → board: undo, correct, resend
     <prefix>/<board>/command/result  board → hub: the board's answer to one command
 
-Payloads are JSON objects. An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
+Payloads are JSON objects of at most :data:`MAX_PAYLOAD` bytes, decoded on both sides by the
+API's own strict decoder; the hub checks every value (``web.tournament.hub.intake``).
+An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
 row per id, so a board may publish an event any number of times (it does, after the broker
 was away) and the hub still counts it once.
 """
@@ -28,6 +31,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from scorekeeper.checks import decode_json
+from scorekeeper.errors import MalformedEventError
 from web.config.settings import MqttSettings
 from web.config.values import parse_mqtt_url
 
@@ -38,6 +43,12 @@ COMMAND_KINDS = ("undo", "correct", "resend")
 """What the hub may ask of a board; ``resend`` is answered by the link itself."""
 
 BOARD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+MAX_PAYLOAD = 16 * 1024
+"""Bytes one message may hold. A real event (the step, the names and the state after it) is
+under 2 kB, a state message a little more; the broker refuses larger ones too
+(``message_size_limit`` in ``hardware/mosquitto/skitter.conf``), and both sides refuse them
+before decoding, should a broker be set up without it."""
 
 KEEPALIVE = 15
 """Seconds between pings; a board silent for 1.5 times this is declared offline (last will)."""
@@ -105,15 +116,22 @@ def event_id(board: str, match_id: int, seq: int) -> str:
 
 
 def encode(payload: Mapping[str, Any]) -> bytes:
-    return json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    return json.dumps(payload, separators=(",", ":"), sort_keys=True,
+                      allow_nan=False).encode("utf-8")
 
 
 def decode(data: bytes) -> dict[str, Any]:
-    """The JSON object in ``data``; :class:`WireError` for anything else."""
+    """The JSON object in ``data``; :class:`WireError` for anything else.
+
+    The decoder is the API's own (:func:`scorekeeper.checks.decode_json`: UTF-8, no NaN or
+    Infinity, bounded depth, integers within the safe range, no lone surrogates), after the
+    size cap :data:`MAX_PAYLOAD`."""
+    if len(data) > MAX_PAYLOAD:
+        raise WireError(f"payload of {len(data)} bytes is larger than {MAX_PAYLOAD} bytes")
     try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise WireError(f"payload is not JSON: {exc}") from None
+        value = decode_json(data, "payload")
+    except MalformedEventError as exc:
+        raise WireError(str(exc)) from None
     if not isinstance(value, dict):
         raise WireError(f"payload must be a JSON object, got {type(value).__name__}")
     return value

@@ -12,7 +12,7 @@ from fastapi.responses import Response
 
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Review, ReviewFile, Snapshot
-from web.api.schemas import ReviewShow
+from web.api.schemas import PathNumber, ReviewShow
 from web.api.writer import change as change_on_writer
 from web.table import records
 from web.table.table import Table
@@ -30,14 +30,14 @@ async def _review(table: Table, seq: int) -> dict[str, Any]:
 
 @router.get("/match/log/{seq}/review", response_model=Review,
             summary="One step and its sensor timeline, frame by frame")
-async def get_review(seq: int, table: TableDep) -> dict[str, Any]:
+async def get_review(seq: PathNumber, table: TableDep) -> dict[str, Any]:
     return await _review(table, seq)
 
 
 @router.get("/match/log/{seq}/review-file", summary="Download a step and its timeline (JSON)",
             response_class=Response,
             responses={200: {"model": ReviewFile, "description": "A file to download."}})
-async def get_review_file(seq: int, table: TableDep) -> Response:
+async def get_review_file(seq: PathNumber, table: TableDep) -> Response:
     """Plays back with ``skitter serve --source replay:FILE`` or ``skitter sensors``."""
     doc = (await _review(table, seq))["file"]
     name = f"skitter-match{doc['match_id']}-step{seq}.review.json"

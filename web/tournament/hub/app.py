@@ -34,7 +34,7 @@ from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.routers.scoreboard import STATIC as BOARD_STATIC
-from web.api.schemas import ShownText, check_reason
+from web.api.schemas import PathNumber, ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.feed import Feed
@@ -50,6 +50,7 @@ from web.tournament.hub.responses import (
     PlayerRemoved,
     RoundPaired,
 )
+from web.tournament.hub.results_api import router as results_router
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, check_board_id
@@ -67,6 +68,11 @@ class CommandSender(Protocol):
     """What the app needs of the MQTT side (``web.tournament.hub.link.HubLink``)."""
 
     connected: bool
+
+    def problems(self) -> list[str]:
+        """What keeps the hub from hearing the boards (a thread stopped or behind, the
+        hub's file not writable); empty when all is well."""
+        ...
 
     def send_command(self, board: str, kind: str, *, match_id: int | None = None,
                      correct: dict[str, Any] | None = None, after: int | None = None,
@@ -103,10 +109,13 @@ class Hub:
     """Everything the routes share; one per app."""
 
     def __init__(self, tournament: Tournament, sender: CommandSender, pins: PinStore,
-                 clock: Clock, wake: Wake | None = None) -> None:
+                 monotonic: Clock, wake: Wake | None = None) -> None:
+        """``monotonic`` times the referee's session and the wrong-PIN waits: a clock that
+        never jumps (the tournament's own clock is the wall clock, which dates records and
+        may be set back)."""
         self.tournament = tournament
         self.sender = sender
-        self.auth = Auth.create(pins, clock, who="tournament referee")
+        self.auth = Auth.create(pins, monotonic, who="tournament referee")
         self.broadcaster = Broadcaster()
         self.feed = Feed()
         self._refreshing = threading.Lock()
@@ -128,7 +137,8 @@ class Hub:
                 if touched.all_boards or touched.boards:
                     only = None if touched.all_boards else touched.boards
                     cards = {c["board"]: c for c in view.boards_view(t, only)}
-                parts = view.counters(t, broker_connected=bool(self.sender.connected))
+                parts = view.counters(t, broker_connected=bool(self.sender.connected),
+                                      problems=self.sender.problems())
                 if touched.tournament:
                     parts.update(view.tournament_parts(t))
             except BaseException:
@@ -186,11 +196,14 @@ async def live(websocket: WebSocket) -> None:
     await hub.broadcaster.serve(websocket)
 
 
-@pages.get("/healthz", summary="200 while connected to the broker, 503 otherwise",
-           responses={200: {"model": HubHealth}, 503: {"model": HubHealth}})
+@pages.get("/healthz", summary="200 while connected to the broker and hearing the boards, "
+           "503 otherwise", responses={200: {"model": HubHealth}, 503: {"model": HubHealth}})
 async def healthz(hub: HubDep) -> JSONResponse:
-    ok = bool(hub.sender.connected)
-    body = {"ok": ok, "broker": "connected" if ok else "not connected"}
+    connected = bool(hub.sender.connected)
+    problems = hub.sender.problems()
+    ok = connected and not problems
+    body = {"ok": ok, "broker": "connected" if connected else "not connected",
+            "problems": problems}
     return JSONResponse(body, status_code=200 if ok else 503)
 
 
@@ -204,7 +217,7 @@ async def hub_state(hub: HubDep) -> Response:
 
 @api.get("/matches/{board}/{match_id}", response_model=HubMatchLog,
          summary="One match's log as received")
-async def match_log(board: str, match_id: int, hub: HubDep) -> dict[str, Any]:
+async def match_log(board: str, match_id: PathNumber, hub: HubDep) -> dict[str, Any]:
     log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
     if not log["events"]:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no match {match_id} of {board}")
@@ -263,7 +276,7 @@ async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
 
 @api.post("/rounds/{number}/tables/{table}/board", response_model=BoardAssigned,
           summary="Put a game on a board")
-async def assign_board(number: int, table: int, body: BoardChoice, hub: HubDep,
+async def assign_board(number: PathNumber, table: PathNumber, body: BoardChoice, hub: HubDep,
                        _: Referee) -> dict[str, Any]:
     try:
         board = None if body.board in (None, "") else check_board_id(body.board)
@@ -322,6 +335,7 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     app.include_router(api)
     app.include_router(login_router())
     app.include_router(ratings_router)
+    app.include_router(results_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
     return app

@@ -8,8 +8,11 @@ match or for an earlier one its state names under ``previous``); after a short
 grace the hub asks that board to ``resend`` from the gap, and again every few seconds until
 the gap is filled. Every received event is stored under its id, so repeats change nothing.
 
-Nothing a board sends can stop the hub: a payload that does not follow :mod:`web.tournament.wire`
-is logged, counted (``rejected``) and dropped.
+Nothing a board sends can stop the hub: every payload is checked by
+:mod:`web.tournament.hub.intake` (the API's decoder and value checks) before anything of it is
+stored; one that fails is logged, counted for its board (``refusals``) and dropped, and any
+other error of one message drops that message alone. :meth:`HubLink.problems` names a thread
+of the hub that stopped or fell behind, or a file that refuses writes (``/healthz``: 503).
 
 Acknowledged means stored: the hub acknowledges each message to the broker itself (paho's
 ``manual_ack``), only after the transaction holding it is committed. paho's thread only
@@ -34,9 +37,10 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from firmware_bridge.clocks import MONOTONIC
+from scorekeeper import checks
 from web.config.settings import MqttSettings
 from web.tournament import wire
-from web.tournament.hub.store import ReceivedEvent
+from web.tournament.hub import intake
 from web.tournament.hub.tournament import Tournament
 
 log = logging.getLogger(__name__)
@@ -54,6 +58,14 @@ MAX_BURST = 500
 """Messages stored in one transaction at most."""
 STORE_AGAIN = 1.0
 """Seconds before a burst whose commit failed (a full or failing disk) is tried again."""
+BACKLOG = 5 * MAX_BURST
+"""Messages waiting to be stored beyond which the hub says it is falling behind."""
+WORK = {"storing": "storing what the boards send",
+        "gap check": "asking boards for missing steps"}
+"""What each thread of the hub does, for the words of ``/healthz`` and the page."""
+BEHIND = 5.0
+"""Seconds a thread of the hub may go without finishing a turn of its loop before
+``/healthz`` names it as stopped or fallen behind."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,10 @@ class HubLink:
         self._janitor: threading.Thread | None = None
         self._storer: threading.Thread | None = None
         self._inbox: queue.SimpleQueue[tuple[int, mqtt.MQTTMessage]] = queue.SimpleQueue()
+        self._beats: dict[str, float] = {}
+        """The monotonic time each thread last finished a turn of its loop."""
+        self.disk_error: str | None = None
+        """Why the hub's file refused the last burst, until a burst is stored again."""
         self._connection = 0
         """Counts connections: a message is acknowledged only on the one it came by."""
         self.client = wire.make_client(
@@ -108,6 +124,8 @@ class HubLink:
         self.client.on_message = self._on_message
 
     def start(self) -> None:
+        now = self._monotonic()
+        self._beats = {"storing": now, "gap check": now}
         self._storer = threading.Thread(target=self._store_bursts, name="hub-store", daemon=True)
         self._storer.start()
         wire.connect(self.client, self.settings)
@@ -191,6 +209,7 @@ class HubLink:
 
     def _store_bursts(self) -> None:
         while not self._stopping.is_set():
+            self._beats["storing"] = self._monotonic()
             try:
                 burst = [self._inbox.get(timeout=0.25)]
             except queue.Empty:
@@ -200,7 +219,32 @@ class HubLink:
                     burst.append(self._inbox.get_nowait())
                 except queue.Empty:
                     break
-            self.take_burst(burst)
+            try:
+                self.take_burst(burst)
+            except Exception:  # the intake must outlive anything one burst does
+                log.exception("hub: a burst of %d messages failed", len(burst))
+
+    def problems(self) -> list[str]:
+        """What keeps the hub from hearing the boards, in words (empty: nothing); ``/healthz``
+        answers 503 naming them, and the page shows them."""
+        out = []
+        if self.disk_error is not None:
+            out.append(f"the hub's file cannot be written: {self.disk_error}")
+        waiting = self._inbox.qsize()
+        if waiting > BACKLOG:
+            out.append(f"the hub is behind: {waiting} messages from the boards wait to be "
+                       "stored")
+        now = self._monotonic()
+        for name, thread in (("storing", self._storer), ("gap check", self._janitor)):
+            if thread is None or self._stopping.is_set():
+                continue
+            what = WORK[name]
+            if not thread.is_alive():
+                out.append(f"the hub has stopped {what} (its {name} thread ended): restart it")
+            elif now - self._beats.get(name, now) > BEHIND:
+                out.append(f"the hub is {now - self._beats[name]:.0f} s behind in {what} "
+                           f"(its {name} thread)")
+        return out
 
     def take_burst(self, burst: Sequence[tuple[int, mqtt.MQTTMessage]]) -> bool:
         """Store ``(connection, message)`` pairs in one transaction, then acknowledge them and
@@ -209,14 +253,22 @@ class HubLink:
             try:
                 with self.store.batch():
                     stored = [self._store_one(m.topic, m.payload) for _, m in burst]
+                self.disk_error = None
                 break
-            except sqlite3.OperationalError:
+            except sqlite3.OperationalError as exc:
                 log.exception("hub: cannot store %d messages; trying again", len(burst))
+                self.disk_error = str(exc)
+                self.on_change()
                 if self._stopping.wait(STORE_AGAIN):
                     return False
+                self._beats["storing"] = self._monotonic()
         for (connection, message), done in zip(burst, stored, strict=True):
             if done is not None:
-                self._after_stored(done)
+                try:
+                    self._after_stored(done)
+                except Exception:  # stored already; only its gap check is lost
+                    log.exception("hub: cannot check for gaps after a message on %s",
+                                  message.topic)
             if connection == self._connection and message.qos > 0:
                 self.client.ack(message.mid, message.qos)
         self.on_change()
@@ -229,16 +281,26 @@ class HubLink:
                 return self.store_message(topic, payload)
         except wire.WireError as exc:
             self.store_rejected(topic, str(exc))
-        except sqlite3.OperationalError:
-            raise  # the disk: the whole burst waits and is tried again
+        except sqlite3.OperationalError as exc:
+            if is_disk_error(exc):
+                raise  # the disk: the whole burst waits and is tried again
+            log.exception("hub: cannot store a message on %s", topic)
+            self.store_rejected(topic, "the hub could not store it")
         except Exception:  # never let one message stop the hub
             log.exception("hub: cannot handle a message on %s", topic)
-            self.store_rejected(topic, "internal error")
+            self.store_rejected(topic, "the hub could not store it")
         return None
 
     def store_rejected(self, topic: str, why: str) -> None:
-        log.warning("hub: dropped a message on %s: %s", topic, why)
-        self.store.bump("rejected")
+        """Drop a message for good, counted for its board with the reason (the page shows
+        both to the hub's referee)."""
+        why = why.encode("utf-8", "backslashreplace").decode("utf-8")[:300]
+        log.warning("hub: dropped a message on %s: %s", topic[:200], why)
+        try:
+            board: str | None = wire.split_topic(self.prefix, topic)[0]
+        except wire.WireError:
+            board = None
+        self.store.refuse(board, why, at=self.tournament.clock.now())
 
     # Handling (public so tests can feed payloads without a broker) --------------------------
 
@@ -250,7 +312,8 @@ class HubLink:
             self._after_stored(stored)
 
     def store_message(self, topic: str, payload: bytes) -> Stored | None:
-        """Keep what the message says; return what to check once it is committed."""
+        """Keep what the message says once :mod:`~web.tournament.hub.intake` has checked all
+        of it; return what to check once it is committed."""
         board, kind = wire.split_topic(self.prefix, topic)
         if kind == "command":
             return None  # our own commands, if the ACL lets us read them
@@ -259,24 +322,28 @@ class HubLink:
             return None  # a cleared retained message
         data = wire.decode(payload)
         if data.get("board_id", board) != board:
-            raise wire.WireError(f"payload names board {data.get('board_id')!r} on {topic}")
+            raise wire.WireError(f"payload names board {checks.show(data.get('board_id'))} "
+                                 f"on {topic}")
         if kind == "status":
-            self.store.set_board_status(board, bool(wire.want(data, "online", bool)), at=now)
+            self.store.set_board_status(board, intake.status(data), at=now)
         elif kind == "state":
-            self.store.set_board_state(board, data, at=now)
-            match_id, seq = data.get("match_id"), data.get("seq")
-            seen = list(previous_matches(data))
-            if isinstance(match_id, int) and isinstance(seq, int):
-                seen.insert(0, (match_id, seq))
+            state = intake.board_state(data)
+            self.store.set_board_state(board, state, at=now)
+            seen = [(p["match_id"], p["seq"]) for p in state["previous"]]
+            if state["match_id"] is not None and state["seq"] > 0:
+                seen.insert(0, (state["match_id"], state["seq"]))
             return Stored(board, tuple(seen))
         elif kind == "events":
-            ev = parse_event(board, data)
+            ev = intake.event(board, data)
             self.tournament.receive(ev)
             return Stored(board, ((ev.match_id, ev.seq),), playing=ev.match_id)
         elif kind == "command/result":
-            command_id = data.get("id")
-            if isinstance(command_id, str):
-                self.store.set_command_result(command_id, data, at=now)
+            answer = intake.command_result(data)
+            if answer["id"] is not None and not self.store.set_command_result(
+                answer["id"], answer, board=board, at=now
+            ):
+                raise wire.WireError(f"an answer to command {answer['id']!r}, which was not "
+                                     f"sent to {board}")
         return None
 
     def _after_stored(self, stored: Stored) -> None:
@@ -319,6 +386,7 @@ class HubLink:
 
     def _watch_gaps(self) -> None:
         while not self._stopping.wait(0.25):
+            self._beats["gap check"] = self._monotonic()
             try:
                 self.request_missing()
                 self._states_again()
@@ -356,44 +424,13 @@ class HubLink:
         return asked
 
 
-def previous_matches(state: Mapping[str, Any]) -> list[tuple[int, int]]:
-    """``(match_id, last seq)`` of the earlier matches a board's state names (malformed
-    entries are skipped: an old board sends none, and the current match still counts)."""
-    found = state.get("previous")
-    if not isinstance(found, list):
-        return []
-    out = []
-    for item in found:
-        if not isinstance(item, dict):
-            continue
-        match_id, seq = item.get("match_id"), item.get("seq")
-        if (isinstance(match_id, int) and isinstance(seq, int) and not isinstance(match_id, bool)
-                and not isinstance(seq, bool) and match_id > 0 and seq > 0):
-            out.append((match_id, seq))
-    return out
+def is_disk_error(exc: sqlite3.OperationalError) -> bool:
+    """True when SQLite could not write the hub's file (full, read-only, failing, locked):
+    the burst is tried again. Any other error belongs to the message alone."""
+    text = str(exc).lower()
+    return any(w in text for w in ("disk", "full", "readonly", "read-only", "i/o", "locked",
+                                   "unable to open"))
 
 
-def parse_event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
-    """A board's event payload as a :class:`ReceivedEvent`; :class:`WireError` if malformed."""
-    match_id = wire.want(data, "match_id", int)
-    seq = wire.want(data, "seq", int)
-    if match_id < 1 or seq < 1:
-        raise wire.WireError(f"match_id and seq must be positive, got {match_id}, {seq}")
-    ev_id = wire.want(data, "id", str)
-    if ev_id != wire.event_id(board, match_id, seq):
-        raise wire.WireError(f"event id {ev_id!r} does not match board, match and seq")
-    names = data.get("names") or {}
-    state = data.get("state") or {}
-    if not isinstance(names, dict) or not isinstance(state, dict):
-        raise wire.WireError("event names and state must be objects")
-    return ReceivedEvent(
-        id=ev_id,
-        board=board,
-        match_id=match_id,
-        seq=seq,
-        at=float(wire.want(data, "at", (int, float))),
-        source=str(data.get("source", "")),
-        event=wire.want(data, "event", dict),
-        state=state,
-        names={k: str(v) for k, v in names.items() if k in ("black", "white")},
-    )
+parse_event = intake.event
+"""A board's event payload as a :class:`ReceivedEvent` (see :mod:`intake`)."""

@@ -110,6 +110,10 @@ class ReceivedEvent:
     """The board's state right after this event."""
     names: Mapping[str, str]
     """Player names by colour, as the board's match has them."""
+    rules: Mapping[str, Any] | None = None
+    """The match's rules and setup as the board sent them (checked by the rules engine):
+    what the hub replays the game's steps with before it believes the board's result."""
+    setup: Mapping[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

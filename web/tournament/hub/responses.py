@@ -14,8 +14,12 @@ from web.api.responses import Described
 
 
 class HubHealth(Described):
-    ok: bool = Field(description="True while connected to the broker (200; 503 else).")
+    ok: bool = Field(description="True while connected to the broker and nothing below is "
+                     "wrong (200; 503 else).")
     broker: str = Field(description="connected or not connected.")
+    problems: list[str] = Field(description="What keeps the hub from hearing the boards, in "
+                                "words: a thread of the hub stopped or behind, its file not "
+                                "writable.")
 
 
 class Note(Described):
@@ -46,6 +50,7 @@ class BoardCard(Described):
     alerts: list[Note]
     pairing: Seat | None = Field(description="The game of the tournament played on it.")
     last_command: dict[str, Any] | None = Field(description="The last command and its answer.")
+    refused: int = Field(description="Messages from this board the hub refused (not stored).")
 
 
 class GameResult(Described):
@@ -101,10 +106,34 @@ class Standing(Described):
 
 
 class Attention(Described):
-    kind: str = Field(description="unpaired or no_result.")
+    kind: str = Field(description="claim (a result waiting for the referee), unpaired or "
+                      "no_result.")
     board: str
     match_id: int
     message: str
+    seq: int | None = Field(default=None, description="A claim: the step that finished it.")
+    round: int | None = Field(default=None, description="A claim: the game it fits, if any.")
+    table: int | None = None
+    result: GameResult | None = Field(default=None, description="A claim: what it says.")
+
+
+class Decision(Described):
+    """One decision of the hub referee about a result, as kept in the hub's log."""
+
+    id: int
+    at: float
+    action: str = Field(description="accepted, rejected, entered or removed.")
+    round: int | None
+    table: int | None
+    board: str | None
+    match_id: int | None
+    reason: str
+    result: dict[str, Any] | None = Field(description="The result decided about.")
+
+
+class DecisionMade(Described):
+    decision: str = Field(description="accepted, rejected, entered or removed.")
+    game: PlayedGame | None = Field(description="The result now counted or taken off.")
 
 
 class HubState(Described):
@@ -114,12 +143,14 @@ class HubState(Described):
     version: int = Field(description="The live feed's version; deltas apply after it.")
     boards: list[BoardCard]
     broker_connected: bool
+    problems: list[str] = Field(description="As `/healthz` names them; empty when all is well.")
     duplicates: int
     rejected: int
     system: str = Field(description="round_robin or swiss.")
     planned_rounds: int
     next_round_blocked: str | None = Field(description="Why the next round cannot be paired.")
     attention: list[Attention]
+    decisions: list[Decision] = Field(description="The referee's decisions about results.")
     players: list[str]
     standings: list[Standing]
     rounds: list[RoundRow]
@@ -143,6 +174,7 @@ class HubMatchLog(Described):
     names: dict[str, str]
     complete: bool = Field(description="True when no event is missing.")
     result: GameResult | None
+    counted: bool = Field(description="False while the result waits for the hub referee.")
     events: list[ReceivedStep]
 
 

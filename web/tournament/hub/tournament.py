@@ -1,18 +1,21 @@
 """The tournament: players, rounds paired on demand, results taken from the boards' events.
 
-A result is recorded when a board's match reaches ``game_over`` (winner, round wins, points)
-and found again in the pairings by the two players' names, so it does not matter which board
-the game was played on, nor who took which colour. If the board then undoes the deciding
-step, the result is withdrawn until the game ends again.
+A board's match that reaches ``game_over`` is found in the pairings by the two players'
+names (whoever took which colour). Its result counts by itself only when that pairing is on
+the board that played it and the hub's own replay of the board's steps through the rules
+engine ends where the board says (``web.tournament.hub.verify``); the result is the
+replay's. Anything else waits for the hub's referee as a claim
+(``web.tournament.hub.store.claims``), who accepts or rejects it, or enters a result
+(``web.tournament.hub.decisions``). If the board undoes the deciding step, its result (or
+claim) is withdrawn until the game ends again.
 """
 
 from __future__ import annotations
 
 import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from scorekeeper.clock import Clock
 from scorekeeper.names import name_key, normal_name
@@ -25,10 +28,21 @@ from web.tournament.hub.pairings import (
     swiss_round_count,
     system_for,
 )
+from web.tournament.hub.points import points_of
 from web.tournament.hub.standings import standings
-from web.tournament.hub.store import HubStore, HubStoreError, ReceivedEvent, StoredGame
+from web.tournament.hub.store import (
+    Claim,
+    HubStore,
+    HubStoreError,
+    ReceivedEvent,
+    StoredGame,
+)
+from web.tournament.hub.verify import judge
 
-PLAYERS = ("black", "white")
+__all__ = ["Tournament", "TournamentError", "check_name", "name_key", "points_of",
+           "same_players",
+           "spelt_as"]
+
 MAX_NAME = 40
 
 
@@ -36,58 +50,6 @@ class TournamentError(ValueError):
     """A change the tournament cannot take now; the message says why."""
 
 
-def points_of(states: Sequence[Mapping[str, Any]]) -> dict[str, int]:
-    """Points each player scored over a whole game, from the states after each of its events.
-
-    A round's points are the scores when it ended: on the step that ends a round the board
-    already shows the next round at 0–0, so they are the scores before that step plus the
-    point changes the step made before its ``round`` effect (R10: the rest of a deciding
-    shot is void). An undo that takes a round back takes its points back. The last round of
-    a game keeps its scores (R20); a game lost otherwise (R16) or a Trio game counts the
-    scores it ended with.
-    """
-    finished: list[Mapping[str, int]] = []
-    prev: Mapping[str, Any] | None = None
-    grew = False
-    for st in states:
-        rounds = st.get("rounds") or []
-        while len(finished) > len(rounds):
-            finished.pop()
-        grew = len(rounds) > len(finished)
-        if grew:
-            while len(finished) < len(rounds) - 1:
-                finished.append({})
-            if st.get("phase") == "game_over":
-                finished.append(_scores(st))
-            else:
-                finished.append(_scores_at_round_end(prev, st))
-        prev = st
-    totals = dict.fromkeys(PLAYERS, 0)
-    for scores in finished:
-        for p in PLAYERS:
-            totals[p] += int(scores.get(p, 0))
-    if prev is not None and prev.get("phase") == "game_over" and not grew:
-        for p, v in _scores(prev).items():
-            totals[p] += v
-    return totals
-
-
-def _scores(state: Mapping[str, Any]) -> dict[str, int]:
-    score = state.get("score") or {}
-    return {p: int(score.get(p, 0)) for p in PLAYERS}
-
-
-def _scores_at_round_end(
-    prev: Mapping[str, Any] | None, state: Mapping[str, Any]
-) -> dict[str, int]:
-    totals = _scores(prev) if prev is not None else dict.fromkeys(PLAYERS, 0)
-    for effect in state.get("last_effects") or []:
-        if effect.get("kind") in ("round", "game"):
-            break
-        player, amount = effect.get("player"), effect.get("amount")
-        if player in totals and isinstance(amount, int):
-            totals[player] += amount
-    return totals
 
 
 def same_players(names: Sequence[str], pairing: Pairing) -> bool:
@@ -248,60 +210,59 @@ class Tournament:
         if latest is None or latest.state.get("phase") != "game_over":
             if existing is not None:
                 self.store.drop_game(board, match_id)
+            self.store.drop_claim(board, match_id)
             return
         if self.store.contiguous_seq(board, match_id) < latest.seq:
             # Events are missing (a full broker queue dropped them; the resend is on its
             # way): the points would come from a partial log, so the result waits for them.
             return
-        result = self._result(latest, self.store.events(board, match_id))
-        if result is None:
+        events = self.store.events(board, match_id)
+        verdict = judge(events, self.store.match_rules(board, match_id))
+        if verdict.result is None:  # no two players named: nothing to count or to claim
             return
-        where: tuple[int | None, int | None] = (None, None)
-        if existing is not None and existing.round is not None:
-            where = (existing.round, existing.table)
-        else:
-            pairing = self._pairing_for(result, board)
-            if pairing is not None:
-                where = (pairing.round, pairing.table)
-                result = _spelt_as(result, pairing)
-        self.store.save_game(
-            StoredGame(board, match_id, latest.seq, result, latest.at, where[0], where[1])
-        )
+        result = verdict.result
+        pairing = self._pairing_for(result, board, existing)
+        if pairing is None and not self.store.round_numbers():
+            self.store.drop_claim(board, match_id)  # before the tournament: nothing to count
+            return
+        doubt = verdict.doubt
+        if doubt is None and pairing is None:
+            doubt = "no open pairing has these players (check the names)"
+        elif doubt is None and pairing is not None and pairing.board != board:
+            doubt = (f"the game of {pairing.black} and {pairing.white} is paired to "
+                     f"{'board ' + pairing.board if pairing.board else 'no board'}, "
+                     f"not to board {board}")
+        if pairing is not None:
+            result = spelt_as(result, pairing)
+        if doubt is None and pairing is not None:
+            self.store.drop_claim(board, match_id)
+            self.store.save_game(StoredGame(board, match_id, latest.seq, result, latest.at,
+                                            pairing.round, pairing.table))
+            return
+        if existing is not None:
+            self.store.drop_game(board, match_id)
+        self.store.save_claim(Claim(
+            board, match_id, latest.seq, result, latest.at,
+            None if pairing is None else pairing.round,
+            None if pairing is None else pairing.table, doubt or "the referee decides"))
 
-    def _result(
-        self, latest: ReceivedEvent, events: Sequence[ReceivedEvent]
-    ) -> GameResult | None:
-        names = latest.names
-        black, white = names.get("black"), names.get("white")
-        if not isinstance(black, str) or not isinstance(white, str) or black == white:
-            return None
-        state = latest.state
-        wins = state.get("round_wins") or {}
-        points = points_of([e.state for e in events])
-        winner_colour = state.get("winner")
-        return GameResult(
-            black=black,
-            white=white,
-            winner=names.get(winner_colour) if winner_colour in PLAYERS else None,
-            black_rounds=int(wins.get("black", 0)),
-            white_rounds=int(wins.get("white", 0)),
-            black_points=points["black"],
-            white_points=points["white"],
-        )
-
-    def _pairing_for(self, result: GameResult, board: str) -> Pairing | None:
-        """The newest unfinished pairing of these two players (this board's first)."""
+    def _pairing_for(self, result: GameResult, board: str,
+                     existing: StoredGame | None = None) -> Pairing | None:
+        """The pairing this game answers: the one it already counts for, else the newest
+        unfinished pairing of these two players (the one on this board first)."""
         taken = {(g.round, g.table) for g in self.store.games() if g.round is not None}
+        if existing is not None and existing.round is not None:
+            taken.discard((existing.round, existing.table))
         candidates = [
             p for p in self.store.pairings()
             if not p.is_bye and same_players((result.black, result.white), p)
             and (p.round, p.table) not in taken
         ]
-        candidates.sort(key=lambda p: (p.round, p.board == board), reverse=True)
+        candidates.sort(key=lambda p: (p.board == board, p.round), reverse=True)
         return candidates[0] if candidates else None
 
 
-def _spelt_as(result: GameResult, pairing: Pairing) -> GameResult:
+def spelt_as(result: GameResult, pairing: Pairing) -> GameResult:
     """``result`` with the players' names as registered (standings count by those)."""
     registered = {name_key(p): p for p in pairing.players()}
 

@@ -18,9 +18,16 @@ GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_
              "white_points")
 
 
-def board_alerts(entry: dict[str, Any], received: int) -> list[dict[str, str]]:
-    """The board's own alerts, plus what only the hub can see (offline, events missing)."""
+def board_alerts(entry: dict[str, Any], received: int,
+                 refused: tuple[int, str] | None = None) -> list[dict[str, str]]:
+    """The board's own alerts, plus what only the hub can see (offline, events missing,
+    messages it refused)."""
     out: list[dict[str, str]] = []
+    if refused is not None:
+        count, why = refused
+        out.append({"kind": "refused",
+                    "message": f"{count} message{'s' if count != 1 else ''} from this board "
+                    f"refused and not stored (the latest: {why})"})
     if not entry["online"]:
         out.append({"kind": "offline", "message": "board offline (no link to the broker)"})
     payload = entry.get("state") or {}
@@ -57,8 +64,18 @@ def attention(t: Tournament) -> list[dict[str, Any]]:
     left behind without a result while their pairing still waits for one."""
     store = t.store
     out: list[dict[str, Any]] = []
+    for c in store.claims():
+        r = c.result
+        outcome = f"{r.winner} won" if r.winner else "no winner"
+        out.append({"kind": "claim", "board": c.board, "match_id": c.match_id, "seq": c.seq,
+                    "round": c.round, "table": c.table,
+                    "result": {k: getattr(r, k) for k in GAME_KEYS},
+                    "message": f"Board {c.board}: the game of {r.black} and {r.white} ended "
+                    f"({outcome}, rounds {r.black_rounds}–{r.white_rounds}), but it does not "
+                    f"count until the referee accepts it: {c.why}"})
     if not store.round_numbers():
         return out
+    claimed = {(c.board, c.match_id) for c in store.claims()}
     for g in store.games():
         if g.round is None:
             out.append({"kind": "unpaired", "board": g.board, "match_id": g.match_id,
@@ -68,7 +85,8 @@ def attention(t: Tournament) -> list[dict[str, Any]]:
     current = {b["board"]: (b.get("state") or {}).get("match_id") for b in store.boards()}
     open_pairings = [p for n, _ in store.round_numbers() for p in t.round_open(n)]
     for board, match_id, count in store.matches_received():
-        if match_id == current.get(board) or store.game(board, match_id) is not None:
+        if (match_id == current.get(board) or store.game(board, match_id) is not None
+                or (board, match_id) in claimed):
             continue
         latest = store.latest_event(board, match_id)
         if latest is None:
@@ -85,6 +103,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
     """The boards' cards, by name (only those named in ``only``, if given)."""
     store = t.store
     assigned = {p.board: p for p in store.pairings() if p.board}
+    refusals = store.refusals()
     out = []
     for entry in store.boards(only):
         payload = entry.get("state") or {}
@@ -107,7 +126,9 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
                 "round": state.get("round"),
                 "score": state.get("score") or {},
                 "round_wins": state.get("round_wins") or {},
-                "alerts": board_alerts(entry, received) + name_alerts(payload, pairing),
+                "alerts": board_alerts(entry, received, refusals.get(entry["board"]))
+                + name_alerts(payload, pairing),
+                "refused": refusals.get(entry["board"], (0, ""))[0],
                 "pairing": None if pairing is None else
                 {"round": pairing.round, "table": pairing.table},
                 "last_command": commands[0] if commands else None,
@@ -162,6 +183,7 @@ def tournament_parts(t: Tournament) -> dict[str, Any]:
         "planned_rounds": t.planned_rounds(),
         "next_round_blocked": t.can_pair_next(),
         "attention": attention(t),
+        "decisions": t.store.decisions(),
         "players": t.store.players(),
         "standings": [s.to_json() for s in t.standings()],
         "rounds": rounds_view(t),
@@ -169,10 +191,13 @@ def tournament_parts(t: Tournament) -> dict[str, Any]:
     }
 
 
-def counters(t: Tournament, *, broker_connected: bool) -> dict[str, Any]:
-    """The page's few cheap figures, read again at every refresh."""
+def counters(t: Tournament, *, broker_connected: bool,
+             problems: list[str] | None = None) -> dict[str, Any]:
+    """The page's few cheap figures, read again at every refresh (``problems``: what keeps
+    the hub from hearing the boards, as ``/healthz`` names it)."""
     return {
         "broker_connected": broker_connected,
+        "problems": list(problems or []),
         "duplicates": t.store.counter("duplicates"),
         "rejected": t.store.counter("rejected"),
     }
@@ -180,9 +205,12 @@ def counters(t: Tournament, *, broker_connected: bool) -> dict[str, Any]:
 
 def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
     """A match's events as the hub received them, with the score after each; the steps and
-    their effects in the players' names (the raw step stays in ``event``)."""
+    their effects in the players' names (the raw step stays in ``event``). ``result`` is
+    the counted one, or the board's claim while it waits for the referee (``counted``
+    False)."""
     events = t.store.events(board, match_id)
-    game = t.store.game(board, match_id)
+    counted = t.store.game(board, match_id)
+    game = counted or t.store.claim(board, match_id)
     names = players_named(events[-1].names if events else {})
     return {
         "board": board,
@@ -190,6 +218,7 @@ def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
         "names": names,
         "complete": bool(events) and events[-1].seq == len(events),
         "result": None if game is None else {k: getattr(game.result, k) for k in GAME_KEYS},
+        "counted": counted is not None,
         "events": [
             {
                 "seq": e.seq,

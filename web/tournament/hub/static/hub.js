@@ -158,10 +158,12 @@ function renderRounds(s) {
       if (p.bye) result = "bye";
       else if (p.result) {
         const g = p.result;
-        result = `${g.winner ?? "no winner"} wins ${g.black_rounds}–${g.white_rounds} (points ${g.black_points}–${g.white_points})`;
+        result = `${g.winner ?? "no winner"} wins ${g.black_rounds}–${g.white_rounds} (points ${g.black_points}–${g.white_points})`
+          + (g.board === "hub" ? ", entered by the referee" : "");
       }
       const board = referee && !p.bye && !p.result ? boardPicker(s, r.number, p) : (p.board || "");
-      table.append(row([p.table, p.black, p.bye ? "—" : p.white, board, result]));
+      const cell = h("span", {}, result, result ? " " : "", resultButton(r.number, p));
+      table.append(row([p.table, p.black, p.bye ? "—" : p.white, board, cell]));
     }
     root.append(table);
   }
@@ -184,8 +186,9 @@ function renderGames(s) {
   const body = $("#games tbody");
   body.replaceChildren();
   for (const g of s.games) {
-    const open = h("button", { onclick: () => showLog(g.board, g.match_id) }, "log");
-    body.append(row([g.board, g.match_id, g.round ? `${g.round}/${g.table}` : "not paired",
+    const open = g.match_id > 0 ? h("button", { onclick: () => showLog(g.board, g.match_id) }, "log")
+      : "entered by the referee";
+    body.append(row([g.board === "hub" ? "—" : g.board, g.match_id > 0 ? g.match_id : "—", g.round ? `${g.round}/${g.table}` : "not paired",
       g.black, g.white, g.winner ?? "—", `${g.black_rounds}–${g.white_rounds}`,
       `${g.black_points}–${g.white_points}`, open]));
   }
@@ -208,16 +211,85 @@ async function showLog(board, match) {
   } catch (e) { Common.toast(e.message); }
 }
 
+// A board's result that waits for the referee: count it for the game it fits, or refuse it.
+function claimButtons(a) {
+  if (!referee || a.kind !== "claim") return [];
+  const path = `/api/claims/${encodeURIComponent(a.board)}/${a.match_id}`;
+  const out = [];
+  if (a.round) {
+    out.push(h("button", { class: "accept", onclick: () => {
+      if (!confirm(`Count this result for table ${a.table} of round ${a.round}?`)) return;
+      act(Common.data(`${path}/accept`, { seq: a.seq }), "result counted");
+    } }, "Count it"));
+  }
+  out.push(h("button", { class: "reject", onclick: () => {
+    const reason = prompt("Why does this result not count?");
+    if (!reason || !reason.trim()) return;
+    act(Common.data(`${path}/reject`, { seq: a.seq, reason }), "result refused");
+  } }, "Refuse it"));
+  return out;
+}
+
 function renderAttention(s) {
   const list = $("#attention");
-  list.replaceChildren(...(s.attention || []).map((a) => h("li", {}, a.message)));
+  list.replaceChildren(...(s.attention || []).map((a) => h("li", { class: a.kind },
+    a.message, " ", ...claimButtons(a))));
   $("#attention-box").hidden = list.children.length === 0;
+}
+
+const DECIDED = { accepted: "Result counted", rejected: "Result refused", entered: "Result entered",
+  removed: "Result removed" };
+
+function renderDecisions(s) {
+  const body = $("#decisions tbody");
+  body.replaceChildren();
+  for (const d of s.decisions || []) {
+    const r = d.result || {};
+    const where = d.round ? `Round ${d.round}, table ${d.table}: ` : "";
+    const who = r.black ? `${r.black} v ${r.white}` + (r.winner ? `, ${r.winner} won` : ", no winner") : "";
+    body.append(row([new Date(d.at * 1000).toLocaleTimeString(), DECIDED[d.action] || d.action,
+      where + who + (d.board && d.board !== "hub" ? ` (board ${d.board})` : ""), d.reason]));
+  }
+  $("#decisions-box").hidden = body.children.length === 0;
+}
+
+// The referee enters the result of a game no board reported (a form outside the live parts of
+// the page, so a refresh never clears it while it is filled in).
+function openEnter(round, p) {
+  const form = $("#enter-form");
+  form.dataset.round = String(round);
+  form.dataset.table = String(p.table);
+  $("#enter-title").textContent = `Round ${round}, table ${p.table}: ${p.black} v ${p.white}`;
+  $("#enter-winner").replaceChildren(h("option", { value: p.black }, p.black),
+    h("option", { value: p.white }, p.white), h("option", { value: "" }, "nobody (a draw)"));
+  $("#enter-first-who").textContent = p.black;
+  $("#enter-second-who").textContent = p.white;
+  for (const e of document.querySelectorAll(".enter-first-name")) e.textContent = p.black;
+  for (const e of document.querySelectorAll(".enter-second-name")) e.textContent = p.white;
+  form.reset();
+  $("#enter-result").showModal();
+}
+
+function resultButton(round, p) {
+  if (!referee || p.bye) return "";
+  if (p.result) {
+    return h("button", { class: "remove", onclick: () => {
+      const reason = prompt(`Why is the result of ${p.black} v ${p.white} wrong?`);
+      if (!reason || !reason.trim()) return;
+      act(Common.data(`/api/rounds/${round}/tables/${p.table}/result/remove`,
+        { board: p.result.board, match_id: p.result.match_id, reason }), "result removed");
+    } }, "Remove result");
+  }
+  return h("button", { class: "enter", onclick: () => openEnter(round, p) }, "Enter result");
 }
 
 function renderBroker(s) {
   const broker = $("#broker");
   broker.textContent = s.broker_connected ? "broker connected" : "broker not connected";
   broker.className = "pill " + (s.broker_connected ? "ok" : "bad");
+  const health = $("#health");
+  health.replaceChildren(...(s.problems || []).map((p) => h("li", {}, p)));
+  $("#health-box").hidden = health.children.length === 0;
 }
 
 // `only`: the boards whose cards changed; the rest of the page is drawn again unless
@@ -228,6 +300,7 @@ function render(s, only, boardsOnly) {
   renderBoards(s, only);
   if (!boardsOnly) {
     renderAttention(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
+    renderDecisions(s);
   }
   for (const e of document.querySelectorAll(".referee-only")) e.hidden = !referee;
 }
@@ -258,7 +331,7 @@ function applyDelta(d) {
   for (const k of parts) next[k] = d[k];
   version = d.version;
   document.body.dataset.version = String(version);
-  const boardsOnly = !isNew && parts.every((k) => ["broker_connected", "duplicates", "rejected"].includes(k));
+  const boardsOnly = !isNew && parts.every((k) => ["broker_connected", "problems", "duplicates", "rejected"].includes(k));
   render(next, isNew ? null : new Set(d.boards.map((b) => b.board)), boardsOnly);
 }
 
@@ -303,6 +376,18 @@ $("#swiss").addEventListener("submit", (ev) => {
   act(Common.data("/api/swiss-rounds", { count: Number($("#swiss-count").value) }));
 });
 $("#log-close").addEventListener("click", () => { $("#log").hidden = true; });
+$("#enter-cancel").addEventListener("click", () => $("#enter-result").close());
+$("#enter-form").addEventListener("submit", (ev) => {
+  ev.preventDefault();
+  const form = ev.target;
+  const num = (id) => Number($(id).value);
+  act(Common.data(`/api/rounds/${form.dataset.round}/tables/${form.dataset.table}/result`, {
+    winner: $("#enter-winner").value || null,
+    first_rounds: num("#enter-first-rounds"), second_rounds: num("#enter-second-rounds"),
+    first_points: num("#enter-first-points"), second_points: num("#enter-second-points"),
+    reason: $("#enter-reason").value,
+  }).then(() => $("#enter-result").close()), "result entered");
+});
 
 refreshSession();
 Common.socket("/ws", onFrame, (up) => {

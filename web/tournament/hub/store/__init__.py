@@ -3,19 +3,22 @@
 One store object, :class:`HubStore`, made of focused parts, each in its own module:
 ``connection`` (the file, its lock, whole changes, what changed since the page last asked),
 ``tournament`` (settings, players, rounds, pairings, games), ``received`` (events and
-counters) and ``boards`` (board status and state, commands and their answers).
+counters), ``boards`` (board status and state, commands and their answers) and ``claims``
+(results waiting for the referee, and the referee's decisions).
 """
 
 from __future__ import annotations
 
 from web.tournament.hub.model import ReceivedEvent, StoredGame
 from web.tournament.hub.store.boards import BoardTables
+from web.tournament.hub.store.claims import Claim, ClaimTables
 from web.tournament.hub.store.connection import SCHEMA, HubStoreError
 from web.tournament.hub.store.received import STATE_KEYS, ReceivedTables, kept_state
 from web.tournament.hub.store.tournament import TournamentTables
 
 __all__ = [
     "SCHEMA",
+    "Claim",
     "STATE_KEYS",
     "HubStore",
     "HubStoreError",
@@ -25,5 +28,5 @@ __all__ = [
 ]
 
 
-class HubStore(TournamentTables, ReceivedTables, BoardTables):
+class HubStore(TournamentTables, ReceivedTables, BoardTables, ClaimTables):
     """The tournament on disk. Every method is safe to call from any thread."""

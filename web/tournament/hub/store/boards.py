@@ -7,11 +7,10 @@ comes, so the page can show both.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from web.tournament.hub.store.connection import StoreBase, dump_json
+from web.tournament.hub.store.connection import StoreBase, dump_json, load_json
 
 
 class BoardTables(StoreBase):
@@ -55,11 +54,35 @@ class BoardTables(StoreBase):
                 "board": r[0],
                 "online": bool(r[1]),
                 "status_at": r[2],
-                "state": json.loads(r[3]) if r[3] else None,
+                "state": load_json(r[3]) if r[3] else None,
                 "state_at": r[4],
             }
             for r in rows
         ]
+
+    def refuse(self, board: str | None, reason: str, *, at: float) -> None:
+        """Count a message from ``board`` that was dropped, and keep why (the latest); None:
+        a topic that names no usable board."""
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO counters (key, value) VALUES ('rejected', 1) "
+                "ON CONFLICT(key) DO UPDATE SET value = value + 1"
+            )
+            if board is None:
+                return
+            self._touch(board)
+            db.execute("INSERT OR IGNORE INTO boards (board) VALUES (?)", (board,))
+            db.execute(
+                "INSERT INTO refusals (board, count, reason, at) VALUES (?, 1, ?, ?) "
+                "ON CONFLICT(board) DO UPDATE SET count = count + 1, reason = excluded.reason,"
+                " at = excluded.at",
+                (board, reason, at),
+            )
+
+    def refusals(self) -> dict[str, tuple[int, str]]:
+        """``board: (messages refused, the latest reason)``."""
+        return {r[0]: (r[1], r[2])
+                for r in self._all("SELECT board, count, reason FROM refusals")}
 
     # Commands ------------------------------------------------------------------------
 
@@ -73,12 +96,15 @@ class BoardTables(StoreBase):
                 (command_id, board, dump_json(dict(body)), at),
             )
 
-    def set_command_result(self, command_id: str, result: Mapping[str, Any], *, at: float) -> bool:
-        """Attach the board's answer; False for an unknown command id."""
+    def set_command_result(self, command_id: str, result: Mapping[str, Any], *, board: str,
+                           at: float) -> bool:
+        """Attach ``board``'s answer; False for an unknown command id or one sent to another
+        board (only the board a command went to may answer it)."""
         with self._tx() as db:
             cur = db.execute(
-                "UPDATE commands SET result = ?, result_at = ? WHERE id = ? RETURNING board",
-                (dump_json(dict(result)), at, command_id),
+                "UPDATE commands SET result = ?, result_at = ? WHERE id = ? AND board = ?"
+                " RETURNING board",
+                (dump_json(dict(result)), at, command_id, board),
             )
             found = cur.fetchall()
             for (board,) in found:
@@ -97,9 +123,9 @@ class BoardTables(StoreBase):
             {
                 "id": r[0],
                 "board": r[1],
-                "command": json.loads(r[2]),
+                "command": load_json(r[2], {}),
                 "sent_at": r[3],
-                "result": json.loads(r[4]) if r[4] else None,
+                "result": load_json(r[4]) if r[4] else None,
                 "result_at": r[5],
             }
             for r in rows

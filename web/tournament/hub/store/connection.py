@@ -25,6 +25,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.checks import decode_json
+from scorekeeper.errors import MalformedEventError
 from scorekeeper.store import open_sqlite
 from web.tournament.hub.touched import Journal, Touched
 
@@ -56,6 +58,21 @@ CREATE TABLE IF NOT EXISTS commands (
     id TEXT PRIMARY KEY, board TEXT NOT NULL, body TEXT NOT NULL, sent_at REAL NOT NULL,
     result TEXT, result_at REAL);
 CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS match_rules (
+    board TEXT NOT NULL, match_id INTEGER NOT NULL, rules TEXT NOT NULL, setup TEXT NOT NULL,
+    PRIMARY KEY (board, match_id));
+CREATE TABLE IF NOT EXISTS claims (
+    board TEXT NOT NULL, match_id INTEGER NOT NULL, seq INTEGER NOT NULL,
+    black TEXT NOT NULL, white TEXT NOT NULL, winner TEXT,
+    black_rounds INTEGER NOT NULL, white_rounds INTEGER NOT NULL,
+    black_points INTEGER NOT NULL, white_points INTEGER NOT NULL,
+    finished_at REAL NOT NULL, round INTEGER, tbl INTEGER, why TEXT NOT NULL,
+    PRIMARY KEY (board, match_id));
+CREATE TABLE IF NOT EXISTS decisions (
+    id INTEGER PRIMARY KEY, at REAL NOT NULL, action TEXT NOT NULL, round INTEGER,
+    tbl INTEGER, board TEXT, match_id INTEGER, reason TEXT NOT NULL, result TEXT);
+CREATE TABLE IF NOT EXISTS refusals (
+    board TEXT PRIMARY KEY, count INTEGER NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL);
 """
 
 
@@ -64,8 +81,21 @@ class HubStoreError(Exception):
 
 
 def dump_json(value: Any) -> str:
-    """Compact JSON with sorted keys, as every JSON column of the hub's file holds it."""
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+    """Compact JSON with sorted keys, as every JSON column of the hub's file holds it (never
+    NaN: SQLite's JSON functions would call the row malformed)."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True, allow_nan=False)
+
+
+def load_json(text: str | None, default: Any = None) -> Any:
+    """A JSON column read back through the one strict decoder; ``default`` for a row an
+    older hub stored without checking it (NaN, a lone surrogate), which would otherwise
+    break every answer that shows it."""
+    if text is None:
+        return default
+    try:
+        return decode_json(text, "row")
+    except MalformedEventError:
+        return default
 
 
 class StoreBase:
@@ -140,10 +170,9 @@ class StoreBase:
         self._touched.all_boards |= all_boards
 
     def _current_match(self, db: sqlite3.Connection, board: str) -> Any:
-        row = db.execute(
-            "SELECT json_extract(state, '$.match_id') FROM boards WHERE board = ?", (board,)
-        ).fetchone()
-        return None if row is None else row[0]
+        row = db.execute("SELECT state FROM boards WHERE board = ?", (board,)).fetchone()
+        state = load_json(row[0]) if row is not None else None
+        return state.get("match_id") if isinstance(state, dict) else None
 
     def _all(self, sql: str, args: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         with self._lock:

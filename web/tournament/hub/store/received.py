@@ -7,12 +7,11 @@ after a broker outage adds nothing; the duplicates are only counted. The hub fin
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from web.tournament.hub.model import ReceivedEvent
-from web.tournament.hub.store.connection import StoreBase, dump_json
+from web.tournament.hub.store.connection import StoreBase, dump_json, load_json
 
 STATE_KEYS = ("phase", "round", "rounds", "score", "round_wins", "winner", "last_effects")
 """What the hub reads of the state after each event (results, points, the match log's
@@ -42,6 +41,13 @@ class ReceivedTables(StoreBase):
                 ),
             )
             new = cur.rowcount == 1
+            if new and ev.rules is not None and ev.setup is not None:
+                # the first the hub hears of them: a match's rules never change
+                db.execute(
+                    "INSERT OR IGNORE INTO match_rules (board, match_id, rules, setup)"
+                    " VALUES (?, ?, ?, ?)",
+                    (ev.board, ev.match_id, dump_json(ev.rules), dump_json(ev.setup)),
+                )
             if new:
                 # A step of the board's current match changes its card only; one of another
                 # match may change what the referee must look at (a game left unfinished).
@@ -66,11 +72,19 @@ class ReceivedTables(StoreBase):
         )
         return [
             ReceivedEvent(
-                r[0], r[1], r[2], r[3], r[4], r[5], json.loads(r[6]), json.loads(r[7]),
-                json.loads(r[8]),
+                r[0], r[1], r[2], r[3], r[4], r[5], load_json(r[6], {}), load_json(r[7], {}),
+                load_json(r[8], {}),
             )
             for r in rows
         ]
+
+    def match_rules(
+        self, board: str, match_id: int
+    ) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """The rules and setup the board sent with the match's events, if it did."""
+        rows = self._all("SELECT rules, setup FROM match_rules WHERE board = ? AND match_id = ?",
+                         (board, match_id))
+        return (load_json(rows[0][0], {}), load_json(rows[0][1], {})) if rows else None
 
     def latest_event(self, board: str, match_id: int) -> ReceivedEvent | None:
         """The received event with the highest ``seq`` of the match."""

@@ -110,7 +110,9 @@ class TournamentTables(StoreBase):
                     game.finished_at, game.round, game.table,
                 ),
             )
-            if game.round is not None:
+            if game.round is not None and game.match_id > 0:
+                # the pairing moves to the board that played it (a result the referee
+                # entered, with a negative id, leaves it where it was)
                 moved = db.execute(
                     "SELECT board FROM pairings WHERE round = ? AND tbl = ?",
                     (game.round, game.table),

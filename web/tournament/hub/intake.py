@@ -1,0 +1,262 @@
+"""What the hub accepts from a board: every payload checked before anything is stored.
+
+A board's login lets it publish under its own id only, but what it publishes is still input
+from the network, trusted no more than a request to a board's API. So each message goes
+through the API's own decoder (:func:`web.tournament.wire.decode`: a size cap, UTF-8, no
+NaN or Infinity, bounded depth, safe integers, no lone surrogates) and then through the
+value checks below: integer ranges, players' names as the board's own API checks them
+(:class:`web.api.schemas.Names`), steps as the rules engine parses them, bounded lists. A
+payload that fails raises :class:`~web.tournament.wire.WireError` naming the key at fault;
+the link drops it, counts it for that board and shows it to the hub's referee.
+
+Only the keys the hub reads are kept: what a board adds beyond them is not stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from scorekeeper import checks
+from scorekeeper.errors import ScorekeeperError
+from scorekeeper.events import parse_event as parse_step
+from scorekeeper.options import Rules, Setup
+from web.api.schemas import MAX_REASON, Names
+from web.tournament import wire
+from web.tournament.hub.model import ReceivedEvent
+
+MAX_SEQ = 1_000_000
+"""Steps a match may have (a long real game has a few hundred)."""
+MAX_PREVIOUS = 8
+"""Earlier matches a state may name (a board names 3)."""
+MAX_ALERTS = 16
+MAX_ROUNDS = 1_000
+MAX_EFFECTS = 64
+MAX_POINTS = 100_000
+MAX_SHORT = 64
+"""Characters of an id, a kind or a source."""
+PHASES = ("shootoff", "playing", "game_over")
+
+
+def _refused(exc: Exception) -> wire.WireError:
+    return wire.WireError(str(exc))
+
+
+def _integer(value: Any, key: str, low: int, high: int) -> int:
+    try:
+        return checks.integer(value, key, low, high)
+    except ScorekeeperError as exc:
+        raise _refused(exc) from None
+
+
+def _short(value: Any, key: str, limit: int = MAX_SHORT) -> str:
+    try:
+        text = checks.string(value, key)
+    except ScorekeeperError as exc:
+        raise _refused(exc) from None
+    if len(text) > limit:
+        raise wire.WireError(f"{key}: longer than {limit} characters")
+    return text
+
+
+def _time(value: Any, key: str) -> float:
+    try:
+        return checks.timestamp(value, key)
+    except ScorekeeperError as exc:
+        raise _refused(exc) from None
+
+
+def _list(value: Any, key: str, limit: int) -> list[Any]:
+    if not isinstance(value, list):
+        raise wire.WireError(f"{key}: expected a list, got {checks.show(value)}")
+    if len(value) > limit:
+        raise wire.WireError(f"{key}: {len(value)} items, at most {limit} allowed")
+    return value
+
+
+def _object(value: Any, key: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise wire.WireError(f"{key}: expected an object, got {checks.show(value)}")
+    return value
+
+
+def _player_or_none(value: Any, key: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        return checks.player(value, key)
+    except ScorekeeperError as exc:
+        raise _refused(exc) from None
+
+
+def _per_player(value: Any, key: str, low: int, high: int) -> dict[str, int]:
+    try:
+        return dict(checks.per_player(value, key, low, high))
+    except ScorekeeperError as exc:
+        raise _refused(exc) from None
+
+
+def names(value: Any, key: str = "names") -> dict[str, str]:
+    """The players' names as the board's own API checks them (``Names``: text, no control or
+    direction characters, at most 40 characters each)."""
+    if value is None:
+        return {}
+    _object(value, key)
+    try:
+        checked = Names.model_validate(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ()))
+        raise wire.WireError(f"{key}.{where}: {first.get('msg', 'not a name')}") from None
+    return {p: n for p, n in checked.model_dump().items() if p in value}
+
+
+def _effect(value: Any, key: str) -> dict[str, Any]:
+    obj = _object(value, key)
+    out: dict[str, Any] = {}
+    if "kind" in obj:
+        out["kind"] = _short(obj["kind"], f"{key}.kind")
+    if "player" in obj:
+        out["player"] = _player_or_none(obj["player"], f"{key}.player")
+    if "amount" in obj:
+        out["amount"] = _integer(obj["amount"], f"{key}.amount", -MAX_POINTS, MAX_POINTS)
+    if "text" in obj:
+        out["text"] = _short(obj["text"], f"{key}.text", MAX_REASON)
+    return out
+
+
+def match_state(value: Any, key: str = "state") -> dict[str, Any] | None:
+    """The keys of a match state the hub reads, each checked; the rest is not kept."""
+    if value is None:
+        return None
+    obj = _object(value, key)
+    out: dict[str, Any] = {}
+    if "phase" in obj:
+        phase = obj["phase"]
+        if phase not in PHASES:
+            raise wire.WireError(f"{key}.phase: expected one of {', '.join(PHASES)}, "
+                                 f"got {checks.show(phase)}")
+        out["phase"] = phase
+    for name in ("turn", "winner"):
+        if name in obj:
+            out[name] = _player_or_none(obj[name], f"{key}.{name}")
+    if "round" in obj:
+        out["round"] = _integer(obj["round"], f"{key}.round", 0, MAX_ROUNDS)
+    if "rounds" in obj:
+        out["rounds"] = [_player_or_none(r, f"{key}.rounds[{i}]")
+                         for i, r in enumerate(_list(obj["rounds"], f"{key}.rounds",
+                                                     MAX_ROUNDS))]
+    if "score" in obj:
+        out["score"] = _per_player(obj["score"], f"{key}.score", -MAX_POINTS, MAX_POINTS)
+    if "round_wins" in obj:
+        out["round_wins"] = _per_player(obj["round_wins"], f"{key}.round_wins", 0, MAX_ROUNDS)
+    if "last_effects" in obj:
+        out["last_effects"] = [
+            _effect(e, f"{key}.last_effects[{i}]")
+            for i, e in enumerate(_list(obj["last_effects"], f"{key}.last_effects",
+                                        MAX_EFFECTS))]
+    if "board_must_change" in obj:
+        if not isinstance(obj["board_must_change"], bool):
+            raise wire.WireError(f"{key}.board_must_change: expected true or false")
+        out["board_must_change"] = obj["board_must_change"]
+    return out
+
+
+def _match_id(value: Any, key: str = "match_id") -> int:
+    return _integer(value, key, 1, checks.MAX_INT)
+
+
+def _seq(value: Any, key: str = "seq", low: int = 1) -> int:
+    return _integer(value, key, low, MAX_SEQ)
+
+
+def status(data: Mapping[str, Any]) -> bool:
+    """Whether a board's status message says it is online."""
+    online = data.get("online")
+    if not isinstance(online, bool):
+        raise wire.WireError(f"online: expected true or false, got {checks.show(online)}")
+    if "at" in data:
+        _time(data["at"], "at")
+    return online
+
+
+def board_state(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A board's retained state message, as the hub keeps it."""
+    match_id = data.get("match_id")
+    out: dict[str, Any] = {
+        "match_id": None if match_id is None else _match_id(match_id),
+        "seq": _seq(data.get("seq", 0), low=0),
+        "names": names(data.get("names")),
+        "state": match_state(data.get("state")),
+        "previous": [],
+        "alerts": [],
+    }
+    for i, item in enumerate(_list(data.get("previous", []), "previous", MAX_PREVIOUS)):
+        item = _object(item, f"previous[{i}]")
+        out["previous"].append({"match_id": _match_id(item.get("match_id"),
+                                                      f"previous[{i}].match_id"),
+                                "seq": _seq(item.get("seq"), f"previous[{i}].seq")})
+    for i, alert in enumerate(_list(data.get("alerts", []), "alerts", MAX_ALERTS)):
+        alert = _object(alert, f"alerts[{i}]")
+        out["alerts"].append({"kind": _short(alert.get("kind", "note"), f"alerts[{i}].kind"),
+                              "message": _short(alert.get("message", ""),
+                                                f"alerts[{i}].message", MAX_REASON)})
+    if "at" in data:
+        out["at"] = _time(data["at"], "at")
+    return out
+
+
+def event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
+    """A board's event payload as a :class:`ReceivedEvent`; the step itself is parsed by the
+    rules engine, as a step sent to the board's API is."""
+    match_id = _match_id(data.get("match_id"))
+    seq = _seq(data.get("seq"))
+    ev_id = data.get("id")
+    if ev_id != wire.event_id(board, match_id, seq):
+        raise wire.WireError(f"event id {checks.show(ev_id)} does not match board, match and seq")
+    step = _object(data.get("event"), "event")
+    try:
+        parse_step(step)
+    except ScorekeeperError as exc:
+        raise wire.WireError(f"event: {exc}") from None
+    rules, setup = data.get("rules"), data.get("setup")
+    try:  # the rules engine's own reading of a match's options
+        if rules is not None:
+            Rules.from_json(dict(_object(rules, "rules")))
+        if setup is not None:
+            Setup.from_json(dict(_object(setup, "setup")))
+    except (ScorekeeperError, TypeError, ValueError) as exc:
+        raise wire.WireError(f"rules or setup: {exc}") from None
+    return ReceivedEvent(
+        id=ev_id,
+        board=board,
+        match_id=match_id,
+        seq=seq,
+        at=_time(data.get("at"), "at"),
+        source=_short(data.get("source", ""), "source"),
+        event=dict(step),
+        state=match_state(data.get("state")) or {},
+        names=names(data.get("names")),
+        rules=None if rules is None else dict(rules),
+        setup=None if setup is None else dict(setup),
+    )
+
+
+def command_result(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A board's answer to a command, as the page shows it."""
+    ok = data.get("ok")
+    if not isinstance(ok, bool):
+        raise wire.WireError(f"ok: expected true or false, got {checks.show(ok)}")
+    result = data.get("result") or {}
+    _object(result, "result")
+    message = data.get("message")
+    return {
+        "id": None if data.get("id") is None else _short(data.get("id"), "id"),
+        "kind": None if data.get("kind") is None else _short(data.get("kind"), "kind"),
+        "ok": ok,
+        "message": None if message is None else _short(message, "message", 2 * MAX_REASON),
+        "result": dict(result),
+        "at": _time(data.get("at", 0), "at"),
+    }
