@@ -30,6 +30,9 @@ class Sender:
     def __init__(self) -> None:
         self.sent: list[dict[str, Any]] = []
 
+    def problems(self) -> list[str]:
+        return []
+
     def send_command(self, board: str, kind: str, **kw: Any) -> str:
         self.sent.append({"board": board, "kind": kind, **kw})
         return f"c{len(self.sent)}"
