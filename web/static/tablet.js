@@ -383,6 +383,10 @@ function setup() {
   $("accept-board").onclick = () => send("/api/referee/board/accept", {}, "board accepted");
   $("restore-board").onclick = () => send("/api/referee/board/restore", {},
     "restore the board to the match");
+  $("board-as-expected").onclick = () => send("/api/referee/board/as-expected", {},
+    "play goes on: the board is as the match expects");
+  $("board-as-sensed").onclick = () => send("/api/referee/board/as-sensed", {},
+    "the match takes the board as it lies");
   Skitter.onState((s) => {
     renderStatus(s);
     renderDecisions(s);
