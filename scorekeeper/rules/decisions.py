@@ -76,7 +76,9 @@ def decide(state: State, d: Decision) -> Transition:
         shot = replace(shot, unblock=d.unblock)
         texts.append(f"{d.by} lifts the blockade on {where(d.unblock)} (unblock right)")
     redone = resolve_classic(reopen.base, shot).state
-    effects = [Effect("decision", d.by, 0, Reason.DECISION, "; ".join(texts))]
+    # An unblock alone is R16's, not R4's: the referee's badge names the rule that applies.
+    reason = Reason.FLIPPING if d.red is None else Reason.DECISION
+    effects = [Effect("decision", d.by, 0, reason, "; ".join(texts))]
     for p in PLAYERS:
         diff = redone.score[p] - state.score[p]
         if not diff:

@@ -159,7 +159,7 @@ Skitter.onState((s) => {
   Skitter.renderAlerts(document.getElementById("alerts"), s);
   const opts = boardOptions(s);
   Skitter.drawBoard(document.getElementById("board"), opts);
-  renderEffects(document.getElementById("effects"), s);
+  renderEffects(document.getElementById("effects"), s, true);
   const link = s.link;
   document.getElementById("link").textContent = link.up
     ? `link up${link.degraded ? " (degraded)" : ""} · ${link.errors} errors` : `link DOWN: ${link.message}`;

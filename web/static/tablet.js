@@ -79,6 +79,13 @@ function renderStatus(s) {
     el.classList.toggle("due", st.turn === p);
   }
   $("st-score").textContent = `${st.score.black} : ${st.score.white}`;
+  const won = s.words && s.words.moment && s.words.moment.kind === "game" ? s.words.moment : null;
+  $("st-winner").textContent = won ? won.title : "";
+  $("st-winner").classList.toggle("hidden", !won);
+  // the shoot-off steppers are labelled with the players' names
+  for (const p of ["black", "white"]) {
+    if (shootoff[p]) shootoff[p].container.firstChild.nodeValue = Skitter.nameOf(s, p);
+  }
   Skitter.renderAlerts($("alerts"), s);
 }
 
@@ -93,7 +100,7 @@ function renderDecisions(s) {
   box.replaceChildren();
   for (const red of reds) {
     const h = document.createElement("p");
-    h.textContent = `Hit on Red: ${Skitter.nameOf(s, red.player)} chooses, point by point (R4)`;
+    h.textContent = `Hit on Red: ${Skitter.nameOf(s, red.player)} chooses, point by point`;
     box.appendChild(h);
     red.choices.forEach((choice, i) => {
       const row = document.createElement("div");
@@ -106,8 +113,9 @@ function renderDecisions(s) {
         b.dataset.point = String(i);
         b.dataset.player = red.player;
         b.dataset.choice = option;
+        // "back" sets the other player back one: said as what the chooser does to them
         b.textContent = option === "advance" ? `${Skitter.nameOf(s, red.player)} +1`
-          : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
+          : `${Skitter.nameOf(s, red.player)} sets ${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} back one`;
         b.disabled = !red.changeable[i] || choice === option;
         b.setAttribute("aria-pressed", String(choice === option));
         b.onclick = () => {
@@ -125,7 +133,7 @@ function renderDecisions(s) {
   ub.replaceChildren();
   if (unblock) {
     const h = document.createElement("p");
-    h.textContent = `${Skitter.nameOf(s, unblock.player)} may lift one blockade (R16):`;
+    h.textContent = `${Skitter.nameOf(s, unblock.player)} may lift one blockade:`;
     ub.appendChild(h);
     for (const f of unblock.fields) {
       const b = document.createElement("button");
@@ -145,7 +153,9 @@ const shootoff = {};
 function setupShootoff() {
   const box = $("shootoff-steppers");
   for (const p of ["black", "white"]) {
-    shootoff[p] = stepper(labelled(box, p), -1, 20, 0, `shoot-off ${p}`);
+    shootoff[p] = stepper(labelled(box, p === "black" ? "First player" : "Second player"),
+      -1, 20, 0, `shoot-off ${p}`);
+    shootoff[p].container = box.lastChild;
   }
   $("shootoff-send").onclick = () => send("/api/match/steps",
     { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
@@ -320,7 +330,7 @@ function fillCorrections(s) {
       i.value = f;
       i.checked = st.blocked.includes(f);
       i.onchange = () => { corr.dirty = true; };
-      l.append(i, f);
+      l.append(i, Skitter.fieldLabel(s, f));
       blocked.appendChild(l);
     }
   }

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.events import Decision, ShotEvent
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
     board_words,
@@ -22,6 +23,7 @@ from scorekeeper.words import (
     restore_instruction,
     turn_prompt,
 )
+from web.table.match_log import LogEntry
 from web.table.sensing import Sensing
 
 if TYPE_CHECKING:
@@ -46,7 +48,27 @@ def match_part(table: Table) -> dict[str, Any]:
         "last_step": None if last is None else last.to_json(undone=False),  # it stands
         "log_length": len(table.log),
         "review_shown": table.review_shown,
+        "taken_back": _in_words(table.log.taken_back_last(), table.names),
+        "decided_shot": _in_words(_decided_shot(table), table.names),
     }
+
+
+def _decided_shot(table: Table) -> LogEntry | None:
+    """When the newest step is a late decision: the shot it decided (the TV explains the
+    shot with the decision, instead of the decision alone)."""
+    entries = table.log.entries
+    if not entries or not isinstance(entries[-1].event, Decision):
+        return None
+    for i in range(len(entries) - 2, -1, -1):
+        if isinstance(entries[i].event, ShotEvent) and not table.log.undone(i):
+            return entries[i]
+    return None
+
+
+def _in_words(entry: LogEntry | None, names: Mapping[str, str]) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return log_in_words([entry.to_json(undone=False)], names)[0]
 
 
 def sensing_part(
@@ -125,8 +147,10 @@ def alerts(
                     "play waits until it is checked"})
     tracker = view["tracker"]
     if tracker["mode"] == "restore":
+        differences = tracker.get("differences") or {}
+        blockades = [f for f in state.get("blocked") or () if differences.get(f, 0) > 0]
         out.append({"kind": "restore", "message": restore_instruction(
-            tracker.get("differences") or {}, tracker.get("big_differences") or {}, names)})
+            differences, tracker.get("big_differences") or {}, names, blockades=blockades)})
     elif tracker["mode"] == "review":
         out.append({"kind": "review", "message": "The board does not match the match: "
                     "the referee decides on the tablet"})
