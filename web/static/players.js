@@ -10,7 +10,10 @@ function renderPlayers(s) {
     if (!box) continue;
     box.querySelector(".pname").textContent = Skitter.nameOf(s, p);
     box.classList.toggle("due", st.turn === p);
-    box.querySelector(".score").textContent = Skitter.signed(st.score[p]).replace("+", "");
+    const score = Skitter.signed(st.score[p]).replace("+", "");
+    box.querySelector(".score").textContent = score;
+    // "−1" or "12" is set smaller in the same room, so the card's details keep theirs
+    box.querySelector(".score").classList.toggle("long", score.length > 1);
     const h = (s.handicaps || {})[p];
     box.querySelector(".handicap").textContent = h ? `${LINE_WORDS[h.line] || h.line} · ${h.hand}` : "";
     box.querySelector(".must-big").textContent =

@@ -148,9 +148,15 @@ def alerts(
     tracker = view["tracker"]
     if tracker["mode"] == "restore":
         differences = tracker.get("differences") or {}
+        bigs = tracker.get("big_differences") or {}
         blockades = [f for f in state.get("blocked") or () if differences.get(f, 0) > 0]
-        out.append({"kind": "restore", "message": restore_instruction(
-            differences, tracker.get("big_differences") or {}, names, blockades=blockades)})
+        if _new_round_clearing(state, differences, bigs):
+            # a new round starts from an empty board: one instruction, not every field
+            message = f"Clear the board for round {state.get('round')}: every skitt off" + (
+                " and the big skitts back in hand" if bigs else "")
+        else:
+            message = restore_instruction(differences, bigs, names, blockades=blockades)
+        out.append({"kind": "restore", "message": message})
     elif tracker["mode"] == "review":
         out.append({"kind": "review", "message": "The board does not match the match: "
                     "the referee decides on the tablet"})
@@ -175,6 +181,17 @@ def alerts(
         out.append({"kind": "shootoff",
                     "message": "Shoot-off: who starts? (enter it on the tablet)"})
     return out
+
+
+def _new_round_clearing(
+    state: Mapping[str, Any], differences: Mapping[str, int], bigs: Mapping[str, str]
+) -> bool:
+    """The last step ended a round and the board is to be emptied for the next one."""
+    ended = any(e.get("kind") == "round" for e in state.get("last_effects") or ())
+    board = state.get("board") or {}
+    return (ended and state.get("phase") == "playing" and bool(differences)
+            and not any(board.values()) and all(d > 0 for d in differences.values())
+            and all(b == "unexpected" for b in bigs.values()))
 
 
 def words_part(
