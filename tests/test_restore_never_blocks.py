@@ -145,3 +145,38 @@ def test_a_shot_during_a_restore_can_be_put_back_instead(
     referee.post("/api/board/place", json={"field": "white.red"})
     run_for(referee, fake_clock, 0.5)
     assert state(referee)["tracker"]["mode"] == "ready"
+
+
+def test_a_reading_during_a_restore_splits_into_the_restore_and_what_is_not() -> None:
+    from scorekeeper.restore import split_restore
+
+    # two skitts to take off Bo's red: one taken off is the restore, still one to go
+    assert split_restore({"white.red": 2}, {"white.red": 1}) == ({"white.red": 1}, {})
+    # a skitt on Bo's yellow meanwhile is not the restore
+    assert split_restore({"white.red": 2}, {"white.red": 2, "white.yellow": 1}) == (
+        {"white.red": 2}, {"white.yellow": 1})
+    # one more added where skitts were to go on: the extra one is not the restore
+    assert split_restore({"white.red": -2}, {"white.red": 1}) == ({}, {"white.red": 1})
+    assert split_restore({"white.red": 1}, {"white.red": 3}) == ({"white.red": 1},
+                                                                 {"white.red": 2})
+
+
+def test_the_referees_word_holds_until_the_sensors_agree_by_themselves() -> None:
+    from scorekeeper.reading import BoardReading
+    from scorekeeper.tracker import Expectation, Tracker
+
+    expected = Expectation(board={"white.blue": 5, "white.red": 0}, turn="black")
+    tracker = Tracker()
+    tracker.observe(BoardReading({"white.blue": 0, "white.red": 0}, at=0.0), expected)
+    tracker.restore_board()
+    tracker.observe(BoardReading({"white.blue": 4, "white.red": 0}, at=1.0), expected)
+    assert tracker.mode == "restore"
+    tracker.board_as_expected()
+    assert tracker.mode == "ready" and tracker.status().overridden == {"white.blue": -1}
+    shot = tracker.observe(BoardReading({"white.blue": 4, "white.red": 1}, at=2.0), expected)
+    assert shot is not None and dict(shot.shot.delta) == {"white.red": 1}
+    # the field is emptied by a clearing: the sensors agree again, the word lapses
+    cleared = Expectation(board={"white.blue": 0, "white.red": 1}, turn="white")
+    tracker.sync(cleared, after_shot=True)
+    tracker.observe(BoardReading({"white.blue": 0, "white.red": 1}, at=3.0), cleared)
+    assert tracker.mode == "ready" and tracker.status().overridden == {}
