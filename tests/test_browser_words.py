@@ -132,6 +132,10 @@ def test_hit_on_red_back_reads_as_the_shooter_setting_the_other_back(
     text = visible_text(tablet)
     assert not RULE_CODE.search(text), RULE_CODE.findall(text)
     snap(tablet, "words-tablet-1024x768-hit-on-red")
+    back.click()  # Ann takes the point as back: the effect says who set whom back
+    s = wait_for(api, server, lambda s: s["state"]["score"]["white"] == -1)
+    said = [e["text"] for e in s["words"]["effects"]]
+    assert "Ann sets Bo back one: Hit on Red" in said, said
     tablet.context.close()
 
 

@@ -86,7 +86,8 @@ def decide(state: State, d: Decision) -> Transition:
         if p == d.by:
             text = f"{p} {signed(diff)}: Hit on Red point taken as back instead of advance"
         else:
-            text = f"{p} {signed(diff)} (back): Hit on Red by {d.by}"
+            text = (f"{d.by} sets {p} back {'one' if diff == -1 else -diff}: Hit on Red"
+                    if diff < 0 else f"{p} {signed(diff)}: Hit on Red by {d.by}")
         effects.append(Effect("back" if diff < 0 else "point", p, diff, Reason.HIT_ON_RED,
                               text))
     new = replace(redone, last_effects=tuple(effects),
