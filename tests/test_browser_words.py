@@ -183,3 +183,30 @@ def test_the_shoot_off_the_winner_and_the_rounds_in_players_words(
     snap(tablet, "words-tablet-1024x768-shootoff")
     tv.context.close()
     tablet.context.close()
+
+
+def test_a_refusal_on_the_tablet_is_said_without_rule_codes(
+    browser: Any, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    tablet = page_at(browser, server, "/tablet", SIZES["phone"])
+    tablet.wait_for_function("document.body.classList.contains('referee')")
+    api = tablet.context.request
+    post(api, server, "/api/match/new", {"names": NAMES, "first": "black"})
+    for player in ("black", "white"):
+        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
+        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
+                 and s["tracker"]["mode"] == "ready")
+    for _ in range(2):  # two skitts at once: more than one shot can add (R2)
+        assert api.post(server.url + "/api/board/place", data={"field": "white.red"}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "review")
+    message = tablet.locator("#board-message")
+    expect(message).to_contain_text("refused")
+    assert not RULE_CODE.search(message.inner_text()), message.inner_text()
+    tablet.locator("#accept-board").click()
+    toast = tablet.locator("#toast")
+    expect(toast).to_contain_text("Not possible")
+    assert not RULE_CODE.search(toast.inner_text()), toast.inner_text()
+    snap(tablet, "words-tablet-390x844-refusal")
+    tablet.context.close()

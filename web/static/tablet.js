@@ -12,11 +12,17 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1800 : 6000);
 }
 
+// The tablet speaks to the people at the table: the rule codes (R2, R16...) of a refusal or
+// of the board's message stay on the referee page.
+function plain(text) {
+  return String(text).replace(/\s*\((?:R\d{1,2}(?:[,/ ]+)?)+\)/g, "").replace(/\s*\bR\d{1,2}\b:?/g, "");
+}
+
 async function send(path, body, done) {
   // Always ask the server: it alone decides who may change the match (401 otherwise).
   const r = await Skitter.api(path, { seq: S().seq, ...body });
   if (r.status === 401) Referee.check();
-  if (!r.ok) { toast(Skitter.errorText(r)); return r; }
+  if (!r.ok) { toast(plain(Skitter.errorText(r))); return r; }
   toast(done || "done", true);
   return r;
 }
@@ -167,7 +173,7 @@ function setupShootoff() {
 function renderBoardSection(s) {
   const mode = s.tracker.mode;
   $("sec-board").classList.toggle("hidden", mode !== "review" && mode !== "restore");
-  $("board-message").textContent = (s.words && s.words.board) || s.tracker.message;
+  $("board-message").textContent = plain((s.words && s.words.board) || s.tracker.message);
   $("accept-board").classList.toggle("hidden", mode !== "review");
 }
 
@@ -277,7 +283,7 @@ async function sendCorrection() {
     fillCorrections(S());
     return;
   }
-  if (!r.ok) { toast(Skitter.errorText(r)); return; }
+  if (!r.ok) { toast(plain(Skitter.errorText(r))); return; }
   toast("correction applied", true);
   corr.dirty = false;
   $("corr-reason").value = "";
