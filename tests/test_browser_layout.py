@@ -32,7 +32,7 @@ OVERLAPPING_LABELS = """(selector) => {
   for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
     const a = texts[i].r, b = texts[j].r;
     if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
-        && b.top < a.bottom - 0.5) out.push([texts[i].t, texts[j].t]);
+        && b.top < a.bottom - 0.5) out.push([texts[i].t, texts[j].t, Math.round(a.left), Math.round(a.right), Math.round(b.left), Math.round(b.right)]);
   }
   return out;
 }"""
@@ -108,7 +108,9 @@ def test_the_board_page_labels_stay_apart_and_the_board_fits_a_tablet(
     setup = page_at(browser, server, "/", SIZES["tv"])
     api = setup.context.request
     sensed_start(api, server, flipping=True)
-    step(api, server, {"correct": {"blocked": ["white.yellow"], "board": {"white.red": 2},
+    # Bo's yellow is blocked and the match expects skitts there the board does not show yet
+    step(api, server, {"correct": {"blocked": ["white.yellow"],
+                                   "board": {"white.red": 2, "white.yellow": 1},
                                    "reason": "set-up"}})
     setup.context.close()
     for name, size in SIZES.items():
@@ -116,8 +118,8 @@ def test_the_board_page_labels_stay_apart_and_the_board_fits_a_tablet(
         page.wait_for_function("document.body.classList.contains('referee')")
         page.wait_for_function(
             "document.querySelector('#vboard [data-field=\"white.yellow\"] .blocked-label')")
-        field = page.locator('#vboard [data-field="white.red"] .expected-label')
-        assert field.count() == 1, name
+        for f in ("white.red", "white.yellow"):
+            assert page.locator(f'#vboard [data-field="{f}"] .expected-label').count() == 1
         assert page.evaluate(OVERLAPPING_LABELS, "#vboard") == [], name
         # the board fits the screen at the tablet size: no scrolling between shots
         if name == "tablet":

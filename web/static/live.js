@@ -125,11 +125,12 @@ const Skitter = (() => {
       if (blocked.has(name)) {
         el("rect", { x: f.x, y: f.y, width: f.w, height: f.h, rx: 14,
           fill: `url(#hatch-${svg.id})` }, g);
-        // beside a "match: N" label (bottom left) it moves to the bottom right
+        // where a "match: N" label takes the bottom line, it moves to the top left (a
+        // blocked field holds its blockade, not skitts: no dots there)
         const besideExpected = opts.expected && opts.expected[name] !== undefined
           && opts.expected[name] !== (counts[name] || 0);
         el("text", besideExpected
-          ? { x: f.x + f.w - 6, y: f.y + f.h - 8, class: "blocked-label end" }
+          ? { x: f.x + 8, y: f.y + 20, class: "blocked-label top" }
           : { x: f.x + f.w / 2, y: f.y + f.h - 8, class: "blocked-label" }, g, "BLOCKED");
       }
       const n = counts[name] || 0;
