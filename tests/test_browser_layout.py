@@ -32,7 +32,9 @@ OVERLAPPING_LABELS = """(selector) => {
   for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) {
     const a = texts[i].r, b = texts[j].r;
     if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5
-        && b.top < a.bottom - 0.5) out.push([texts[i].t, texts[j].t, Math.round(a.left), Math.round(a.right), Math.round(b.left), Math.round(b.right)]);
+        && b.top < a.bottom - 0.5) {
+      out.push([texts[i].t, texts[j].t, ...[a.left, a.right, b.left, b.right].map(Math.round)]);
+    }
   }
   return out;
 }"""
