@@ -224,7 +224,9 @@ class Tracker:
             return ShotEvent(shot)
         if agrees(seen, judged):
             self._ready()
-        elif self._mode == "restore":
+        elif self._mode == "restore" or (self._mode == "review" and self._base is not None):
+            # (a review that a change during a restore started follows the board: once that
+            # change is gone again, it is the restore again)
             self._restore_step(seen, judged)
         elif self._note.startswith("sensing resumed"):
             self._note = "the board changed while sensing was interrupted"
@@ -268,6 +270,7 @@ class Tracker:
         new_bridges = seen.bridges - bridges_before
         if not away and not new_bigs and not new_bridges:
             self._base = (left, bigs, seen.bridges & bridges_before)
+            self._mode, self._note, self._suspect = "restore", "", None
             return
         # The part that is not the restore, as if the rest had been put back.
         counts_now = {n: int(judged.board.get(n, 0)) + away.get(n, 0)
@@ -307,13 +310,13 @@ class Tracker:
 
     def refused(self, message: str) -> None:
         """The rules refused the proposed shot: the referee must look at the board."""
-        self._mode = "review"
+        self._mode, self._base, self._suspect = "review", None, None
         self._note = f"the rules refused the sensed shot: {message}"
 
     def not_recorded(self, message: str) -> None:
         """A sensed shot could not be written to the match log: it is not scored, and the
         referee accepts the board again once the log can be written."""
-        self._mode = "review"
+        self._mode, self._base, self._suspect = "review", None, None
         self._note = f"the sensed shot was not recorded ({message})"
 
     def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
@@ -399,7 +402,7 @@ class Tracker:
         if not self._paused_by:
             if self._reading is not None:
                 self._note = "sensing resumed: checking the board"
-            self._mode = "review"
+            self._mode, self._base, self._suspect = "review", None, None
             self._reading = None
 
     # Output --------------------------------------------------------------------------

@@ -180,3 +180,22 @@ def test_the_referees_word_holds_until_the_sensors_agree_by_themselves() -> None
     tracker.sync(cleared, after_shot=True)
     tracker.observe(BoardReading({"white.blue": 0, "white.red": 1}, at=3.0), cleared)
     assert tracker.mode == "ready" and tracker.status().overridden == {}
+
+
+def test_a_change_during_a_restore_taken_away_again_is_the_restore_again(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    _bigs_placed(referee, fake_clock)
+    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
+    run_for(referee, fake_clock, 0.5)
+    referee.post("/api/board/place", json={"field": "black.blue"})
+    run_for(referee, fake_clock, 0.5)
+    assert state(referee)["tracker"]["mode"] == "review"
+    referee.post("/api/board/remove", json={"field": "black.blue"})  # taken off again
+    run_for(referee, fake_clock, 0.5)
+    body = state(referee)
+    assert body["tracker"]["mode"] == "restore"
+    assert body["tracker"]["differences"] == {"white.red": -1}
+    referee.post("/api/board/place", json={"field": "white.red"})
+    run_for(referee, fake_clock, 0.5)
+    assert state(referee)["tracker"]["mode"] == "ready"
