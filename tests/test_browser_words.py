@@ -131,7 +131,14 @@ def test_hit_on_red_back_reads_as_the_shooter_setting_the_other_back(
     expect(tablet.locator('#red-choices [data-choice="advance"]')).to_have_text("Ann +1")
     text = visible_text(tablet)
     assert not RULE_CODE.search(text), RULE_CODE.findall(text)
-    snap(tablet, "words-tablet-1024x768-hit-on-red")
+    for size in SIZES.values():
+        tablet.set_viewport_size({"width": size[0], "height": size[1]})
+        back.scroll_into_view_if_needed()
+        box = back.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= size[0], (size, box)
+        assert tablet.evaluate("document.documentElement.scrollWidth") <= size[0], size
+        snap(tablet, f"words-tablet-{size[0]}x{size[1]}-hit-on-red")
+    tablet.set_viewport_size({"width": 1024, "height": 768})
     back.click()  # Ann takes the point as back: the effect says who set whom back
     s = wait_for(api, server, lambda s: s["state"]["score"]["white"] == -1)
     said = [e["text"] for e in s["words"]["effects"]]
