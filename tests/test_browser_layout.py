@@ -133,6 +133,8 @@ def test_the_board_page_labels_stay_apart_and_the_board_fits_a_tablet(
 
 
 def test_the_referee_log_can_be_reached_on_a_phone(browser: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
     page = page_at(browser, server, "/referee", SIZES["phone"])
     page.wait_for_function("document.body.classList.contains('referee')")
     api = page.context.request
@@ -148,7 +150,7 @@ def test_the_referee_log_can_be_reached_on_a_phone(browser: Any, server: LiveSer
     assert sbox["x"] >= 0 and sbox["x"] + sbox["width"] <= SIZES["phone"][0], sbox
     snap(page, "layout-referee-390x844-log")
     button.click()
-    assert page.locator("#review").is_visible()
+    expect(page.locator("#review")).to_be_visible()  # the review opens from the phone
     page.context.close()
 
 
