@@ -9,7 +9,11 @@ tracker compares that with the board the match expects and decides what the diff
 - **restore**: the rules changed the board beyond what the sensors saw (a clearing, a chain's
   skitt, an invalid shot, a gift skitt, a new round), or the referee undid or corrected a
   step. Nothing scores until the sensors agree with the expected board again; changes on the
-  way there are not shots.
+  way there are not shots, and the instruction counts down as skitts are put back. A change
+  that is not the restore (a skitt where none was to go) is never dropped: it goes to the
+  referee as the shot it looks like (:func:`scorekeeper.restore.split_restore`). The referee
+  can always end a restore in one step: the board is as the match expects though the
+  sensors differ (:meth:`Tracker.board_as_expected`), or the match takes the board as sensed.
 - **review**: after a pause, a lost sensor link, a restart, or a reading the rules refused,
   a board that differs from the match is never scored automatically: the referee accepts
   it as the shot of the player due, or has it restored.
@@ -29,6 +33,7 @@ from typing import Any, Literal
 from scorekeeper.events import ShotEvent
 from scorekeeper.fields import PLAYERS, Player, color_of, side_of
 from scorekeeper.reading import BoardReading
+from scorekeeper.restore import Override, split_restore
 from scorekeeper.shot import Shot
 
 Mode = Literal["ready", "restore", "review", "paused"]
@@ -79,6 +84,9 @@ class TrackerStatus:
     """Per field: sensed minus expected, for fields that differ (empty when they agree)."""
     big_differences: Mapping[str, str] = field(default_factory=dict)
     """Per player, when a big skitt's spot disagrees: ``"missing"`` or ``"unexpected"``."""
+    overridden: Mapping[str, int] = field(default_factory=dict)
+    """Per field: how far the sensors read from the match where the referee said the board
+    is as the match expects (sensed minus expected then)."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -87,6 +95,7 @@ class TrackerStatus:
             "expected": dict(self.expected),
             "differences": dict(self.differences),
             "big_differences": dict(self.big_differences),
+            "overridden": dict(self.overridden),
         }
 
 
@@ -190,6 +199,13 @@ class Tracker:
         self._reading: BoardReading | None = None
         self._expected: Expectation | None = None
         self._note = ""
+        self._override: Override | None = None
+        """The referee's word that the board is as the match expects (see restore.py)."""
+        self._base: tuple[dict[str, int], dict[str, str], frozenset[tuple[str, str]]] | None = None
+        """During a restore: the differences still to put back at the last reading (fields,
+        big spots, bridges), to tell the restore from a shot played meanwhile."""
+        self._suspect: ShotEvent | None = None
+        """The shot a change during a restore looks like, for the referee to score."""
 
     # Inputs --------------------------------------------------------------------------
 
@@ -199,18 +215,79 @@ class Tracker:
         self._expected = expected
         if self._paused_by:
             return None
+        seen, judged = self._judged(reading, expected)
         if self._mode == "ready":
-            shot = shot_from_reading(reading, expected)
+            shot = shot_from_reading(seen, judged)
             if shot is None:
                 return None
             self._note = ""
             return ShotEvent(shot)
-        if agrees(reading, expected):
-            self._mode = "ready"
-            self._note = ""
+        if agrees(seen, judged):
+            self._ready()
+        elif self._mode == "restore" or (self._mode == "review" and self._base is not None):
+            # (a review that a change during a restore started follows the board: once that
+            # change is gone again, it is the restore again)
+            self._restore_step(seen, judged)
         elif self._note.startswith("sensing resumed"):
             self._note = "the board changed while sensing was interrupted"
         return None
+
+    def _judged(
+        self, reading: BoardReading, expected: Expectation
+    ) -> tuple[BoardReading, Expectation]:
+        """The reading and expectation as judged: under the referee's word, if given (it
+        lapses once the sensors agree with the match by themselves)."""
+        if self._override is None:
+            return reading, expected
+        if agrees(reading, expected):
+            self._override = None
+            return reading, expected
+        return self._override.adjust(reading, expected)
+
+    def _ready(self) -> None:
+        self._mode = "ready"
+        self._note = ""
+        self._base = None
+        self._suspect = None
+
+    def _restore_from(self, seen: BoardReading, judged: Expectation) -> None:
+        """Start (or start again) a restore from this reading: all of it is to put back."""
+        self._mode = "restore"
+        self._suspect = None
+        self._base = (board_differences(seen, judged), big_differences(seen, judged),
+                      seen.bridges)
+
+    def _restore_step(self, seen: BoardReading, judged: Expectation) -> None:
+        """A reading during a restore: count down, or hand a change that is not the restore
+        to the referee as the shot it looks like."""
+        if self._base is None:
+            self._restore_from(seen, judged)
+            return
+        counts, bigs_before, bridges_before = self._base
+        left, away = split_restore(counts, board_differences(seen, judged))
+        bigs = big_differences(seen, judged)
+        new_bigs = {p: v for p, v in bigs.items() if bigs_before.get(p) != v}
+        new_bridges = seen.bridges - bridges_before
+        if not away and not new_bigs and not new_bridges:
+            self._base = (left, bigs, seen.bridges & bridges_before)
+            self._mode, self._note, self._suspect = "restore", "", None
+            return
+        # The part that is not the restore, as if the rest had been put back.
+        counts_now = {n: int(judged.board.get(n, 0)) + away.get(n, 0)
+                      for n in set(judged.board) | set(away)}
+        big_now = dict(seen.big)
+        for player in bigs:
+            if player not in new_bigs:
+                big_now[player] = judged.big.get(player) == "center"
+        alone = replace(seen, counts=counts_now, big=big_now, bridges=new_bridges)
+        shot = shot_from_reading(alone, judged)
+        self._mode = "review"
+        self._suspect = None if shot is None else ShotEvent(shot)
+        who = judged.turn if shot is not None else None
+        self._note = (
+            f"the board changed during a restore; this looks like {who}'s shot: score it, "
+            "or put the board back" if who else "the board changed during a restore"
+        )
 
     def sync(self, expected: Expectation, *, after_shot: bool = False) -> None:
         """The match changed: wait for a restore if the board must now differ from the last reading.
@@ -219,26 +296,27 @@ class Tracker:
         sensed board is then the shot's result, and any difference is the rules' doing.
         """
         self._expected = expected
+        self._suspect = None  # judged against the match as it was
         if self._paused_by:
             return
         if self._reading is None:
             self._mode = "review"
             return
-        if agrees(self._reading, expected):
-            self._mode = "ready"
-            self._note = ""
+        seen, judged = self._judged(self._reading, expected)
+        if agrees(seen, judged):
+            self._ready()
         elif after_shot or self._mode in ("ready", "restore"):
-            self._mode = "restore"
+            self._restore_from(seen, judged)
 
     def refused(self, message: str) -> None:
         """The rules refused the proposed shot: the referee must look at the board."""
-        self._mode = "review"
+        self._mode, self._base, self._suspect = "review", None, None
         self._note = f"the rules refused the sensed shot: {message}"
 
     def not_recorded(self, message: str) -> None:
         """A sensed shot could not be written to the match log: it is not scored, and the
         referee accepts the board again once the log can be written."""
-        self._mode = "review"
+        self._mode, self._base, self._suspect = "review", None, None
         self._note = f"the sensed shot was not recorded ({message})"
 
     def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
@@ -253,17 +331,59 @@ class Tracker:
         """The referee accepts the board as sensed: the difference is the shot of the player due."""
         if self._reading is None:
             return None
+        suspect = self._suspect
+        self._ready()
+        if suspect is not None:
+            return suspect  # a change during a restore: the shot it looked like, alone
+        seen, judged = self._judged(self._reading, expected)
         turn = {expected.turn} if expected.turn else set()
-        forced = replace(self._reading, launched=self._reading.launched | turn)
-        self._mode = "ready"
-        self._note = ""
-        shot = shot_from_reading(forced, expected)
+        forced = replace(seen, launched=seen.launched | turn)
+        shot = shot_from_reading(forced, judged)
         return None if shot is None else ShotEvent(shot)
 
     def restore_board(self) -> None:
-        """The referee has the board restored to what the match expects."""
-        self._mode = "restore"
+        """The referee has the board restored to what the match expects (all of it,
+        including a change during a restore that was not scored)."""
         self._note = ""
+        if self._reading is not None and self._expected is not None:
+            self._restore_from(*self._judged(self._reading, self._expected))
+        else:
+            self._mode, self._base, self._suspect = "restore", None, None
+
+    def board_as_expected(self) -> None:
+        """The referee says the board lies as the match expects, whatever the sensors show
+        (a field beyond its sensors' count, a spot that cannot be sensed): play goes on, and
+        what the sensors show now is not asked to be restored again. ``ValueError`` in
+        words when there is nothing to say it of."""
+        reading, expected = self._reading, self._expected
+        if self._paused_by:
+            raise ValueError("sensing is paused: resume it first")
+        if reading is None or expected is None:
+            raise ValueError("the board is not at rest yet: wait a moment and try again")
+        if agrees(reading, expected) or (self._mode == "ready" and self._override is not None):
+            raise ValueError("the board already agrees with the match: nothing to set")
+        self._override = Override(
+            counts=board_differences(reading, expected),
+            big=frozenset(big_differences(reading, expected)),
+            bridges=reading.bridges,
+        )
+        self._ready()
+
+    def board_as_sensed(self) -> dict[str, int]:
+        """The counts the match must take for the board to be as the sensors see it (a
+        referee's correction); ``ValueError`` in words when that cannot end the difference."""
+        reading, expected = self._reading, self._expected
+        if self._paused_by:
+            raise ValueError("sensing is paused: resume it first")
+        if reading is None or expected is None:
+            raise ValueError("the board is not at rest yet: wait a moment and try again")
+        if agrees(reading, expected):
+            raise ValueError("the board already agrees with the match: nothing to take")
+        if big_differences(reading, expected) or reading.bridges:
+            raise ValueError(
+                "a big skitt or a skitt on a bridge cannot be taken as sensed: put it right, "
+                "or tell the match the board is as it expects")
+        return {name: reading.count(name) for name in board_differences(reading, expected)}
 
     def pause(self, why: str = "referee") -> None:
         """Stop taking readings (``why``: ``referee`` or ``link``); several reasons may hold."""
@@ -282,7 +402,7 @@ class Tracker:
         if not self._paused_by:
             if self._reading is not None:
                 self._note = "sensing resumed: checking the board"
-            self._mode = "review"
+            self._mode, self._base, self._suspect = "review", None, None
             self._reading = None
 
     # Output --------------------------------------------------------------------------
@@ -296,18 +416,22 @@ class Tracker:
         expected = self._expected
         reading = self._reading
         board = dict(expected.board) if expected else {}
+        if reading is not None and expected is not None and self._override is not None:
+            reading, expected = self._override.adjust(reading, expected)
         diffs = board_differences(reading, expected) if reading and expected else {}
         bigs = big_differences(reading, expected) if reading and expected else {}
         return TrackerStatus(
             mode=self.mode,
-            message=self._message(expected, diffs, bigs),
+            message=self._message(expected, diffs, bigs, bool(reading and reading.bridges)),
             expected=board,
             differences=diffs,
             big_differences=bigs,
+            overridden=dict(self._override.counts) if self._override else {},
         )
 
     def _message(
-        self, expected: Expectation | None, diffs: Mapping[str, int], bigs: Mapping[str, str]
+        self, expected: Expectation | None, diffs: Mapping[str, int], bigs: Mapping[str, str],
+        bridge: bool,
     ) -> str:
         mode = self.mode
         if mode == "paused":
@@ -324,7 +448,7 @@ class Tracker:
             if expected.must_place_big:
                 return f"{expected.turn} to place the big skitt"
             return f"board ready: {expected.turn} to shoot"
-        what = describe_differences(diffs, bigs, bool(self._reading.bridges))
+        what = describe_differences(diffs, bigs, bridge)
         if mode == "restore":
             return f"restore the board: {what}"
         lead = self._note or "the board differs from the match"

@@ -72,10 +72,14 @@ def in_names(text: str, names: Mapping[str, str]) -> str:
 
 
 def restore_instruction(
-    differences: Mapping[str, int], big_differences: Mapping[str, str], names: Mapping[str, str]
+    differences: Mapping[str, int], big_differences: Mapping[str, str], names: Mapping[str, str],
+    *, blockades: Sequence[str] = (),
 ) -> str:
     """One calm sentence for putting the board back, e.g.
-    ``Put back: take 3 skitts off Bo's red, 1 off the minus field``."""
+    ``Put back: take 3 skitts off Bo's red, 1 off the minus field``.
+
+    ``blockades``: fields being cleared that the match now has blocked (flipping, R16): the
+    sentence says where the flipped skitts from the pot go, which no sensor asks for."""
     parts: list[str] = []
     verb_used: set[str] = set()
     order = sorted(differences.items(), key=lambda kv: (kv[1] < 0, kv[0] == "minus", kv[0]))
@@ -98,7 +102,11 @@ def restore_instruction(
         )
     if not parts:
         return "Put the board back as the match shows it"
-    return "Put back: " + ", ".join(parts)
+    text = "Put back: " + ", ".join(parts)
+    if blockades:
+        where = " and on ".join(field_words(f, names) for f in sorted(blockades))
+        text += f"; then lay a flipped skitt from the pot on {where} (the blockades)"
+    return text
 
 
 def moment(state: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str] | None:

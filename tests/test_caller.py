@@ -31,7 +31,7 @@ ENGLISH = [
     "Own goal by Bo, zero to one",
     "No score",
     "Taken back",
-    "Ann wins the match, two rounds to zero",
+    "Ann wins the game, two rounds to zero",
 ]
 
 

@@ -76,7 +76,9 @@ def decide(state: State, d: Decision) -> Transition:
         shot = replace(shot, unblock=d.unblock)
         texts.append(f"{d.by} lifts the blockade on {where(d.unblock)} (unblock right)")
     redone = resolve_classic(reopen.base, shot).state
-    effects = [Effect("decision", d.by, 0, Reason.DECISION, "; ".join(texts))]
+    # An unblock alone is R16's, not R4's: the referee's badge names the rule that applies.
+    reason = Reason.FLIPPING if d.red is None else Reason.DECISION
+    effects = [Effect("decision", d.by, 0, reason, "; ".join(texts))]
     for p in PLAYERS:
         diff = redone.score[p] - state.score[p]
         if not diff:
@@ -84,7 +86,8 @@ def decide(state: State, d: Decision) -> Transition:
         if p == d.by:
             text = f"{p} {signed(diff)}: Hit on Red point taken as back instead of advance"
         else:
-            text = f"{p} {signed(diff)} (back): Hit on Red by {d.by}"
+            text = (f"{d.by} sets {p} back {'one' if diff == -1 else -diff}: Hit on Red"
+                    if diff < 0 else f"{p} {signed(diff)}: Hit on Red by {d.by}")
         effects.append(Effect("back" if diff < 0 else "point", p, diff, Reason.HIT_ON_RED,
                               text))
     new = replace(redone, last_effects=tuple(effects),

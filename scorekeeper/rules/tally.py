@@ -91,7 +91,7 @@ class Tally:
         """``player`` −1 by the scorer's Hit on Red choice (R4); caller checks it is possible."""
         self.score[player] -= 1
         self.effects.append(Effect("back", player, -1, Reason.HIT_ON_RED,
-                                   f"{player} \u22121 (back): Hit on Red by {scorer}"))
+                                   f"{scorer} sets {player} back one: Hit on Red"))
 
     def penalty(self, why: str) -> None:
         """One penalty point for the shooter (R6): −1, or +1 to the opponent at −1."""

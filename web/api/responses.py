@@ -54,6 +54,10 @@ class Snapshot(Described):
     sensing: dict[str, Any]
     virtual: dict[str, Any] | None = Field(description="The simulated board, if any.")
     alerts: list[Alert] = Field(description="Everything that stops play, most urgent first.")
+    taken_back: dict[str, Any] | None = Field(
+        None, description="When the last step is an undo: the log entry it took back.")
+    decided_shot: dict[str, Any] | None = Field(
+        None, description="When the last step is a late decision: the shot it decided.")
 
 
 class MatchLog(Described):

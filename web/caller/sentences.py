@@ -26,7 +26,7 @@ SENTENCES: dict[str, dict[str, str]] = {
         "big": "{shooter} places the big skitt",
         "invalid": "Invalid shot",
         "round": "{winner} wins the round, {mine} {rounds} to {theirs}",
-        "game": "{winner} wins the match, {mine} {rounds} to {theirs}",
+        "game": "{winner} wins the game, {mine} {rounds} to {theirs}",
         "shootoff_again": "Equal, shoot off again",
         "shootoff": "{winner} starts",
         "undo": "Taken back",

@@ -40,18 +40,35 @@ function noteAt(key, text) {
   noteAt.timer = setTimeout(hideNote, 6000);
 }
 
-async function tap(path, body, key) {
+async function tap(path, body, key, done) {
   const r = await Skitter.api(path, body);
   if (r.status === 401) Referee.check();
-  if (r.ok) return;
+  if (r.ok) { if (done) toast(done, true); return; }
   if (key) noteAt(key, Skitter.errorText(r));
   else toast(Skitter.errorText(r));
+}
+
+// The lay-out button says beside it why it cannot act: a field the match expects beyond
+// what its sensors can show (the server refuses it in the same words).
+function layOutWhy(s) {
+  const st = s.state;
+  const capacity = (profile && profile.capacity) || {};
+  const over = Object.entries(st.board).filter(([f, n]) => capacity[f] !== undefined && n > capacity[f]);
+  const button = document.getElementById("lay-out");
+  const why = document.getElementById("lay-out-why");
+  button.disabled = over.length > 0;
+  why.textContent = over.length
+    ? `Cannot: the match expects ${over.map(([f, n]) =>
+      `${n} skitts on ${Skitter.fieldLabel(s, f)}, whose sensors show at most ${capacity[f]}`).join("; ")}. ` +
+      "The referee can say on the tablet that the board is as the match expects."
+    : "";
 }
 
 function draw(s) {
   const v = s.virtual;
   document.getElementById("no-sim").classList.toggle("hidden", Boolean(v));
   if (!v || !profile) return;
+  layOutWhy(s);
   const st = s.state;
   const turn = st.turn;
   // who aims where: the first player sits at the bottom and shoots at the top fields
@@ -81,7 +98,8 @@ window.addEventListener("resize", hideNote);
 // Laying the board out is a decision (taps are physical acts): it carries the state seen.
 document.getElementById("lay-out").onclick = () =>
   tap("/api/board/lay-out",
-    Skitter.state ? { seq: Skitter.state.seq, boot: Skitter.state.boot } : {});
+    Skitter.state ? { seq: Skitter.state.seq, boot: Skitter.state.boot } : {}, "",
+    "The board lies as the match expects");
 Skitter.api("/api/board").then((r) => {
   if (r.ok) profile = r.data.profile;
   if (Skitter.state) draw(Skitter.state);

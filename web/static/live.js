@@ -92,7 +92,7 @@ const Skitter = (() => {
       launch: { white: { x: 300, y: 42 }, black: { x: 300, y: 476 } },
       labels: { white: 22, black: 512 },
       // a board only looked at has no launch spots: the strips they take are left out
-      still: { top: 40, H: 440, labels: { white: 70, black: 466 } },
+      still: { top: 40, H: 440, labels: { white: 70, black: 476 } },
     };
   }
   // A transparent square that takes taps around a small mark.
@@ -130,7 +130,13 @@ const Skitter = (() => {
       if (blocked.has(name)) {
         el("rect", { x: f.x, y: f.y, width: f.w, height: f.h, rx: 14,
           fill: `url(#hatch-${svg.id})` }, g);
-        el("text", { x: f.x + f.w / 2, y: f.y + f.h - 8, class: "blocked-label" }, g, "BLOCKED");
+        // where a "match: N" label takes the bottom line, it moves to the top left (a
+        // blocked field holds its blockade, not skitts: no dots there)
+        const besideExpected = opts.expected && opts.expected[name] !== undefined
+          && opts.expected[name] !== (counts[name] || 0);
+        el("text", besideExpected
+          ? { x: f.x + 8, y: f.y + 20, class: "blocked-label top" }
+          : { x: f.x + f.w / 2, y: f.y + f.h - 8, class: "blocked-label" }, g, "BLOCKED");
       }
       const n = counts[name] || 0;
       el("text", { x: f.x + f.w / 2, y: f.y + f.h / 2 + 16, class: "field-count" }, g, String(n));
@@ -148,7 +154,7 @@ const Skitter = (() => {
           d > 0 ? `take ${d} off` : `add ${-d}`);
       }
       if (opts.expected && opts.expected[name] !== undefined && opts.expected[name] !== n) {
-        el("text", { x: f.x + 10, y: f.y + f.h - 8, class: "expected-label" }, g,
+        el("text", { x: f.x + 6, y: f.y + f.h - 8, class: "expected-label" }, g,
           `match: ${opts.expected[name]}`);
       }
       if (opts.interactive) attachPress(g, (long) => opts.onField(name, long));

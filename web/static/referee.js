@@ -39,17 +39,17 @@ function renderLog(s) {
       rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, `Round ${round}`)));
     }
     rows.push(h("tr", { class: e.undone ? "undone" : "", dataset: { seq: e.seq } },
-      h("td", {}, String(e.seq)),
-      h("td", {}, time(e.at)),
-      h("td", {}, h("span", { class: `tag ${e.source}` }, e.source)),
-      h("td", {}, e.words || e.text,
+      h("td", { class: "seq" }, String(e.seq)),
+      h("td", { class: "time" }, time(e.at)),
+      h("td", { class: "source" }, h("span", { class: `tag ${e.source}` }, e.source)),
+      h("td", { class: "step" }, e.words || e.text,
         e.reason ? h("div", {}, h("em", {}, `reason: ${e.reason}`)) : null,
         h("details", { class: "raw" }, h("summary", {}, "details"),
           h("code", {}, JSON.stringify(e.step)))),
-      h("td", {}, ...(e.effects || []).map((x) =>
+      h("td", { class: "did" }, ...(e.effects || []).map((x) =>
         h("div", {}, h("span", { class: "reason" }, x.reason), x.text))),
-      h("td", {}, `${e.score.black} : ${e.score.white}`),
-      h("td", {}, Review.button(e))));
+      h("td", { class: "score" }, `${e.score.black} : ${e.score.white}`),
+      h("td", { class: "act" }, Review.button(e))));
   }
   document.getElementById("log").replaceChildren(...rows);
   renderClock();
@@ -160,7 +160,7 @@ Skitter.onState((s) => {
   Skitter.renderAlerts(document.getElementById("alerts"), s);
   const opts = boardOptions(s);
   Skitter.drawBoard(document.getElementById("board"), opts);
-  renderEffects(document.getElementById("effects"), s);
+  renderEffects(document.getElementById("effects"), s, true);
   const link = s.link;
   document.getElementById("link").textContent = link.up
     ? `link up${link.degraded ? " (degraded)" : ""} · ${link.errors} errors` : `link DOWN: ${link.message}`;

@@ -21,10 +21,13 @@ const Review = (() => {
     return i;
   }
 
-  function boardOf(s, frame) {
+  // The board of one frame, with the bridges a skitt lay on (a chain shows on the board).
+  function boardOf(s, frame, review) {
     const big = {};
     for (const [p, on] of Object.entries(frame.big || {})) big[p] = on ? "center" : null;
-    return { counts: frame.counts, big, colors: s.state.rules.colors, names: s.names };
+    const on = new Set((frame.bridges || []).map((b) => b.join("/")));
+    const bridges = ((review && review.bridges) || []).map((f) => ({ fields: f, on: on.has(f.join("/")) }));
+    return { counts: frame.counts, big, colors: s.state.rules.colors, names: s.names, bridges };
   }
 
   function changeWords(frame, i, total) {
@@ -62,6 +65,7 @@ const Review = (() => {
       h("p", {}, h("strong", {}, `${sensed ? "The sensors concluded" : "Entered by hand"}:`), " ",
         h("span", { id: "review-concluded" }, data.recorded)),
       h("p", {}, h("strong", {}, "The match recorded:"), " ", data.recorded),
+      data.ruling ? h("p", { class: "review-ruling", id: "review-ruling" }, data.ruling) : null,
       h("p", { class: "muted" }, `Score after this step: ${data.score}`),
       data.later.length ? [h("p", {}, h("strong", {}, "Later:")),
         h("ul", {}, data.later.map((l) => h("li", {}, l)))] : null,
@@ -71,7 +75,7 @@ const Review = (() => {
     if (!has) return;
     index = Math.min(index, total);
     const frame = frames[index];
-    Skitter.drawBoard($("review-board"), boardOf(s, frame));
+    Skitter.drawBoard($("review-board"), boardOf(s, frame, data));
     const scrub = $("review-scrub");
     scrub.max = String(Math.max(end, frames[total].ms));
     scrub.value = String(Math.round(at));
@@ -210,7 +214,8 @@ const Review = (() => {
       mirrorData = r.data;
     }
     box.hidden = false;
-    $("review-mirror-words").textContent = `Replay of the shot: ${mirrorData.recorded}`;
+    $("review-mirror-words").textContent = `Replay of the shot: ${mirrorData.recorded}` +
+      (mirrorData.ruling ? ` (ruled invalid)` : "");
     const frames = mirrorData.frames;
     if (!frames.length) return;
     const end = Math.max(mirrorData.settled_ms || 0, frames[frames.length - 1].ms);
@@ -218,7 +223,7 @@ const Review = (() => {
     const draw = () => {
       const ms = want.playing
         ? Math.min(end, want.ms + (performance.now() - started) * want.speed) : want.ms;
-      Skitter.drawBoard($("review-mirror-board"), boardOf(s, frames[frameAt(frames, ms)]));
+      Skitter.drawBoard($("review-mirror-board"), boardOf(s, frames[frameAt(frames, ms)], mirrorData));
       if (ms >= end) { clearInterval(mirrorTimer); mirrorTimer = null; }
     };
     draw();

@@ -19,8 +19,9 @@ Skitter.onState((s) => {
     st.rules.variant === "trio" ? "Trio" : `Round ${st.round}`;
   document.getElementById("pot").textContent = `Pot ${st.pot}`;
   document.getElementById("match-info").textContent =
-    `${st.rules.variant}${st.rules.flipping ? " · flipping" : ""} · ${st.rules.points_to_win_round} points` +
-    (st.rules.variant === "classic" ? ` · ${st.rules.rounds_to_win_game} rounds` : "");
+    `${st.rules.variant}${st.rules.flipping ? " · flipping" : ""} · ${st.rules.points_to_win_round} ${st.rules.points_to_win_round === 1 ? "point" : "points"}` +
+    (st.rules.variant === "classic"
+      ? ` · ${st.rules.rounds_to_win_game} ${st.rules.rounds_to_win_game === 1 ? "round" : "rounds"}` : "");
   document.getElementById("turn").textContent = (s.words && s.words.turn) || "";
   renderMoment(s);
   Skitter.renderAlerts(document.getElementById("alerts"), s);

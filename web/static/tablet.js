@@ -12,6 +12,12 @@ function toast(text, ok) {
   toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1800 : 6000);
 }
 
+// The tablet speaks to the people at the table: the rule codes (R2, R16...) of a refusal or
+// of the board's message stay on the referee page.
+function plain(text) {
+  return String(text).replace(/\s*\((?:R\d{1,2}(?:[,/ ]+)?)+\)/g, "").replace(/\s*\bR\d{1,2}\b:?/g, "");
+}
+
 // Every change carries the seq of the state its person saw when they decided: the state
 // drawn when they tapped a one-tap button, when they armed Undo, when they began filling a
 // form or when the confirmation they answer appeared; never the newest at send time. A
@@ -25,7 +31,7 @@ async function send(path, body, how) {
     if (how.where) explainStale($(how.where), r, how.lead || "Not done");
     return r;
   }
-  if (!r.ok) { toast(Skitter.errorText(r)); return r; }
+  if (!r.ok) { toast(plain(Skitter.errorText(r))); return r; }
   if (how.where) hideStale($(how.where));
   toast(how.done || "done", true);
   return r;
@@ -120,6 +126,13 @@ function renderStatus(s) {
     el.classList.toggle("due", st.turn === p);
   }
   $("st-score").textContent = `${st.score.black} : ${st.score.white}`;
+  const won = s.words && s.words.moment && s.words.moment.kind === "game" ? s.words.moment : null;
+  $("st-winner").textContent = won ? won.title : "";
+  $("st-winner").classList.toggle("hidden", !won);
+  // the shoot-off steppers are labelled with the players' names
+  for (const p of ["black", "white"]) {
+    if (shootoff[p]) shootoff[p].container.firstChild.nodeValue = Skitter.nameOf(s, p);
+  }
   Skitter.renderAlerts($("alerts"), s);
 }
 
@@ -134,7 +147,7 @@ function renderDecisions(s) {
   box.replaceChildren();
   for (const red of reds) {
     const h = document.createElement("p");
-    h.textContent = `Hit on Red: ${Skitter.nameOf(s, red.player)} chooses, point by point (R4)`;
+    h.textContent = `Hit on Red: ${Skitter.nameOf(s, red.player)} chooses, point by point`;
     box.appendChild(h);
     red.choices.forEach((choice, i) => {
       const row = document.createElement("div");
@@ -147,8 +160,9 @@ function renderDecisions(s) {
         b.dataset.point = String(i);
         b.dataset.player = red.player;
         b.dataset.choice = option;
+        // "back" sets the other player back one: said as what the chooser does to them
         b.textContent = option === "advance" ? `${Skitter.nameOf(s, red.player)} +1`
-          : `${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} −1`;
+          : `${Skitter.nameOf(s, red.player)} sets ${Skitter.nameOf(s, red.player === "black" ? "white" : "black")} back one`;
         b.disabled = !red.changeable[i] || choice === option;
         b.setAttribute("aria-pressed", String(choice === option));
         const seen = seenOf(s);
@@ -168,7 +182,7 @@ function renderDecisions(s) {
   ub.replaceChildren();
   if (unblock) {
     const h = document.createElement("p");
-    h.textContent = `${Skitter.nameOf(s, unblock.player)} may lift one blockade (R16):`;
+    h.textContent = `${Skitter.nameOf(s, unblock.player)} may lift one blockade:`;
     ub.appendChild(h);
     for (const f of unblock.fields) {
       const b = document.createElement("button");
@@ -190,7 +204,9 @@ const shootoff = { seen: null };  // seen: the state the values are being entere
 function setupShootoff() {
   const box = $("shootoff-steppers");
   for (const p of ["black", "white"]) {
-    shootoff[p] = stepper(labelled(box, p), -1, 20, 0, `shoot-off ${p}`);
+    shootoff[p] = stepper(labelled(box, p === "black" ? "First player" : "Second player"),
+      -1, 20, 0, `shoot-off ${p}`);
+    shootoff[p].container = box.lastChild;
   }
   $("shootoff-send").onclick = async () => {
     const r = await send("/api/match/steps",
@@ -214,7 +230,7 @@ function renderShootoff(s) {
 function renderBoardSection(s) {
   const mode = s.tracker.mode;
   $("sec-board").classList.toggle("hidden", mode !== "review" && mode !== "restore");
-  $("board-message").textContent = (s.words && s.words.board) || s.tracker.message;
+  $("board-message").textContent = plain((s.words && s.words.board) || s.tracker.message);
   $("accept-board").classList.toggle("hidden", mode !== "review");
 }
 
@@ -427,7 +443,7 @@ async function sendCorrection(seen) {
     $("corr-conflict").classList.remove("hidden");
     return;
   }
-  if (!r.ok) { toast(Skitter.errorText(r)); return; }
+  if (!r.ok) { toast(plain(Skitter.errorText(r))); return; }
   toast("correction applied", true);
   $("corr-conflict").classList.add("hidden");
   corr.dirty = false;
@@ -535,6 +551,11 @@ function setup() {
     { done: "board accepted", seen: drawn(), where: "sec-board", lead: "Not accepted" });
   $("restore-board").onclick = () => send("/api/referee/board/restore", {},
     { done: "restore the board to the match", seen: drawn(), where: "sec-board" });
+  $("board-as-expected").onclick = () => send("/api/referee/board/as-expected", {},
+    { done: "play goes on: the board is as the match expects", seen: drawn(),
+      where: "sec-board" });
+  $("board-as-sensed").onclick = () => send("/api/referee/board/as-sensed", {},
+    { done: "the match takes the board as it lies", seen: drawn(), where: "sec-board" });
   Skitter.onState((s) => {
     renderStatus(s);
     renderDecisions(s);

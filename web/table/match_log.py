@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorekeeper.effects import Effect
-from scorekeeper.events import Correction, Event, ShotEvent, parse_shot
+from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_shot
 from scorekeeper.match import Match
 from scorekeeper.shot import Shot
 from scorekeeper.state import State
@@ -81,6 +81,21 @@ class MatchLog:
         """The newest step no undo has taken back."""
         position = self.match.last_standing
         return None if position is None else self.entries[position]
+
+    def taken_back_last(self) -> LogEntry | None:
+        """The step the newest step took back, when the newest step is an undo (the TV says
+        what was taken back, not "undo"). An undo takes back the newest step still standing
+        before it; undos themselves are never taken back."""
+        if not self.entries or not isinstance(self.entries[-1].event, Undo):
+            return None
+        standing: list[LogEntry] = []
+        taken: LogEntry | None = None
+        for entry in self.entries:
+            if isinstance(entry.event, Undo):
+                taken = standing.pop() if standing else None
+            else:
+                standing.append(entry)
+        return taken
 
     def to_json(self, first: int = 0) -> list[dict[str, Any]]:
         """The entries from index ``first`` on, as sent."""

@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from firmware_bridge.counts import big_spots, field_counts
+from firmware_bridge.counts import big_spots, bridges, field_counts
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
 from firmware_bridge.timeline import Timeline
 from scorekeeper.events import Correction, Event, ShotEvent
 from scorekeeper.shot import Shot
-from scorekeeper.words import name_of
+from scorekeeper.words import in_names, name_of
 from web.table.match_log import LogEntry, MatchLog
 
 NO_TIMELINE = {
@@ -63,6 +63,8 @@ def build_review(
         "seq": seq,
         "source": entry.source,
         "recorded": step_words(entry.event, names),
+        "ruling": ruling_words(entry, names),
+        "bridges": [list(b.fields) for b in profile.bridges],
         "score": " · ".join(f"{name_of(p, names)} {n}" for p, n in entry.score.items()),
         "later": later_changes(entries, index, log.undone(index), names),
         "can_amend": log.last_standing() is entry and entry.kind == "shot",
@@ -131,6 +133,7 @@ def _frame(
         "ms": ms,
         "counts": field_counts(profile, cells, muted),
         "big": {str(p): bool(v) for p, v in big_spots(profile, cells, muted).items()},
+        "bridges": sorted(list(b) for b in bridges(profile, cells, muted)),
     }
     if cell is not None:
         frame["cell"] = cell
@@ -161,6 +164,16 @@ def later_changes(
             out.append(f"step {later.seq}: corrected ({reason})" if reason
                        else f"step {later.seq}: corrected")
     return out
+
+
+def ruling_words(entry: LogEntry, names: Mapping[str, str]) -> str:
+    """How the rules ruled the step, when that is not what its words say: a shot the rules
+    ruled invalid (R8) reads as any other shot until this is said."""
+    invalid = [e for e in entry.effects if e.get("kind") == "invalid"]
+    if not invalid:
+        return ""
+    why = "; ".join(in_names(str(e.get("text", "")), names) for e in invalid)
+    return f"ruled invalid by the rules ({invalid[0].get('reason', 'R8')}): {why}"
 
 
 def step_words(event: Event, names: Mapping[str, str]) -> str:

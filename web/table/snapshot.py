@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.errors import IllegalEventError
+from scorekeeper.events import Decision, ShotEvent
 from scorekeeper.options import Handicap
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
@@ -24,6 +25,7 @@ from scorekeeper.words import (
     restore_instruction,
     turn_prompt,
 )
+from web.table.match_log import LogEntry
 from web.table.sensing import Sensing
 
 if TYPE_CHECKING:
@@ -64,7 +66,27 @@ def match_part(table: Table) -> dict[str, Any]:
         "last_step": None if last is None else last.to_json(undone=False),  # it stands
         "log_length": len(table.log),
         "review_shown": table.review_shown,
+        "taken_back": _in_words(table.log.taken_back_last(), table.names),
+        "decided_shot": _in_words(_decided_shot(table), table.names),
     }
+
+
+def _decided_shot(table: Table) -> LogEntry | None:
+    """When the newest step is a late decision: the shot it decided (the TV explains the
+    shot with the decision, instead of the decision alone)."""
+    entries = table.log.entries
+    if not entries or not isinstance(entries[-1].event, Decision):
+        return None
+    for i in range(len(entries) - 2, -1, -1):
+        if isinstance(entries[i].event, ShotEvent) and not table.log.undone(i):
+            return entries[i]
+    return None
+
+
+def _in_words(entry: LogEntry | None, names: Mapping[str, str]) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return log_in_words([entry.to_json(undone=False)], names)[0]
 
 
 def sensing_part(
@@ -143,8 +165,16 @@ def alerts(
                     "play waits until it is checked"})
     tracker = view["tracker"]
     if tracker["mode"] == "restore":
-        out.append({"kind": "restore", "message": restore_instruction(
-            tracker.get("differences") or {}, tracker.get("big_differences") or {}, names)})
+        differences = tracker.get("differences") or {}
+        bigs = tracker.get("big_differences") or {}
+        blockades = [f for f in state.get("blocked") or () if differences.get(f, 0) > 0]
+        if _new_round_clearing(state, differences, bigs):
+            # a new round starts from an empty board: one instruction, not every field
+            message = f"Clear the board for round {state.get('round')}: every skitt off" + (
+                " and the big skitts back in hand" if bigs else "")
+        else:
+            message = restore_instruction(differences, bigs, names, blockades=blockades)
+        out.append({"kind": "restore", "message": message})
     elif tracker["mode"] == "review":
         out.append({"kind": "review", "message": "The board does not match the match: "
                     "the referee decides on the tablet"})
@@ -169,6 +199,17 @@ def alerts(
         out.append({"kind": "shootoff",
                     "message": "Shoot-off: who starts? (enter it on the tablet)"})
     return out
+
+
+def _new_round_clearing(
+    state: Mapping[str, Any], differences: Mapping[str, int], bigs: Mapping[str, str]
+) -> bool:
+    """The last step ended a round and the board is to be emptied for the next one."""
+    ended = any(e.get("kind") == "round" for e in state.get("last_effects") or ())
+    board = state.get("board") or {}
+    return (ended and state.get("phase") == "playing" and bool(differences)
+            and not any(board.values()) and all(d > 0 for d in differences.values())
+            and all(b == "unexpected" for b in bigs.values()))
 
 
 def words_part(

@@ -341,6 +341,13 @@ class Table:
         """The referee takes the board as sensed to be the shot of the player due."""
         self.watch.accept_board()
 
+    def board_as_sensed(self) -> None:
+        """The referee has the match take the board as the sensors see it: a correction of
+        the fields that differ, logged (and undoable) like any other."""
+        counts = self.watch.board_as_sensed()
+        self.apply_step(Correction(board=counts, reason="the referee took the board as "
+                                   "the sensors see it"))
+
     def tick(self) -> None:
         """One polling step done at once: the store's recheck, the sensing step, and the
         shots it handed to the writer stored (tests and the command line, never on the

@@ -301,6 +301,25 @@ class Watch:
                 self.sensing.set_expected(self._expected.board)
             self.publish()
 
+    def board_as_expected(self) -> None:
+        """Writer: the referee says the board lies as the match expects, whatever the sensors
+        show (:meth:`Tracker.board_as_expected`); the match does not change."""
+        with self.lock:
+            try:
+                self.tracker.board_as_expected()
+            except ValueError as exc:
+                raise Refused(str(exc), "board") from None
+            self.publish()
+
+    def board_as_sensed(self) -> dict[str, int]:
+        """The field counts that make the match agree with the sensed board (the table
+        makes them a correction); :class:`Refused` in words when that cannot be."""
+        with self.lock:
+            try:
+                return self.tracker.board_as_sensed()
+            except ValueError as exc:
+                raise Refused(str(exc), "board") from None
+
     def mute(self, cell: int, muted: bool) -> None:
         """Mute or unmute a cell (``ValueError`` for one the profile lacks), then poll."""
         with self.lock:
@@ -314,9 +333,23 @@ class Watch:
         self.tick()
 
     def lay_out(self) -> None:
-        """Put the simulated board where the match expects it (virtual board only)."""
+        """Put the simulated board where the match expects it (virtual board only).
+
+        A field the match expects beyond what its sensors can show is refused before
+        anything moves, naming the field and the referee's way on."""
         with self.lock:
-            self.require_sensing().lay_out(self._expected.board, self._expected.big)
+            sensing = self.require_sensing()
+            sensing.require_simulator()
+            over = sensing.beyond_capacity(self._expected.board)
+            if over:
+                fields = "; ".join(
+                    f"the match expects {n} skitts on {name}, its sensors show at most {cap}"
+                    for name, (n, cap) in over.items())
+                raise Refused(
+                    f"the board cannot be laid out as the match expects: {fields}. The "
+                    "referee can tell the match the board is as the match expects (tablet or "
+                    "referee page), or correct the count", "board")
+            sensing.lay_out(self._expected.board, self._expected.big)
 
     def require_sensing(self) -> Sensing:
         if self.sensing is None:

@@ -52,3 +52,15 @@ async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, A
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     return await change_on_writer(table, table.watch.restore_board, seq=body.seq, boot=body.boot)
 
+
+@change("/board/as-expected",
+        summary="The board lies as the match expects, whatever the sensors show")
+async def board_as_expected(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
+    return await change_on_writer(table, table.watch.board_as_expected, seq=body.seq,
+                                  boot=body.boot)
+
+
+@change("/board/as-sensed", summary="The match takes the board as the sensors see it")
+async def board_as_sensed(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
+    return await change_on_writer(table, table.board_as_sensed, seq=body.seq,
+                                  boot=body.boot)

@@ -1,0 +1,135 @@
+"""Issue 22, items 3 and 4 as the people at the table see them.
+
+The virtual board's "Put the board as the match expects" says beside it why it cannot act;
+the tablet ends any restore in one step; a shot played during a restore reaches the referee
+in players' words ("this looks like Ann's shot: score it, or put the board back") and the
+restore instruction on the TV counts down as skitts are put back.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import SCREENSHOTS, LiveServer
+from tv_support import ENGINEER_WORDS, state, step, wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+NAMES = {"black": "Ann", "white": "Bo"}
+SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
+         "tablet-portrait": (768, 1024), "phone": (390, 844)}
+
+
+def snap(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                              has_touch=size[0] < 600)
+    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
+    assert r.ok, r.text()
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    return page
+
+
+def start(api: Any, server: LiveServer) -> None:
+    r = api.post(server.url + "/api/match/new", data={
+        "seq": state(api, server)["seq"], "names": NAMES, "first": "black"})
+    assert r.ok, r.text()
+    for player in ("black", "white"):
+        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
+        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
+                 and s["tracker"]["mode"] == "ready")
+
+
+def on_screen(page: Any, selector: str, size: tuple[int, int]) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size[0] + 1, (selector, box)
+
+
+def test_a_board_its_sensors_cannot_show_says_why_and_the_tablet_goes_on(
+    browser: Any, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    setup = page_at(browser, server, "/", SIZES["tv"])
+    api = setup.context.request
+    start(api, server)
+    step(api, server, {"correct": {"board": {"white.blue": 5}, "reason": "seen"}})
+    for _ in range(4):
+        assert api.post(server.url + "/api/board/place", data={"field": "white.blue"}).ok
+    wait_for(api, server, lambda s: s["tracker"]["differences"] == {"white.blue": -1})
+    setup.context.close()
+    for name, size in SIZES.items():
+        page = page_at(browser, server, "/board", size)
+        page.wait_for_function("document.body.classList.contains('referee')")
+        button = page.locator("#lay-out")
+        expect(button).to_be_disabled()
+        why = page.locator("#lay-out-why")
+        expect(why).to_contain_text("5 skitts on Bo's blue, whose sensors show at most 4")
+        expect(why).to_contain_text("the board is as the match expects")
+        assert not ENGINEER_WORDS.search(why.inner_text()), why.inner_text()
+        why.scroll_into_view_if_needed()
+        on_screen(page, "#lay-out-why", size)
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name
+        snap(page, f"restore-board-{size[0]}x{size[1]}-beyond-sensors")
+        page.context.close()
+    for name, size in SIZES.items():
+        if name not in ("tablet", "phone"):
+            continue
+        page = page_at(browser, server, "/tablet", size)
+        page.wait_for_function("document.body.classList.contains('referee')")
+        expect(page.locator("#sec-board")).to_be_visible()
+        button = page.locator("#board-as-expected")
+        button.scroll_into_view_if_needed()
+        on_screen(page, "#board-as-expected", size)
+        snap(page, f"restore-tablet-{size[0]}x{size[1]}-as-expected")
+        page.context.close()
+    page = page_at(browser, server, "/tablet", SIZES["tablet"])
+    page.wait_for_function("document.body.classList.contains('referee')")
+    page.locator("#board-as-expected").click()
+    expect(page.locator("#toast")).to_contain_text("play goes on")
+    expect(page.locator("#sec-board")).to_be_hidden()
+    # the next shot scores
+    assert page.context.request.post(server.url + "/api/board/place",
+                                     data={"field": "white.red"}).ok
+    s = wait_for(page.context.request, server, lambda s: s["state"]["turn"] == "white")
+    assert s["log"][-1]["step"]["shot"]["delta"] == {"white.red": 1}
+    page.context.close()
+
+
+def test_a_shot_during_a_restore_reaches_the_referee_and_the_tv_counts_down(
+    browser: Any, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    tv = page_at(browser, server, "/", SIZES["tv"])
+    api = tv.context.request
+    start(api, server)
+    step(api, server, {"correct": {"board": {"white.red": 2}, "reason": "seen"}})
+    alerts = tv.locator("#alerts")
+    expect(alerts).to_contain_text("Put back: add 2 skitts to Bo's red")
+    assert api.post(server.url + "/api/board/place", data={"field": "white.red"}).ok
+    expect(alerts).to_contain_text("Put back: add 1 skitt to Bo's red")
+    tablet = page_at(browser, server, "/tablet", SIZES["tablet"])
+    tablet.wait_for_function("document.body.classList.contains('referee')")
+    # Ann shoots before the restore is done
+    assert api.post(server.url + "/api/board/place", data={"field": "white.yellow"}).ok
+    message = tablet.locator("#board-message")
+    expect(message).to_contain_text("this looks like Ann's shot: score it, or put the board back")
+    assert not ENGINEER_WORDS.search(message.inner_text()), message.inner_text()
+    expect(alerts).to_contain_text("the referee decides")
+    snap(tablet, "restore-tablet-1024x768-shot-during-restore")
+    snap(tv, "restore-tv-1920x1080-shot-during-restore")
+    tablet.locator("#accept-board").click()
+    s = wait_for(api, server, lambda s: s["state"]["turn"] == "white")
+    assert s["log"][-1]["step"]["shot"] == {"by": "black", "delta": {"white.yellow": 1}}
+    expect(alerts).to_contain_text("Put back: add 1 skitt to Bo's red")
+    tablet.context.close()
+    tv.context.close()
