@@ -200,8 +200,12 @@ def test_kiosk_without_a_browser_says_so(tmp_path):
 # ----------------------------------------------------------------------------- example config
 
 
-def test_example_config_is_valid_and_set_for_the_venue():
-    settings = load_settings(PI / "skitter.toml", environ={})
+def test_example_config_is_valid_and_set_for_the_venue(tmp_path):
+    # As install.sh lays it out: the board profile beside the configuration.
+    shutil.copy(PI / "skitter.toml", tmp_path / "skitter.toml")
+    shutil.copy(PI.parent / "boards" / "default.toml", tmp_path / "board.toml")
+    settings = load_settings(tmp_path / "skitter.toml", environ={})
+    assert settings.profile == tmp_path / "board.toml"
     assert settings.source == "mcp23017"
     assert settings.host == "0.0.0.0"
     assert settings.data_dir == Path("/var/lib/skitter")
