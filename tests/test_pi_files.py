@@ -53,6 +53,14 @@ def test_unit_restarts_on_failure(service):
     assert service["Restart"] == ["on-failure"]
 
 
+def test_unit_waits_for_ready_and_restarts_a_hung_scorekeeper(service):
+    # web/api/watchdog.py sends READY=1 and WATCHDOG=1 from the main process.
+    assert service["Type"] == ["notify"]
+    assert service["NotifyAccess"] == ["main"]
+    assert int(service["WatchdogSec"][0]) >= 10
+    assert "AF_UNIX" in service["RestrictAddressFamilies"][0].split()
+
+
 def test_unit_keeps_its_data_in_var_lib_skitter(service):
     assert service["StateDirectory"] == ["skitter"]  # systemd makes /var/lib/skitter
     assert "SKITTER_DATA=/var/lib/skitter" in service["Environment"]

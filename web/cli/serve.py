@@ -73,6 +73,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
     from web.api.deps import Auth
     from web.api.serving import Stopped, server_config, stop_on_sigterm
+    from web.api.watchdog import Watchdog
     from web.table.wiring import open_table, publishing
 
     clock = MonotonicClock()
@@ -98,9 +99,13 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
     controls = _hardware_controls(table)
+    # Under systemd (Type=notify): READY once uvicorn serves; `server` is bound just below,
+    # before the app starts.
+    watchdog = Watchdog.from_environ(os.environ, serving=lambda: server.started)
     app = create_app(table, Auth.create(pins, clock), broadcaster, table_link=table_link,
                      controls=controls, caller_language=settings.caller_language,
-                     public_url=addresses[0], allowed_origins=settings.allowed_origins)
+                     public_url=addresses[0], allowed_origins=settings.allowed_origins,
+                     watchdog=watchdog)
     _announce(settings, table, addresses, new_pin)
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
