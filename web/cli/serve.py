@@ -69,6 +69,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     """Open the table, print where to find it, and run until Ctrl-C."""
     import uvicorn
 
+    from firmware_bridge.gpio import lgpio_work_dir
     from web.api.app import create_app
     from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
     from web.api.deps import Auth
@@ -76,6 +77,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     from web.api.watchdog import Watchdog
     from web.table.wiring import open_table, publishing
 
+    lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
     broadcaster = Broadcaster()
     to = [broadcaster.publish]
