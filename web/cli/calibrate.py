@@ -27,7 +27,8 @@ HELP = "Learn how many skitts each number of active cells means, field by field.
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", help=f"{SPECS_HELP} (default: the profile's hardware)")
     parser.add_argument("--profile", help="board profile TOML to calibrate and update "
-                        "(default: hardware/boards/default.toml)")
+                        "(on an installed Pi: /etc/skitter/board.toml; the profile shipped "
+                        "inside skitter is never written)")
     parser.add_argument("--fields", nargs="+", metavar="FIELD",
                         help="calibrate only these fields (default: all seven)")
 
