@@ -81,3 +81,24 @@ def test_private_uvicorn_parts_are_bounded():
     (uvicorn,) = [Requirement(d) for d in deps if Requirement(d).name == "uvicorn"]
     assert any(s.operator == "<" for s in uvicorn.specifier)
     assert uvicorn.specifier.contains(pins()["uvicorn"][0])
+
+
+PURE_PYTHON_SDISTS = ("adafruit-extended-bus",)
+"""Dependencies PyPI has only as source: pure Python, built on the Pi without a compiler."""
+
+
+def test_a_64_bit_pi_gets_every_locked_package_as_a_wheel():
+    """Bookworm (Python 3.11) and Trixie (3.13) on arm64: nothing to compile on the Pi,
+    gpiod 2.x included (the old 1.6 binding of Raspberry Pi OS is never what Blinka gets)."""
+    for python in ("3.11", "3.13"):
+        command = [uv(), "pip", "compile", "pyproject.toml", "-c", str(LOCK), "--no-header",
+                   "--no-annotate", "--python-platform", "aarch64-unknown-linux-gnu",
+                   "--python-version", python, "--only-binary", ":all:"]
+        for name in PURE_PYTHON_SDISTS:
+            command += ["--no-binary", name]
+        result = subprocess.run(command, cwd=ROOT, capture_output=True, text=True,
+                                timeout=300, check=False)
+        assert result.returncode == 0, f"Python {python} on arm64: {result.stderr}"
+        resolved = {Requirement(line).name.lower(): line for line in result.stdout.splitlines()
+                    if line and not line.startswith((" ", "#"))}
+        assert resolved["gpiod"].startswith(f"gpiod=={pins()['gpiod'][0]}")
