@@ -2,14 +2,27 @@
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed
+# constraints.txt pins every package (dev tools too) to the versions CI tests; install.sh
+# installs the Pi with the same file. `make lock` regenerates it after a pyproject.toml change
+# (tests/test_lock.py fails while it is out of date); it keeps every pin it can, and
+# `make lock UPGRADE=--upgrade` moves every package to its newest version.
+LOCK := constraints.txt
+LOCK_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
+	--custom-compile-command "make lock" --quiet
 
-.PHONY: run test lint rules-check clean
+.PHONY: run test lint rules-check clean lock
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[dev]'
+	$(VENV)/bin/pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
+
+# uv comes from the dev extra; installed on its own here so a stale lock cannot block it.
+lock:
+	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet 'uv>=0.5'
+	$(LOCK_COMPILE) $(UPGRADE) -o $(LOCK)
 
 run: $(STAMP)
 	$(VENV)/bin/skitter serve

@@ -7,10 +7,20 @@ This is the only module that imports ``gpiozero``. Every class takes a keyword-o
 
 Callbacks from gpiozero arrive on its own threads; each class turns them into something the
 caller *polls* (a flag, a queue), so the pipeline stays single-threaded and clock-driven.
+
+On a Pi 4 or 5 gpiozero picks its ``lgpio`` pin factory (Debian's ``python3-lgpio``, seen
+through the venv's system site packages). lgpio creates its notification pipes
+(``.lgd-nfy*``) in ``$LG_WD``, else in the working folder, the moment it is loaded: started
+from ``/`` or another read-only folder it fails, started from a user's folder it litters it.
+:func:`lgpio_work_dir` sets ``LG_WD`` before any real pin is opened (``skitter serve`` points
+it at the data folder first; other commands get a private folder of the user's).
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 import threading
 from collections import deque
 from collections.abc import Mapping
@@ -24,6 +34,40 @@ from firmware_bridge.source import SourceError
 Pin = int | str
 
 """The buttons the scorekeeper knows: end the turn, undo the last event, red skitt back."""
+
+
+def lgpio_work_dir(folder: str | os.PathLike[str] | None = None) -> str:
+    """The folder lgpio writes its pipes to: ``$LG_WD`` if set, else ``folder``, else a
+    private per-user folder (``$XDG_RUNTIME_DIR/skitter`` or ``/tmp/skitter-<uid>``).
+
+    Sets ``LG_WD`` so that lgpio, loaded later by gpiozero, uses it; never changes it once
+    set (the caller who set it first, or the user, decided)."""
+    chosen = os.environ.get("LG_WD")
+    if not chosen:
+        if folder is None:
+            runtime = os.environ.get("XDG_RUNTIME_DIR")
+            folder = (os.path.join(runtime, "skitter") if runtime
+                      else os.path.join(tempfile.gettempdir(), f"skitter-{os.getuid()}"))
+        chosen = os.fspath(folder)
+        os.environ["LG_WD"] = chosen
+    with contextlib.suppress(OSError):  # lgpio says so when it cannot write there
+        os.makedirs(chosen, mode=0o700, exist_ok=True)
+    return chosen
+
+
+def _real_pins(pin_factory: Any) -> None:
+    """Before gpiozero's own factory (not a test's) loads lgpio: give it its folder."""
+    if pin_factory is None:
+        lgpio_work_dir()
+
+
+def _lgpio_error() -> type[Exception]:
+    """lgpio's own exception class when lgpio is loaded (a pin factory may raise it)."""
+    import sys
+
+    module = sys.modules.get("lgpio")
+    error = getattr(module, "error", None)
+    return error if isinstance(error, type) and issubclass(error, Exception) else GPIOZeroError
 
 
 def _gpio_error(what: str, pin: Pin, exc: Exception) -> SourceError:
@@ -44,9 +88,10 @@ class InterruptLine:
     def __init__(self, pin: Pin, *, pin_factory: Any = None) -> None:
         self.pin = pin
         self._flag = threading.Event()
+        _real_pins(pin_factory)
         try:
             self._device = DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory)
-        except GPIOZeroError as exc:
+        except (GPIOZeroError, OSError, RuntimeError, _lgpio_error()) as exc:
             raise _gpio_error("an expander interrupt line", pin, exc) from exc
         self._device.when_activated = self._flag.set
 
@@ -92,6 +137,7 @@ class Buttons:
                 raise SourceError(f"GPIO {pin} is given to several buttons: {', '.join(sharing)}")
         self._presses: deque[str] = deque()
         self._buttons: dict[str, Button] = {}
+        _real_pins(pin_factory)
         try:
             for name, pin in mapping.items():
                 try:
@@ -135,6 +181,7 @@ class Leds:
 
     def __init__(self, mapping: Mapping[str, Pin], *, pin_factory: Any = None) -> None:
         self._leds: dict[str, LED] = {}
+        _real_pins(pin_factory)
         try:
             for name, pin in mapping.items():
                 try:

@@ -32,12 +32,17 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from adafruit_mcp230xx.mcp23017 import MCP23017
-
 from firmware_bridge.gpio import InterruptLine, Pin
+from firmware_bridge.i2c_bus import blinka_failure, open_i2c_bus, quiet_blinka
 from firmware_bridge.profile_model import MCP23017_ADDRESSES, OUTPUT_ONLY_PINS
 from firmware_bridge.source import LinkStatus, SensorEvent, SourceError
 from scorekeeper.clock import Clock
+
+quiet_blinka()  # before Blinka's first import: no pip prompt on a terminal
+try:
+    from adafruit_mcp230xx.mcp23017 import MCP23017
+except RuntimeError as exc:  # Blinka's Pi pin module without its platform library (gpiod)
+    raise blinka_failure(exc) from None
 
 IOCON_MIRROR = 0x40
 """INTA and INTB both report changes on either port."""
@@ -51,22 +56,6 @@ DEGRADED_WINDOW = 10.0
 def pin_name(pin: int) -> str:
     """``GPA0``..``GPA7`` for pins 0-7, ``GPB0``..``GPB7`` for 8-15."""
     return f"GP{'AB'[pin // 8]}{pin % 8}"
-
-
-def open_i2c_bus() -> Any:
-    """The Pi's I2C bus 1 through Blinka, or :class:`SourceError` when there is none.
-
-    ``board``/``busio`` are imported here, not at the top: off a Pi ``import board`` only
-    warns, but opening the bus fails.
-    """
-    try:
-        import board
-        import busio
-
-        return busio.I2C(board.SCL, board.SDA)
-    except (ImportError, AttributeError, NotImplementedError, RuntimeError, ValueError,
-            OSError) as exc:
-        raise SourceError("no I2C bus: is this a Raspberry Pi with I2C enabled?") from exc
 
 
 @dataclass(frozen=True)
@@ -106,7 +95,8 @@ class MCP23017Source:
 
     ``wired`` names the cells that have a sensor (the profile's mapped cells); it defaults to
     every cell below ``cells`` except those on GPA7/GPB7. ``i2c`` is a ``busio.I2C``-like bus
-    (tests pass a fake); ``None`` opens the Pi's bus at :meth:`start`. ``pin_factory`` is
+    (tests pass a fake); ``None`` opens ``/dev/i2c-<bus>`` at :meth:`start` (the profile's
+    ``[mcp23017] bus``, 1 on the Pi's header). ``pin_factory`` is
     gpiozero's, for the interrupt lines.
     """
 
@@ -120,6 +110,7 @@ class MCP23017Source:
         cells: int,
         clock: Clock,
         i2c: Any = None,
+        bus: int = 1,
         interrupt_pins: Sequence[Pin] = (),
         pin_factory: Any = None,
         full_read_interval: float = 1.0,
@@ -164,6 +155,7 @@ class MCP23017Source:
         self.active_low = active_low
         self._clock = clock
         self._bus = i2c
+        self._bus_number = bus
         self._interrupt_pins = tuple(interrupt_pins)
         self._pin_factory = pin_factory
         self._full_interval = full_read_interval
@@ -193,7 +185,7 @@ class MCP23017Source:
         if self._started:
             return
         if self._bus is None:
-            self._bus = open_i2c_bus()
+            self._bus = open_i2c_bus(self._bus_number)
             self._owns_bus = True
         try:
             for pin in self._interrupt_pins:

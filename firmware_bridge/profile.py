@@ -15,6 +15,7 @@ output-only on current silicon, so no sensor may be mapped to them.
 from __future__ import annotations
 
 import tomllib
+from importlib.resources import files
 from pathlib import Path
 
 from firmware_bridge.profile_model import (
@@ -40,13 +41,24 @@ __all__ = [
     "BCM_PINS", "BUTTON_NAMES", "BUTTON_ROLES", "DEFAULT_USB_IDS", "I2C_PINS",
     "MCP23017_ADDRESSES", "OUTPUT_ONLY_PINS", "BoardProfile", "Bridge", "FieldCells",
     "GpioConfig", "Mcp23017Config", "ProfileError", "SerialConfig", "default_profile_path",
-    "load_profile", "loads_profile", "parse_profile", "pin_name",
+    "is_shipped_copy", "load_profile", "loads_profile", "parse_profile", "pin_name",
 ]
 
 
 def default_profile_path() -> Path:
-    """``hardware/boards/default.toml`` of this checkout (also for an editable install)."""
-    return Path(__file__).resolve().parent.parent / "hardware" / "boards" / "default.toml"
+    """The reference profile shipped inside the package (``firmware_bridge/boards/``).
+
+    In a checkout that file is a link to ``hardware/boards/default.toml``, the one builders
+    edit, and the link is resolved so that ``skitter calibrate`` writes there; in an installed
+    wheel it is a plain file in site-packages, which :func:`is_shipped_copy` recognises."""
+    return Path(str(files("firmware_bridge") / "boards" / "default.toml")).resolve()
+
+
+def is_shipped_copy(path: str | Path) -> bool:
+    """True for a profile inside the installed package, which an update replaces: it is
+    read, never written (``install.sh`` copies it to ``/etc/skitter/board.toml``)."""
+    shipped = Path(str(files("firmware_bridge") / "boards")).resolve()
+    return Path(path).resolve().parent == shipped
 
 
 def load_profile(path: str | Path | None = None) -> BoardProfile:

@@ -99,6 +99,10 @@ class Mcp23017Config:
     """True when a magnet pulls the input low (Hall switches with open-drain outputs, read
     with the expander's pull-ups on)."""
 
+    bus: int = 1
+    """The Linux I2C bus number, ``/dev/i2c-<bus>``: 1 is the header's SDA/SCL (GPIO2/3) on
+    every Pi; a HAT on a Pi 5 may use another bus."""
+
     def locate(self, cell: int) -> tuple[int, str]:
         """The expander address and pin name (``GPA3``) of ``cell``."""
         index, pin = divmod(cell, 16)

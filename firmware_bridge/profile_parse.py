@@ -258,10 +258,10 @@ class ProfileParser:
             return None
         if not isinstance(value, Mapping):
             raise ProfileError(f"mcp23017: expected a table, got {value!r}")
-        extra = sorted(set(value) - {"addresses", "active_low"})
+        extra = sorted(set(value) - {"addresses", "active_low", "bus"})
         if extra:
             raise ProfileError(f"mcp23017: unknown key {extra[0]!r} "
-                               "(expected addresses, active_low)")
+                               "(expected addresses, active_low, bus)")
         raw = value.get("addresses")
         if not isinstance(raw, list) or not raw:
             raise ProfileError(f"mcp23017.addresses: expected a list of I2C addresses, got {raw!r}")
@@ -280,7 +280,8 @@ class ProfileParser:
         if self.cells > 16 * len(addresses):
             raise ProfileError(f"cells: {self.cells} cells but {len(addresses)} MCP23017 "
                                f"expander(s) have only {16 * len(addresses)} pins")
-        return Mcp23017Config(tuple(addresses), active_low)
+        bus = _int(value.get("bus", 1), "mcp23017.bus", minimum=0)
+        return Mcp23017Config(tuple(addresses), active_low, bus)
 
     def _serial(self, value: Any) -> SerialConfig:
         if not isinstance(value, Mapping):

@@ -37,7 +37,8 @@ def source_names() -> tuple[str, ...]:
 
 
 def load_source_class(name: str) -> type:
-    """Import the hardware source ``name``; :class:`SourceError` when it cannot load."""
+    """Import the hardware source ``name``; :class:`SourceError` when it cannot load (the
+    module itself may raise one, in a sentence that names the missing piece)."""
     dotted = HARDWARE_SOURCES[name]
     module_name, _, class_name = dotted.partition(":")
     try:
@@ -82,7 +83,7 @@ def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> 
         opts.setdefault("wired", sorted(profile.cell_roles()))
         return cls(  # type: ignore[no-any-return]
             addresses=profile.mcp23017.addresses, active_low=profile.mcp23017.active_low,
-            cells=profile.cells, clock=clock, **opts,
+            bus=profile.mcp23017.bus, cells=profile.cells, clock=clock, **opts,
         )
     if kind == "serial":
         cls = load_source_class("serial")

@@ -243,3 +243,47 @@ def test_help_documents_the_print_only_root(stubs, tmp_path):
     )
     assert result.returncode == 0
     assert "--root DIR" in result.stdout and "would run" in result.stdout
+
+
+def test_the_board_profile_is_copied_where_calibrate_may_write(root, stubs):
+    install(root, stubs)
+    staged = root / "etc/skitter/board.toml"
+    assert staged.read_bytes() == (PI.parent / "boards" / "default.toml").read_bytes()
+    assert mode(staged) == 0o644
+    settings = load_settings(root / "etc/skitter/skitter.toml", environ={})
+    assert settings.profile == staged  # relative to the configuration's folder
+
+
+def test_a_calibrated_profile_is_never_overwritten(root, stubs):
+    install(root, stubs)
+    staged = root / "etc/skitter/board.toml"
+    staged.write_text(staged.read_text() + "# calibrated\n")
+    result = install(root, stubs)
+    assert staged.read_text().endswith("# calibrated\n")
+    assert "kept: /etc/skitter/board.toml" in result.stdout
+
+
+def test_the_venv_gets_the_versions_ci_tested(root, stubs):
+    out = install(root, stubs).stdout
+    src = PI.parent.parent
+    assert (f"would run: /opt/skitter/venv/bin/pip install --quiet -c {src}/constraints.txt "
+            f"{src}") in out
+    assert (src / "constraints.txt").is_file()
+
+
+@pytest.mark.parametrize("arch", ["armhf", "armel"])
+def test_32_bit_raspberry_pi_os_is_refused_in_plain_words(root, stubs, tmp_path, arch):
+    (stubs / "dpkg").write_text(f'#!/bin/sh\n[ "$1" = --print-architecture ] && echo {arch}\n')
+    (stubs / "dpkg").chmod(0o755)
+    result = install(root, stubs)
+    assert result.returncode == 1
+    assert f"this is a 32-bit system ({arch})" in result.stderr
+    assert "64-bit Raspberry Pi OS" in result.stderr
+    assert not root.exists()
+    assert not (tmp_path / "calls.log").exists()
+
+
+def test_64_bit_raspberry_pi_os_is_installed(root, stubs):
+    (stubs / "dpkg").write_text('#!/bin/sh\necho arm64\n')
+    (stubs / "dpkg").chmod(0o755)
+    assert install(root, stubs).returncode == 0

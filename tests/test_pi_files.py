@@ -53,6 +53,14 @@ def test_unit_restarts_on_failure(service):
     assert service["Restart"] == ["on-failure"]
 
 
+def test_unit_waits_for_ready_and_restarts_a_hung_scorekeeper(service):
+    # web/api/watchdog.py sends READY=1 and WATCHDOG=1 from the main process.
+    assert service["Type"] == ["notify"]
+    assert service["NotifyAccess"] == ["main"]
+    assert int(service["WatchdogSec"][0]) >= 10
+    assert "AF_UNIX" in service["RestrictAddressFamilies"][0].split()
+
+
 def test_unit_keeps_its_data_in_var_lib_skitter(service):
     assert service["StateDirectory"] == ["skitter"]  # systemd makes /var/lib/skitter
     assert "SKITTER_DATA=/var/lib/skitter" in service["Environment"]
@@ -159,23 +167,54 @@ def test_kiosk_autostart_entry_starts_the_kiosk_script():
     assert "Type=Application" in text and "Exec=/opt/skitter/bin/skitter-kiosk" in text
 
 
-def test_kiosk_opens_the_scoreboard_full_screen_once_the_server_answers(tmp_path):
+def run_kiosk(tmp_path: Path, launches: int = 2) -> tuple[subprocess.CompletedProcess[str],
+                                                       list[str]]:
+    """The kiosk script with stand-ins for curl and chromium; the stand-in chromium logs its
+    arguments and, at its ``launches``-th start, stops the kiosk as a logout would."""
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     log = tmp_path / "log"
     (bin_dir / "curl").write_text(f'#!/bin/sh\necho "curl $*" >> {log}\nexit 0\n')
-    (bin_dir / "chromium").write_text(f'#!/bin/sh\necho "chromium $*" >> {log}\n')
+    (bin_dir / "chromium").write_text(
+        f'#!/bin/sh\necho "chromium $*" >> {log}\n'
+        f'[ "$(grep -c ^chromium {log})" -ge {launches} ] && kill -TERM $PPID\nexit 0\n'
+    )
     for stub in bin_dir.iterdir():
         stub.chmod(0o755)
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path)}
     result = subprocess.run(
-        ["sh", str(PI / "skitter-kiosk")], env=env, capture_output=True, text=True, timeout=30
+        ["sh", str(PI / "skitter-kiosk")], env=env, capture_output=True, text=True, timeout=60
     )
+    return result, log.read_text().splitlines()
+
+
+def kiosk_browser_args(tmp_path: Path) -> tuple[list[str], str]:
+    """The Chromium flags and address the kiosk starts Chromium with."""
+    _, calls = run_kiosk(tmp_path, launches=1)
+    words = calls[1].split()[1:]
+    return words[:-1], words[-1]
+
+
+def test_kiosk_opens_the_scoreboard_full_screen_once_the_server_answers(tmp_path):
+    result, calls = run_kiosk(tmp_path, launches=1)
     assert result.returncode == 0, result.stderr
-    calls = log.read_text().splitlines()
-    assert calls[0].startswith("curl ") and calls[0].endswith("http://localhost:8000/")
+    assert calls[0].startswith("curl ") and calls[0].endswith("http://localhost:8000/?caller=on")
     assert calls[1].startswith("chromium --kiosk ")
-    assert calls[1].endswith(" http://localhost:8000/")
+    assert calls[1].endswith(" http://localhost:8000/?caller=on")
+
+
+def test_kiosk_lets_the_caller_speak_without_a_tap(tmp_path):
+    args, url = kiosk_browser_args(tmp_path)
+    assert "--autoplay-policy=no-user-gesture-required" in args
+    assert "caller=on" in url
+
+
+def test_kiosk_starts_chromium_again_when_it_exits(tmp_path):
+    result, calls = run_kiosk(tmp_path, launches=3)
+    assert result.returncode == 0, result.stderr
+    assert [c.split()[-1] for c in calls if c.startswith("chromium ")] == [
+        "http://localhost:8000/?caller=on"] * 3
+    assert result.stderr.count("Chromium exited") == 2
 
 
 def test_kiosk_without_a_browser_says_so(tmp_path):
@@ -200,8 +239,12 @@ def test_kiosk_without_a_browser_says_so(tmp_path):
 # ----------------------------------------------------------------------------- example config
 
 
-def test_example_config_is_valid_and_set_for_the_venue():
-    settings = load_settings(PI / "skitter.toml", environ={})
+def test_example_config_is_valid_and_set_for_the_venue(tmp_path):
+    # As install.sh lays it out: the board profile beside the configuration.
+    shutil.copy(PI / "skitter.toml", tmp_path / "skitter.toml")
+    shutil.copy(PI.parent / "boards" / "default.toml", tmp_path / "board.toml")
+    settings = load_settings(tmp_path / "skitter.toml", environ={})
+    assert settings.profile == tmp_path / "board.toml"
     assert settings.source == "mcp23017"
     assert settings.host == "0.0.0.0"
     assert settings.data_dir == Path("/var/lib/skitter")

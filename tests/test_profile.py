@@ -203,3 +203,10 @@ def test_missing_cells_count_is_refused():
 
 def test_bad_toml_is_a_profile_error():
     refused("cells = [", "not valid TOML")
+
+
+def test_i2c_bus_defaults_to_the_headers_bus_1_and_may_be_another():
+    assert loads_profile(tiny("[mcp23017]\naddresses = [0x20]\n")).mcp23017.bus == 1
+    assert loads_profile(tiny("[mcp23017]\naddresses = [0x20]\nbus = 13\n")).mcp23017.bus == 13
+    refused(tiny("[mcp23017]\naddresses = [0x20]\nbus = -1\n"),
+            "mcp23017.bus: expected at least 0, got -1")

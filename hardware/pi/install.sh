@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install skitter on a Raspberry Pi (Raspberry Pi OS Bookworm): I2C, the skitter user, the
-# virtual environment in /opt/skitter, the systemd unit, the udev rule, the configuration
-# file and (with --kiosk) the full-screen scoreboard on the attached TV.
+# Install skitter on a Raspberry Pi (64-bit Raspberry Pi OS Bookworm or Trixie): I2C, the
+# skitter user, the virtual environment in /opt/skitter (the versions of constraints.txt),
+# the systemd unit, the udev rule, the configuration and board profile in /etc/skitter and
+# (with --kiosk) the full-screen scoreboard on the attached TV.
 #
 #   sudo hardware/pi/install.sh [--kiosk]        install on this Pi
 #   hardware/pi/install.sh --root DIR [--kiosk]  stage into DIR (nothing outside DIR)
@@ -15,7 +16,7 @@
 set -euo pipefail
 
 usage() {
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'
     cat <<'EOF'
 
 Options:
@@ -38,6 +39,19 @@ while [ $# -gt 0 ]; do
         *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
+
+# 32-bit Raspberry Pi OS is refused: Blinka needs the gpiod 2.x binding on every Pi, and
+# PyPI has it (and several other dependencies) only as 64-bit wheels; on armhf pip would try
+# to compile them on the Pi, a path nobody tests. The userland decides (dpkg), not the kernel:
+# 32-bit Raspberry Pi OS runs a 64-bit kernel on a Pi 4 or 5.
+ARCH="$(dpkg --print-architecture 2>/dev/null || uname -m)"
+case "$ARCH" in
+    armhf | armel | armv6l | armv7l | i386 | i686)
+        echo "install.sh: this is a 32-bit system ($ARCH), which skitter does not support:" \
+            "install the 64-bit Raspberry Pi OS (Bookworm or Trixie, arm64) with Raspberry Pi" \
+            "Imager (Pi 3, 4, 5 and Zero 2 W all run it), then run install.sh again" >&2
+        exit 1 ;;
+esac
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SRC="$(cd "$HERE/../.." && pwd)"
@@ -175,14 +189,15 @@ install_program() {
     if [ "$PRINT_ONLY" -eq 1 ] || [ ! -x /opt/skitter/venv/bin/python ]; then
         run python3 -m venv --system-site-packages /opt/skitter/venv
     fi
-    run /opt/skitter/venv/bin/pip install --quiet "$SRC"
+    # The versions CI tested (constraints.txt, made by `make lock`).
+    run /opt/skitter/venv/bin/pip install --quiet -c "$SRC/constraints.txt" "$SRC"
     run /opt/skitter/venv/bin/pip install --quiet --no-deps --force-reinstall "$SRC"
     # `skitter` on every user's PATH (and sudo's secure_path).
     link /opt/skitter/venv/bin/skitter /usr/local/bin/skitter
     if [ "$PRINT_ONLY" -eq 1 ]; then
         say "note: under --root the virtual environment is not built; on the Pi run"
         say "      python3 -m venv --system-site-packages /opt/skitter/venv &&"
-        say "      /opt/skitter/venv/bin/pip install $SRC"
+        say "      /opt/skitter/venv/bin/pip install -c $SRC/constraints.txt $SRC"
     fi
 }
 
@@ -194,6 +209,13 @@ install_files() {
         put "$HERE/skitter.toml" /etc/skitter/skitter.toml 0640
         # Readable by the service (it may hold pin_hash and the MQTT password), not by others.
         run chown root:skitter /etc/skitter/skitter.toml
+    fi
+    # The board profile the service reads and `skitter calibrate` writes (never the copy in
+    # site-packages, which every update replaces); a calibrated profile is never overwritten.
+    if [ -e "$ROOT/etc/skitter/board.toml" ]; then
+        say "kept: /etc/skitter/board.toml (never overwritten; reference in $SRC/hardware/boards)"
+    else
+        put "$SRC/hardware/boards/default.toml" /etc/skitter/board.toml 0644
     fi
     put "$HERE/skitter.service" /etc/systemd/system/skitter.service 0644
     put "$HERE/99-skitter.rules" /etc/udev/rules.d/99-skitter.rules 0644

@@ -34,6 +34,7 @@ from web.stats.history import History
 from web.table.table import Refused, Stale, Table
 
 if TYPE_CHECKING:
+    from web.api.watchdog import Watchdog
     from web.table.controls import HardwareControls
     from web.tournament.mqtt_table import TableLink
 
@@ -56,11 +57,14 @@ def create_app(
     poll_interval: float | None = POLL_INTERVAL,
     public_url: str | None = None,
     allowed_origins: tuple[str, ...] = (),
+    watchdog: Watchdog | None = None,
 ) -> FastAPI:
     """The app for ``table``, whose snapshots go to ``broadcaster`` (the table was built with
     its ``publish``, see :func:`web.table.wiring.open_table`). ``table_link``: the tournament
     broker's link, started with the app; ``controls``: the board's GPIO buttons and LEDs,
-    polled with the sensors. ``poll_interval`` None: no polling task (tests tick by hand)."""
+    polled with the sensors. ``poll_interval`` None: no polling task (tests tick by hand).
+    ``watchdog``: systemd's, told when serving and fed while the loop, the writer and the
+    sensing thread answer."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -80,9 +84,18 @@ def create_app(
                       thread=table.watch.thread, writer=table.writer, writer_steps=writer_steps),
                 name="skitter-poll",
             )
+        guard = None
+        if watchdog is not None:
+            guard = asyncio.create_task(watchdog.run([table.writer, table.watch.thread]),
+                                        name="skitter-watchdog")
         try:
             yield
         finally:
+            if guard is not None:
+                watchdog.stopping()  # type: ignore[union-attr]
+                guard.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await guard
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):

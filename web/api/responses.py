@@ -90,6 +90,8 @@ class About(Described):
 class Health(Described):
     ok: bool
     problems: list[str] = Field(description="Each problem in words; empty when all is well.")
+    warnings: list[str] = Field(default_factory=list, description="What works now but would "
+                                "lose data later, e.g. a match log kept in RAM (still 200).")
     link: dict[str, Any]
     store: dict[str, Any]
     source: str

@@ -32,8 +32,8 @@ HELP = "Show the live sensor cells and field counts of a board."
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", help=f"{SPECS_HELP} (default: the profile's hardware, "
                         "mcp23017 when it has an [mcp23017] section, else serial)")
-    parser.add_argument("--profile", help="board profile TOML (default: hardware/boards/"
-                        "default.toml)")
+    parser.add_argument("--profile", help="board profile TOML (default: the reference profile "
+                        "shipped with skitter; on an installed Pi /etc/skitter/board.toml)")
     parser.add_argument("--json", action="store_true", help="print JSON lines, one per change")
     parser.add_argument("--once", action="store_true", help="print one frame and exit")
     parser.add_argument("--duration", type=float, metavar="SECONDS",

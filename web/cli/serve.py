@@ -69,12 +69,15 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     """Open the table, print where to find it, and run until Ctrl-C."""
     import uvicorn
 
+    from firmware_bridge.gpio import lgpio_work_dir
     from web.api.app import create_app
     from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
     from web.api.deps import Auth
     from web.api.serving import Stopped, server_config, stop_on_sigterm
+    from web.api.watchdog import Watchdog
     from web.table.wiring import open_table, publishing
 
+    lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
     broadcaster = Broadcaster()
     to = [broadcaster.publish]
@@ -98,10 +101,14 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
     controls = _hardware_controls(table)
+    # Under systemd (Type=notify): READY once uvicorn serves; `server` is bound just below,
+    # before the app starts.
+    watchdog = Watchdog.from_environ(os.environ, serving=lambda: server.started)
     app = create_app(table, Auth.create(pins, clock, wall=WallClock()), broadcaster,
                      table_link=table_link,
                      controls=controls, caller_language=settings.caller_language,
-                     public_url=addresses[0], allowed_origins=settings.allowed_origins)
+                     public_url=addresses[0], allowed_origins=settings.allowed_origins,
+                     watchdog=watchdog)
     _announce(settings, table, addresses, new_pin)
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,

@@ -1,7 +1,9 @@
 // The caller: after each step the TV says a short sentence, rendered by the scorekeeper
 // (espeak-ng) and played here. Browsers only play sound after a person has tapped the page,
-// so the TV shows one button to turn sound on; the tablet shows the caller's status, its
-// language and a mute for the whole room. Other pages do not load this file.
+// so the TV shows one button to turn sound on; a kiosk, which nobody taps, opens the page as
+// /?caller=on in a Chromium started to allow sound without a tap (hardware/pi/skitter-kiosk).
+// The tablet shows the caller's status, its language and a mute for the whole room. Other
+// pages do not load this file.
 "use strict";
 
 (() => {
@@ -36,7 +38,8 @@
     const live = document.getElementById("live-status");
     if (header && live && live.parentNode === header) header.insertBefore(box, live);
     else (header || document.body).appendChild(box);
-    let on = false;
+    // ?caller=on: sound on from the start (the kiosk), still muted by a tap on this screen.
+    let on = new URLSearchParams(location.search).get("caller") === "on";
     let baseline = null;
     let spoken = null;
 

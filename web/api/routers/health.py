@@ -8,19 +8,28 @@ from fastapi.responses import JSONResponse
 from web.api.deps import TableDep
 from web.api.responses import Health
 from web.api.writer import StillWriting, on_writer
+from web.table.durability import volatile_reason
 
 router = APIRouter(tags=["health"])
 
 HEALTH_WAIT_S = 1.0
 """Seconds ``/healthz`` waits for the store before it reports the disk as stalled."""
 
+POWER_CUT_ADVICE = ("a power cut loses the whole match log: keep the data directory on a "
+                    "lasting disk (hardware/README.md, \"A power cut loses nothing\")")
+
 
 
 @router.get("/healthz", summary="Sensor link, store and uptime",
             responses={200: {"model": Health}, 503: {"model": Health}})
 async def healthz(table: TableDep) -> JSONResponse:
-    """Names each problem in ``problems``; ``uptime`` is in seconds."""
+    """Names each problem in ``problems``; ``uptime`` is in seconds. ``warnings`` name what
+    works now but would lose data later (a match log in RAM): they leave the answer 200."""
     problems: list[str] = []
+    warnings: list[str] = []
+    volatile = volatile_reason(table.store.path.parent)
+    if volatile is not None:
+        warnings.append(f"match log: {volatile}; {POWER_CUT_ADVICE}")
     link: dict[str, object] = {"up": False, "message": "no sensor source"}
     if table.sensing is not None:
         status = table.sensing.link()
@@ -48,8 +57,9 @@ async def healthz(table: TableDep) -> JSONResponse:
     body = {
         "ok": not problems,
         "problems": problems,
+        "warnings": warnings,
         "link": link,
-        "store": {"ok": store_ok, "path": str(table.store.path)},
+        "store": {"ok": store_ok, "path": str(table.store.path), "volatile": volatile is not None},
         "source": table.source_name,
         "uptime": round(table.uptime(), 3),
         "seq": table.published.get("seq", 0),
