@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if not maps:
             print("nothing written")
             return 0
-        write_count_maps(profile.path, maps)  # type: ignore[arg-type]
+        write_count_maps(profile.path, maps, calibration.capacities)  # type: ignore[arg-type]
         print(f"wrote counts for {len(maps)} field(s) to {profile.path}")
         return 0
     except CalibrationError as exc:
