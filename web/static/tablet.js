@@ -388,6 +388,7 @@ function setup() {
     renderDecisions(s);
     $("sec-shootoff").classList.toggle("hidden", s.state.phase !== "shootoff");
     renderBoardSection(s);
+    Question.render($("sec-question"), s, send);
     renderAmend(s);
     fillCorrections(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
