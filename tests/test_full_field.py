@@ -241,3 +241,77 @@ def test_a_pile_up_on_the_minus_field_past_its_capacity_counts_every_penalty(
         assert all(e.shot.delta == {"minus": 1} for e in penalties) and len(penalties) == shots
     finally:
         table.close()
+
+
+# -- the answer over the API -----------------------------------------------------------------
+
+
+def _full_blue(client: TestClient, clock: FakeClock) -> dict[str, Any]:
+    """A match whose Bo's blue the referee has corrected to 14 skitts, its cells full."""
+    s = state(client)
+    assert client.post("/api/match/new", json={
+        "seq": s["seq"], "first": "black", "names": {"black": "Ann", "white": "Bo"}}).is_success
+    run_for(client, clock, 1.0)
+    for player in ("black", "white"):
+        assert client.post("/api/board/big", json={"player": player, "on": True}).is_success
+        run_for(client, clock, 1.0)
+    s = state(client)
+    fix = client.post("/api/match/steps", json={"seq": s["seq"], "step": {"correct": {
+        "board": {BLUE: CAP}, "reason": "skitts piled up on Bo's blue"}}})
+    assert fix.status_code == 200, fix.text
+    assert client.post("/api/board/lay-out", json={}).is_success
+    run_for(client, clock, 1.0)
+    assert state(client)["tracker"]["mode"] == "ready"
+    return state(client)
+
+
+def test_the_no_change_button_on_a_full_board_asks_the_referee(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    s = _full_blue(referee, fake_clock)
+    r = referee.post("/api/match/no-change", json={"seq": s["seq"]})
+    assert r.status_code == 200, r.text
+    question = r.json()["words"]["question"]
+    assert question["text"] == ("Bo's blue is as full as its sensors can count: did Ann's "
+                                "skitt land there?")
+    assert [c["label"] for c in question["choices"]] == ["0", "1", "2"]
+    assert len(state(referee)["log"]) == len(s["log"])  # nothing recorded yet
+
+
+def test_an_answer_that_does_not_fit_is_refused_and_changes_nothing(
+    client: TestClient, referee: TestClient, fake_clock: FakeClock
+) -> None:
+    s = _full_blue(referee, fake_clock)
+    assert referee.post("/api/board/launch", json={"player": "black"}).is_success
+    run_for(referee, fake_clock, 1.0)
+    s = state(referee)
+    assert s["tracker"]["mode"] == "question"
+    body = {"seq": s["seq"], "field": BLUE, "skitts": 1}
+    bad = referee.post("/api/referee/board/answer", json={**body, "skitts": 7})
+    assert bad.status_code == 422
+    assert bad.json()["message"] == "Not possible: expected one of 0, 1, 2, got 7"
+    wrong = referee.post("/api/referee/board/answer", json={**body, "field": "minus"})
+    assert wrong.status_code == 422
+    assert "the question is about white.blue" not in wrong.json()["message"]  # in names
+    assert "Bo's blue" in wrong.json()["message"]
+    typo = referee.post("/api/referee/board/answer", json={**body, "skitts": "one"})
+    assert typo.status_code == 422
+    assert state(referee)["tracker"]["mode"] == "question"
+    referee.post("/api/referee/logout")
+    assert client.post("/api/referee/board/answer", json=body).status_code == 401
+    assert state(client)["log_length"] == s["log_length"]
+
+
+def test_an_answer_made_before_the_match_changed_is_stale(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    _full_blue(referee, fake_clock)
+    assert referee.post("/api/board/launch", json={"player": "black"}).is_success
+    run_for(referee, fake_clock, 1.0)
+    asked = state(referee)
+    undo = referee.post("/api/match/undo", json={"seq": asked["seq"]})  # the other referee
+    assert undo.status_code == 200
+    late = referee.post("/api/referee/board/answer", json={
+        "seq": asked["seq"], "field": BLUE, "skitts": 1})
+    assert late.status_code == 409
+    assert state(referee)["words"]["question"] is None  # the match moved: nothing to answer
