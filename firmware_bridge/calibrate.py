@@ -163,6 +163,10 @@ class Calibration:
             if answer == "d":
                 break
             active = self._covered(fc.cells)
+            if active == 0:
+                self.say(f"  no cell of {name} sees the skitt: put it over a cell, or check "
+                         "that switch and its magnet, and try again")
+                continue
             if active < last:
                 self.say(f"  {n} skitts but only {active} cells active (before: {last}); "
                          "check the skitts and try again")
@@ -177,6 +181,9 @@ class Calibration:
                 self.say(f"  every cell of {name} is covered")
                 break
             n += 1
+        if not observations:
+            self.say(f"  no skitt was placed on {name}: its counts stay as they were")
+            return None
         self.capacities[name] = max(1, trusted_capacity(observations))
         return count_map(observations, total)
 

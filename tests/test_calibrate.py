@@ -201,3 +201,24 @@ def test_calibrate_command_quits_without_writing(profile_copy, monkeypatch, caps
 def test_calibrate_command_names_a_bad_profile(tmp_path, capsys):
     assert main(["calibrate", "--source", "sim", "--profile", str(tmp_path / "x.toml")]) == 2
     assert "not found" in capsys.readouterr().err
+
+
+def test_done_before_any_skitt_keeps_the_field_as_it_was():
+    maps, builder = walk([(None, ""), (None, "d")], ["white.red"])
+    assert maps == {} and builder.capacities == {}
+    assert "  no skitt was placed on white.red: its counts stay as they were" in builder.lines
+
+
+def test_a_skitt_no_cell_sees_is_asked_again_and_nothing_is_written(
+    profile_copy, monkeypatch, capsys
+):
+    """On the command's own simulated board no magnet ever arrives: the placed skitt is
+    seen by no cell, which is no count at all."""
+    before = profile_copy.read_text()
+    answers = iter(["", "", "d"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers, "q"))
+    argv = ["calibrate", "--source", "sim", "--profile", str(profile_copy), "--fields", "minus"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "no cell of minus sees the skitt: put it over a cell" in out
+    assert "nothing written" in out and profile_copy.read_text() == before
