@@ -315,3 +315,32 @@ def test_an_answer_made_before_the_match_changed_is_stale(
         "seq": asked["seq"], "field": BLUE, "skitts": 1})
     assert late.status_code == 409
     assert state(referee)["words"]["question"] is None  # the match moved: nothing to answer
+
+
+def test_a_restore_to_more_than_a_field_can_show_never_waits_for_the_sensors(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    """The referee corrects Bo's blue to 17 skitts: the players put them back, and once its
+    cells show all they can (14) the board agrees with the match."""
+    client, clock = referee, fake_clock
+    s = state(client)
+    assert client.post("/api/match/new", json={
+        "seq": s["seq"], "first": "black", "names": {"black": "Ann", "white": "Bo"}}).is_success
+    run_for(client, clock, 1.0)
+    for player in ("black", "white"):
+        assert client.post("/api/board/big", json={"player": player, "on": True}).is_success
+        run_for(client, clock, 1.0)
+    s = state(client)
+    fix = client.post("/api/match/steps", json={"seq": s["seq"], "step": {"correct": {
+        "board": {BLUE: CAP + 3}, "reason": "a pile-up the sensors missed"}}})
+    assert fix.status_code == 200, fix.text
+    run_for(client, clock, 1.0)
+    assert state(client)["tracker"]["mode"] == "restore"
+    for n in range(1, CAP + 1):
+        assert client.post("/api/board/place", json={"field": BLUE}).is_success
+        run_for(client, clock, 1.0)
+        mode = state(client)["tracker"]["mode"]
+        assert mode == ("ready" if n == CAP else "restore"), (n, state(client)["tracker"])
+    s = state(client)
+    assert s["state"]["board"][BLUE] == CAP + 3 and s["virtual"]["sensed"][BLUE] == CAP
+    assert s["log_length"] == 3  # the two big-skitt shots and the correction: no shot taken
