@@ -109,3 +109,28 @@ def test_the_tv_says_the_referee_is_counting_in_the_players_words(
     assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], box
     snap(page, f"question-tv-{size[0]}x{size[1]}")
     page.context.close()
+
+
+def test_the_no_change_button_on_a_full_board_asks_instead(
+    browser: Any, server: LiveServer
+) -> None:
+    from playwright.sync_api import expect
+
+    tablet = logged_in(browser, server, "/tablet", SIZES["tablet"])
+    api = tablet.context.request
+    post(api, server, "/api/match/new", {"names": NAMES, "first": "black"})
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    step(api, server, {"correct": {"board": {"white.blue": 14}, "reason": "a pile-up"}})
+    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
+    steps = state(api, server)["log_length"]
+    tablet.locator("#no-change").click()
+    expect(tablet.locator("#toast")).to_have_text(
+        "Not recorded yet: say how many skitts the shot added to the full field")
+    expect(tablet.locator("#sec-question .question-text")).to_have_text(TEXT)
+    assert state(api, server)["log_length"] == steps
+    tablet.locator("#sec-question button", has_text="0").click()
+    expect(tablet.locator("#sec-question")).to_be_hidden()
+    assert state(api, server)["log_length"] == steps + 1
+    tablet.context.close()

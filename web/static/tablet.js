@@ -359,7 +359,13 @@ function setup() {
   setupNewMatch();
   offBoard = stepper($("amend-off"), 0, 20, 0, "off the board");
   $("amend-send").onclick = () => send("/api/match/amend", amendBody(), "last shot amended");
-  $("no-change").onclick = () => send("/api/match/no-change", {}, "turn recorded: no change");
+  $("no-change").onclick = async () => {
+    const r = await send("/api/match/no-change", {}, "turn recorded: no change");
+    // a full field cannot show "no change": the question above asks what the shot added
+    if (r.ok && r.data && r.data.tracker && r.data.tracker.mode === "question") {
+      toast("Not recorded yet: say how many skitts the shot added to the full field", true);
+    }
+  };
   // Undo is deliberate: the first tap says what would be taken back, the second does it.
   let undoArmed = null;
   const disarm = () => {
