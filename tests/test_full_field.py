@@ -100,6 +100,11 @@ def test_a_round_won_on_one_field_of_the_virtual_board(
     assert asked == list(range(first_full, shots + 1))
     log = client.get("/api/match/log").json()["entries"]
     assert [e["source"] for e in log if "shot" in e["step"]] == ["sensor"] * (shots + 2)
+    # an answered shot keeps the sensor timeline that raised the question: its review
+    # shows the board as the sensors saw it (the launch spot, the full field)
+    review = client.get(f"/api/match/log/{log[-1]['seq']}/review").json()
+    assert review["source"] == "sensor" and review["file"]["timeline"] is not None
+    assert len(review["frames"]) >= 2
     # the statistics count the referee's answers as the sensed shots they are
     (record,) = [r for r in History(tmp_path / "skitter.db").overview().records
                  if r.match_id == state(client)["match_id"]]

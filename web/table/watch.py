@@ -86,6 +86,9 @@ class Watch:
         """A step handed a shot to the writer and left the view to its publish; the next
         step compares the view all the same (the writer may be waiting on the disk)."""
         self._key: tuple[Any, ...] | None = None
+        self._asked_timeline: Mapping[str, Any] | None = None
+        """The sensor timeline of the reading that raised the open question, stored with
+        the shot once the referee has answered (so its review shows the board move)."""
 
     # -- what the writer tells sensing ---------------------------------------------------------
 
@@ -208,8 +211,11 @@ class Watch:
         while self._queue and not self._holds:
             reading, timeline = self._queue.popleft()
             judged += 1
+            asking = self.tracker.question is not None
             shot = self.tracker.observe(reading, self._expected)
             if shot is None:
+                if not asking and self.tracker.question is not None:
+                    self._asked_timeline = timeline
                 continue
             self._holds += 1
             try:
@@ -290,6 +296,7 @@ class Watch:
         with self.lock:
             shot = self.tracker.accept_board(self._expected)
             if shot is None and self.tracker.question is not None:
+                self._asked_timeline = None
                 self.publish()
                 return
             if shot is None:
@@ -310,14 +317,18 @@ class Watch:
             if shot is None:
                 self.publish()
                 return
-        self._apply_sensed(shot, source="sensor", answer=True)
+            timeline, self._asked_timeline = self._asked_timeline, None
+        self._apply_sensed(shot, source="sensor", timeline=timeline, answer=True)
 
     def no_change(self) -> ShotEvent | None:
         """Writer: the player due shot and nothing changed that the sensors see: the shot,
         or None with the referee asked when a field is as full as its sensors count."""
         with self.lock:
+            asking = self.tracker.question is not None
             shot = self.tracker.mark_no_change(self._expected)
             if shot is None and self.tracker.question is not None:
+                if not asking:
+                    self._asked_timeline = None  # asked by a button: no sensor timeline
                 self.publish()
             return shot
 
