@@ -1,10 +1,15 @@
 """Calibration: learn how many skitts a number of active cells means, field by field.
 
 A skitt may cover one cell or two, depending on the board. The builder clears a field, then
-places 1, 2, 3... skitts on it, pressing Enter each time; after each step the board is read
+places 1, 2, 3... skitts on it, pressing Enter each time, up to as many as the field really
+takes (its circle and the ring a cluster grows into); after each step the board is read
 once it is at rest. The observations become the field's count map (``counts[k]`` = skitts
-when ``k`` cells are active), written into the profile with ``tomlkit`` so the builder's
-comments and layout survive.
+when ``k`` cells are active) and its *capacity*: the most skitts those counts can be trusted
+for. It ends at the first number of skitts that showed the same cells as one fewer, at the
+last number placed, or where every cell was covered; a count at it means "this many or
+more", and the scorekeeper asks the referee about a shot there (scorekeeper.saturation).
+Both are written into the profile with ``tomlkit`` so the builder's comments and layout
+survive.
 
 The dialogue goes through two injected functions (``ask`` returns the builder's answer,
 ``say`` shows a line) and an injected ``wait``, so the whole walk is tested with the
@@ -15,7 +20,7 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import tomlkit
@@ -65,6 +70,17 @@ def count_map(observations: Sequence[tuple[int, int]], n_cells: int) -> tuple[in
     return tuple(counts)
 
 
+def trusted_capacity(observations: Sequence[tuple[int, int]]) -> int:
+    """The most skitts the observed counts tell apart: one fewer than the first number of
+    skitts that showed no more cells than the number before it, else the most placed."""
+    last_n, last_k = 0, 0
+    for n, k in sorted(observations):
+        if n > last_n and k <= last_k:
+            return last_n
+        last_n, last_k = n, k
+    return last_n
+
+
 def progress_bar(active: int, total: int) -> str:
     """``■■□□``: covered cells of a field."""
     return "■" * active + "□" * (total - active)
@@ -94,6 +110,8 @@ class Calibration:
         self.poll_s = poll_s
         self.still_timeout_s = still_timeout_s
         self.pipeline = Pipeline(profile, clock, initial=source.snapshot())
+        self.capacities: dict[str, int] = {}
+        """Per calibrated field: the most skitts its counts can be trusted for."""
 
     def run(self, fields: Sequence[str] | None = None) -> dict[str, tuple[int, ...]]:
         """Walk ``fields`` (default all seven); return the count map of each one finished.
@@ -113,7 +131,11 @@ class Calibration:
                 break
             if outcome is not None:
                 maps[name] = outcome
+                cap = self.capacities[name]
                 self.say(f"  {name}: counts = {list(outcome)}")
+                self.say(f"  {name}: counts are trustworthy up to {cap} skitt"
+                         f"{'' if cap == 1 else 's'}; a count of {cap} means {cap} or more "
+                         "and the referee is asked about a shot there")
         return maps
 
     def _field(self, name: str) -> tuple[int, ...] | str | None:
@@ -141,6 +163,10 @@ class Calibration:
             if answer == "d":
                 break
             active = self._covered(fc.cells)
+            if active == 0:
+                self.say(f"  no cell of {name} sees the skitt: put it over a cell, or check "
+                         "that switch and its magnet, and try again")
+                continue
             if active < last:
                 self.say(f"  {n} skitts but only {active} cells active (before: {last}); "
                          "check the skitts and try again")
@@ -155,6 +181,10 @@ class Calibration:
                 self.say(f"  every cell of {name} is covered")
                 break
             n += 1
+        if not observations:
+            self.say(f"  no skitt was placed on {name}: its counts stay as they were")
+            return None
+        self.capacities[name] = max(1, trusted_capacity(observations))
         return count_map(observations, total)
 
     def _ask(self, prompt: str) -> str:
@@ -178,8 +208,12 @@ class Calibration:
         return ", ".join(str(c) for c in cells if c in active)
 
 
-def write_count_maps(path: str | Path, maps: dict[str, Sequence[int]]) -> BoardProfile:
-    """Write ``maps`` into the profile file at ``path`` as each field's ``counts``.
+def write_count_maps(
+    path: str | Path, maps: dict[str, Sequence[int]],
+    capacities: Mapping[str, int] | None = None,
+) -> BoardProfile:
+    """Write ``maps`` into the profile file at ``path`` as each field's ``counts``, and
+    ``capacities`` (when given) as each field's ``capacity``.
 
     Comments and layout are kept (tomlkit); the result is validated before the file is
     replaced, atomically, so a failed write leaves the old profile intact."""
@@ -200,6 +234,12 @@ def write_count_maps(path: str | Path, maps: dict[str, Sequence[int]]) -> BoardP
             table.value._insert_after("cells", "counts", value)
         else:
             table["counts"] = value
+        if capacities is not None and name in capacities:
+            cap = tomlkit.item(int(capacities[name]))
+            if "capacity" in table:
+                table["capacity"] = cap
+            else:
+                table.value._insert_after("counts", "capacity", cap)
     text = tomlkit.dumps(doc)
     try:
         profile = loads_profile(text, path=p)

@@ -24,6 +24,17 @@ def field_counts(
     }
 
 
+def field_capacities(
+    profile: BoardProfile, muted: frozenset[int] = frozenset()
+) -> dict[str, int]:
+    """Per field, the most skitts its unmuted cells can tell apart (a count at it may hide
+    more skitts: the tracker asks the referee, scorekeeper.saturation)."""
+    return {
+        name: fc.capacity_with(sum(1 for c in fc.cells if c in muted))
+        for name, fc in profile.fields.items()
+    }
+
+
 def big_spots(
     profile: BoardProfile, active: frozenset[int], muted: frozenset[int] = frozenset()
 ) -> Mapping[Player, bool]:

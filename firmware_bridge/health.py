@@ -236,7 +236,9 @@ class HealthMonitor:
         expected = self._expected[field]
         if expected <= 0 and active:
             return FlagKind.STUCK_ACTIVE
-        if expected >= self.profile.fields[field].capacity and not active:
+        # Only a field expected to hold what covers every cell says each cell must be on
+        # (not its trusted capacity, which a calibration may set lower).
+        if expected >= self.profile.fields[field].counts[-1] and not active:
             return FlagKind.STUCK_INACTIVE
         return None
 

@@ -26,7 +26,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Protocol
 
-from firmware_bridge.counts import big_spots, bridges, field_counts, launch_player, muted_fields
+from firmware_bridge.counts import (
+    big_spots,
+    bridges,
+    field_capacities,
+    field_counts,
+    launch_player,
+    muted_fields,
+)
 from firmware_bridge.debounce import Debouncer
 from firmware_bridge.health import CellFlag, HealthMonitor
 from firmware_bridge.profile import BoardProfile
@@ -167,6 +174,7 @@ class Pipeline:
             bridges=bridges(self.profile, active, muted),
             launched=frozenset(self._launched),
             muted=muted_fields(self.profile, muted),
+            capacity=field_capacities(self.profile, muted),
         )
 
     def flags(self) -> list[CellFlag]:

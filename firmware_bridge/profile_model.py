@@ -50,16 +50,28 @@ class FieldCells:
     """``counts[k]`` is the skitt count when ``k`` of the cells are active (identity unless
     calibrated: one skitt may cover two cells)."""
 
+    trusted: int | None = None
+    """The most skitts the counts are trustworthy for (``capacity`` in the profile, written
+    by ``skitter calibrate`` where two numbers of skitts showed the same cells); None: up to
+    the table's last count."""
+
     def count_for(self, active: int) -> int:
-        """The skitt count for ``active`` active cells, clipped to the table."""
+        """The skitt count for ``active`` active cells, clipped to the table and to the
+        capacity: a count at the capacity means "this many or more"."""
         if active <= 0:
             return self.counts[0]
-        return self.counts[min(active, len(self.counts) - 1)]
+        return min(self.counts[min(active, len(self.counts) - 1)], self.capacity)
 
     @property
     def capacity(self) -> int:
-        """The most skitts the sensors can tell apart on this field."""
-        return self.counts[-1]
+        """The most skitts the sensors can tell apart on this field; the scorekeeper takes a
+        count at it as "this many or more" and asks the referee (scorekeeper.saturation)."""
+        last = self.counts[-1]
+        return last if self.trusted is None else min(self.trusted, last)
+
+    def capacity_with(self, muted: int) -> int:
+        """The capacity left when ``muted`` of the field's cells are muted."""
+        return self.count_for(len(self.cells) - muted)
 
 
 @dataclass(frozen=True)

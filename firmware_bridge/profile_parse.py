@@ -143,12 +143,20 @@ class ProfileParser:
             key = f"fields.{name}"
             if not isinstance(table, Mapping):
                 raise ProfileError(f"{key}: expected a table with 'cells', got {table!r}")
-            extra = sorted(set(table) - {"cells", "counts"})
+            extra = sorted(set(table) - {"cells", "counts", "capacity"})
             if extra:
-                raise ProfileError(f"{key}: unknown key {extra[0]!r} (expected cells, counts)")
+                raise ProfileError(
+                    f"{key}: unknown key {extra[0]!r} (expected cells, counts, capacity)")
             cells = self._cell_list(table.get("cells"), f"{key}.cells")
             counts = self._counts(table.get("counts"), len(cells), f"{key}.counts")
-            result[name] = FieldCells(name, cells, counts)
+            trusted = table.get("capacity")
+            if trusted is not None:
+                trusted = _int(trusted, f"{key}.capacity", minimum=1)
+                if trusted > counts[-1]:
+                    raise ProfileError(
+                        f"{key}.capacity: {trusted} is more than the counts reach "
+                        f"({counts[-1]} with every cell active)")
+            result[name] = FieldCells(name, cells, counts, trusted)
         return result
 
     def _counts(self, value: Any, n: int, key: str) -> tuple[int, ...]:

@@ -7,8 +7,11 @@ Events are stamped with the injected clock; verbs that take time (a launch press
 chattering sensor) schedule their later events, which :meth:`poll` hands out once the clock
 has reached them. It is never a fallback: it runs only when asked for by name (``sim``).
 
-Impossible commands (more skitts than a field's cells can show, an unknown field, a magnet
-arriving where one already is) raise :class:`SimulatorError` and change nothing.
+A field takes any number of skitts, as a real one does: beyond what its cells can tell
+apart (its capacity) the skitts lie there but the cells stay as they are, so the pipeline
+sees exactly what a real board would (:meth:`SimulatedBoard.over`). Impossible commands (an
+unknown field, a magnet arriving where one already is, a negative count) raise
+:class:`SimulatorError` and change nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from firmware_bridge.profile import BoardProfile, FieldCells
 from firmware_bridge.source import LinkStatus, SensorEvent
 from scorekeeper.clock import Clock
 from scorekeeper.fields import PLAYERS, Player, UnknownFieldError, check_field
+
+MAX_SKITTS = 10_000
+"""More skitts than any pot holds (the rules cap the pot there): a count beyond is a typo."""
 
 
 class SimulatorError(ValueError):
@@ -48,6 +54,7 @@ class SimulatedBoard:
         self._seq = 0
         self._delivered = 0
         self._final: set[int] = set()  # the board once every scheduled event has happened
+        self._over: dict[str, int] = {}  # skitts on a full field that no cell shows
         self._closed = False
 
     # -- Source protocol -------------------------------------------------------------------
@@ -131,38 +138,57 @@ class SimulatedBoard:
 
     # -- skitts on fields ------------------------------------------------------------------
 
-    def count(self, field: str) -> int:
-        """Skitts on ``field`` as its cells (and count map) show them."""
+    def sensed(self, field: str) -> int:
+        """Skitts on ``field`` as its cells (and count map) show them: at most its capacity."""
         fc = self._field(field)
         return fc.count_for(sum(1 for c in fc.cells if c in self._final))
 
+    def over(self, field: str) -> int:
+        """Skitts lying on ``field`` beyond what its cells can count (0 below capacity)."""
+        self._field(field)
+        return self._over.get(field, 0)
+
+    def count(self, field: str) -> int:
+        """Skitts lying on ``field``: what its cells show, and those beyond its capacity."""
+        return self.sensed(field) + self.over(field)
+
     def place_skitt(self, field: str) -> None:
-        """One more skitt lands on ``field``. A full field refuses it in the words a player
-        tapping the virtual board reads (the cells behind the count are the referee's)."""
-        capacity = self._field(field).capacity
-        if self.count(field) >= capacity:
-            raise SimulatorError(f"{field} is full, it holds at most {capacity} skitts")
+        """One more skitt lands on ``field``; on a full field it clings to the cluster where
+        no cell can tell it apart, so the cells stay as they are."""
         self.set_count(field, self.count(field) + 1)
 
     def remove_skitt(self, field: str) -> None:
-        """One skitt is taken off ``field``."""
+        """One skitt is taken off ``field`` (one no cell counts first, on a full field)."""
         if self.count(field) == 0:
             raise SimulatorError(f"no skitt on {field} to remove")
         self.set_count(field, self.count(field) - 1)
 
     def set_count(self, field: str, n: int) -> None:
-        """Make ``field`` show ``n`` skitts, changing as few cells as possible."""
+        """Put ``n`` skitts on ``field``, changing as few cells as possible; beyond the
+        field's capacity its cells show the capacity and the rest lie there unseen."""
         fc = self._field(field)
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise SimulatorError(f"a skitt count is a whole number >= 0, got {n!r}")
-        if n > fc.capacity:
-            raise SimulatorError(
-                f"{field} holds at most {fc.capacity} skitts; cannot put {n} there"
-            )
+        if n > MAX_SKITTS:
+            raise SimulatorError(f"{n} skitts do not fit on {field} (at most {MAX_SKITTS})")
+        over = max(0, n - fc.capacity)
+        n -= over
+        if over:
+            self._over[field] = over
+        else:
+            self._over.pop(field, None)
+        if n == fc.capacity:
+            # the fewest active cells that read as full (a calibrated map may repeat counts)
+            want = next(k for k in range(len(fc.counts)) if fc.count_for(k) >= n)
+            self._set_cells(fc, want)
+            return
         if n not in fc.counts:
             raise SimulatorError(f"no number of active cells on {field} reads as {n} skitts "
                                  f"(count map {list(fc.counts)})")
-        want = fc.counts.index(n)
+        self._set_cells(fc, fc.counts.index(n))
+
+    def _set_cells(self, fc: FieldCells, want: int) -> None:
+        """Make ``want`` of the field's cells active."""
         on = [c for c in fc.cells if c in self._final]
         off = [c for c in fc.cells if c not in self._final]
         if want > len(on):
@@ -172,6 +198,7 @@ class SimulatedBoard:
 
     def clear(self) -> None:
         """Every magnet leaves the board (fields, spots, bridges)."""
+        self._over.clear()
         self._emit([(c, False, 0.0) for c in sorted(self._final)])
 
     # -- big skitts, bridges, launch spots -------------------------------------------------

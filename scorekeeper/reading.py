@@ -35,6 +35,15 @@ class BoardReading:
     muted: frozenset[str] = frozenset()
     """Fields whose counts left out one or more muted cells (shown to the referee)."""
 
+    capacity: Mapping[str, int] = field(default_factory=dict)
+    """Per field: the most skitts its sensors can tell apart. A count at it means "this many
+    or more" (:mod:`scorekeeper.saturation`); a field not named here is counted exactly."""
+
     def count(self, field_name: str) -> int:
         """Skitts on ``field_name`` (0 when the reading does not name it)."""
         return int(self.counts.get(field_name, 0))
+
+    def saturated(self, field_name: str) -> bool:
+        """True when ``field_name``'s count is at its capacity: it may hold more."""
+        cap = self.capacity.get(field_name)
+        return cap is not None and self.count(field_name) >= cap

@@ -17,6 +17,9 @@ tracker compares that with the board the match expects and decides what the diff
 - **review**: after a pause, a lost sensor link, a restart, or a reading the rules refused,
   a board that differs from the match is never scored automatically: the referee accepts
   it as the shot of the player due, or has it restored.
+- **question**: a field the shot may have changed is as full as its sensors can count
+  (:mod:`scorekeeper.saturation`): the shot waits for the referee's count there, one tap per
+  field, and is then proposed like any sensed shot. A full field is never "no change".
 - **paused**: sensing is paused by the referee or the link is down; readings are ignored.
 
 The tracker is pure: it reads no clock and does no I/O. It proposes shots as match events
@@ -34,9 +37,10 @@ from scorekeeper.events import ShotEvent
 from scorekeeper.fields import PLAYERS, Player, color_of, side_of
 from scorekeeper.reading import BoardReading
 from scorekeeper.restore import Override, split_restore
+from scorekeeper.saturation import Question, QuestionError, full_fields, question_for
 from scorekeeper.shot import Shot
 
-Mode = Literal["ready", "restore", "review", "paused"]
+Mode = Literal["ready", "restore", "review", "question", "paused"]
 
 
 @dataclass(frozen=True)
@@ -87,6 +91,10 @@ class TrackerStatus:
     overridden: Mapping[str, int] = field(default_factory=dict)
     """Per field: how far the sensors read from the match where the referee said the board
     is as the match expects (sensed minus expected then)."""
+    question: Question | None = None
+    """The shot waiting for the referee's count on a full field (mode ``question``)."""
+    full: tuple[str, ...] = ()
+    """Fields whose sensed count is at what their sensors can tell apart."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -96,14 +104,23 @@ class TrackerStatus:
             "differences": dict(self.differences),
             "big_differences": dict(self.big_differences),
             "overridden": dict(self.overridden),
+            "question": None if self.question is None else self.question.to_json(),
+            "full": list(self.full),
         }
 
 
 def board_differences(reading: BoardReading, expected: Expectation) -> dict[str, int]:
-    """Sensed minus expected count for every field where they differ."""
+    """Sensed minus expected count for every field where they differ.
+
+    A field at its sensors' capacity holds that many *or more*: it agrees with any expected
+    count at or above it (a correction or restore never waits for a count the sensors cannot
+    reach), and differs by at least what it shows above a smaller expected count."""
     out: dict[str, int] = {}
     for name in sorted(set(expected.board) | set(reading.counts)):
-        diff = reading.count(name) - int(expected.board.get(name, 0))
+        want = int(expected.board.get(name, 0))
+        if reading.saturated(name) and want >= reading.count(name):
+            continue
+        diff = reading.count(name) - want
         if diff:
             out[name] = diff
     return out
@@ -206,6 +223,7 @@ class Tracker:
         big spots, bridges), to tell the restore from a shot played meanwhile."""
         self._suspect: ShotEvent | None = None
         """The shot a change during a restore looks like, for the referee to score."""
+        self._question: Question | None = None
 
     # Inputs --------------------------------------------------------------------------
 
@@ -215,13 +233,15 @@ class Tracker:
         self._expected = expected
         if self._paused_by:
             return None
+        if self._mode == "question":
+            return None  # the referee's count comes first; the board is read again after
         seen, judged = self._judged(reading, expected)
         if self._mode == "ready":
             shot = shot_from_reading(seen, judged)
             if shot is None:
                 return None
             self._note = ""
-            return ShotEvent(shot)
+            return self._propose(shot, seen, judged)
         if agrees(seen, judged):
             self._ready()
         elif self._mode == "restore" or (self._mode == "review" and self._base is not None):
@@ -249,6 +269,7 @@ class Tracker:
         self._note = ""
         self._base = None
         self._suspect = None
+        self._question = None
 
     def _restore_from(self, seen: BoardReading, judged: Expectation) -> None:
         """Start (or start again) a restore from this reading: all of it is to put back."""
@@ -297,6 +318,11 @@ class Tracker:
         """
         self._expected = expected
         self._suspect = None  # judged against the match as it was
+        if self._question is not None:
+            # The match changed before the referee answered: the asked shot is void.
+            self._question = None
+            self._mode = "review"
+            self._note = "the match changed before the referee said what the shot added"
         if self._paused_by:
             return
         if self._reading is None:
@@ -311,21 +337,26 @@ class Tracker:
     def refused(self, message: str) -> None:
         """The rules refused the proposed shot: the referee must look at the board."""
         self._mode, self._base, self._suspect = "review", None, None
+        self._question = None
         self._note = f"the rules refused the sensed shot: {message}"
 
     def not_recorded(self, message: str) -> None:
         """A sensed shot could not be written to the match log: it is not scored, and the
         referee accepts the board again once the log can be written."""
         self._mode, self._base, self._suspect = "review", None, None
+        self._question = None
         self._note = f"the sensed shot was not recorded ({message})"
 
     def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
         """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
         if expected.turn is None or not expected.playing:
             return None
-        if expected.must_place_big:
-            return ShotEvent(Shot(by=expected.turn, big="missed"))
-        return ShotEvent(Shot(by=expected.turn))
+        if self._question is not None:
+            return None  # already asked: the referee's count completes the shot
+        shot = Shot(by=expected.turn, big="missed" if expected.must_place_big else None)
+        if self._reading is None:
+            return ShotEvent(shot)
+        return self._propose(shot, self._reading, expected)
 
     def accept_board(self, expected: Expectation) -> ShotEvent | None:
         """The referee accepts the board as sensed: the difference is the shot of the player due."""
@@ -339,7 +370,33 @@ class Tracker:
         turn = {expected.turn} if expected.turn else set()
         forced = replace(seen, launched=seen.launched | turn)
         shot = shot_from_reading(forced, judged)
-        return None if shot is None else ShotEvent(shot)
+        return None if shot is None else self._propose(shot, forced, judged)
+
+    def answer(self, field_name: str, skitts: int) -> ShotEvent | None:
+        """The referee's count for the open question's field: how many skitts the shot
+        added there. Returns the completed shot once every full field is answered (apply it
+        like an observed one, then :meth:`sync` with ``after_shot``); :class:`QuestionError`
+        for an answer that does not fit (nothing changes then)."""
+        if self._question is None:
+            raise QuestionError("answer: no question is open (the board is counted)")
+        question = self._question.answered(field_name, skitts)
+        if question.open is not None:
+            self._question = question
+            return None
+        self._ready()
+        return ShotEvent(question.completed())
+
+    def _propose(
+        self, shot: Shot, reading: BoardReading, expected: Expectation
+    ) -> ShotEvent | None:
+        """The shot, or None with a question open when a field it may have changed is as
+        full as its sensors can count."""
+        question = question_for(shot, reading, expected.board)
+        if question is None:
+            return ShotEvent(shot)
+        self._question = question
+        self._mode = "question"
+        return None
 
     def restore_board(self) -> None:
         """The referee has the board restored to what the match expects (all of it,
@@ -404,12 +461,18 @@ class Tracker:
                 self._note = "sensing resumed: checking the board"
             self._mode, self._base, self._suspect = "review", None, None
             self._reading = None
+            self._question = None
 
     # Output --------------------------------------------------------------------------
 
     @property
     def mode(self) -> Mode:
         return "paused" if self._paused_by else self._mode
+
+    @property
+    def question(self) -> Question | None:
+        """The shot waiting for the referee's count on a full field, if any."""
+        return self._question
 
     def status(self) -> TrackerStatus:
         """What the board needs, in words for the scoreboard and the referee."""
@@ -427,6 +490,8 @@ class Tracker:
             differences=diffs,
             big_differences=bigs,
             overridden=dict(self._override.counts) if self._override else {},
+            question=self._question,
+            full=full_fields(reading) if reading else (),
         )
 
     def _message(
@@ -448,6 +513,12 @@ class Tracker:
             if expected.must_place_big:
                 return f"{expected.turn} to place the big skitt"
             return f"board ready: {expected.turn} to shoot"
+        if mode == "question" and self._question is not None:
+            asked = self._question.open
+            name = asked.field if asked is not None else "minus"
+            where = "the minus field" if name == "minus" else name
+            return (f"{where} is as full as its sensors can count: referee to say how many "
+                    f"skitts {self._question.shot.by}'s shot added there")
         what = describe_differences(diffs, bigs, bridge)
         if mode == "restore":
             return f"restore the board: {what}"

@@ -109,6 +109,41 @@ def restore_instruction(
     return text
 
 
+def skitts_label(n: int) -> str:
+    """A count the referee taps: ``0``, ``1``, ``2``; ``1 came off`` for ``-1``."""
+    return f"{-n} came off" if n < 0 else str(n)
+
+
+def question_words(
+    question: Mapping[str, Any] | None, names: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """The referee's question about a field as full as its sensors can count, e.g.
+    ``Bo's blue is as full as its sensors can count: did Ann's skitt land there?`` with
+    one choice per count (``scorekeeper.saturation``); None when nothing is asked."""
+    asked = (question or {}).get("open")
+    if not question or not asked:
+        return None
+    where = field_words(str(asked["field"]), names)
+    where = where[:1].upper() + where[1:]
+    who = name_of(str(question.get("by")), names)
+    least = int(asked["least"])
+    if least > 0:
+        text = (f"{where} is now as full as its sensors can count: how many skitts did "
+                f"{who}'s shot add there?")
+        detail = (f"The sensors saw {least} arrive; more may cling to the cluster where no "
+                  "sensor counts them.")
+    else:
+        text = f"{where} is as full as its sensors can count: did {who}'s skitt land there?"
+        detail = "Tap how many skitts the shot added there" + (
+            "; it held more than its sensors count, so some may also have come off unseen."
+            if least < 0 else ".")
+    return {"field": asked["field"], "by": question.get("by"), "text": text,
+            "detail": detail, "alert": f"{where} is as full as its sensors can count: the "
+            f"referee says what {who}'s shot added there",
+            "choices": [{"skitts": int(n), "label": skitts_label(int(n))}
+                        for n in asked["choices"]]}
+
+
 def moment(state: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str] | None:
     """The round or game moment the TV shows large until the next shot, or None.
 

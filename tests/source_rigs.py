@@ -27,7 +27,7 @@ from web.table.table import Table
 PROFILE = load_profile()
 
 
-ADDRESSES = (0x20, 0x21, 0x22)
+ADDRESSES = PROFILE.mcp23017.addresses if PROFILE.mcp23017 else ()
 
 
 BIG = {"black": 36, "white": 37}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from browser_support import SCREENSHOTS, LiveServer
-from tv_support import score_a_point, state, step
+from tv_support import score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
@@ -59,8 +59,17 @@ def note_by_field(page: Any, field: str, gap: float = 4.0) -> dict[str, float]:
     return a  # type: ignore[no-any-return]
 
 
+def long_press(page: Any, selector: str) -> None:
+    """Hold a finger (the mouse) on ``selector`` past the long-press time: take one off."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(900)
+    page.mouse.up()
+
+
 @pytest.mark.parametrize("size", [SIZES["tv"], SIZES["phone"]], ids=["1920x1080", "390x844"])
-def test_the_board_says_who_aims_where_and_explains_a_full_field_where_it_was_tapped(
+def test_the_board_says_who_aims_where_and_a_full_field_keeps_taking_skitts(
     browser: Any, server: LiveServer, size: tuple[int, int]
 ) -> None:
     from playwright.sync_api import expect
@@ -75,32 +84,48 @@ def test_the_board_says_who_aims_where_and_explains_a_full_field_where_it_was_ta
     step(api, server, {"shot": {"by": "white", "big": "placed"}})
     expect(aim).to_have_text("Ann shoots at Bo's fields, top.")
 
-    # Bo's red holds four skitts: a fifth tap is refused, and said over that field
-    step(api, server, {"correct": {"board": {"white.red": 4}, "reason": "set-up"}})
+    # Bo's red holds as many skitts as its 14 cells count: one more is taken (issue 24),
+    # shown as more than the sensors count, and the referee is asked what the shot added
+    step(api, server, {"correct": {"board": {"white.red": 14}, "reason": "set-up"}})
     assert api.post(server.url + "/api/board/lay-out", data={}).ok
     field = page.locator('#vboard [data-field="white.red"]')
-    expect(field.locator(".field-count")).to_have_text("4")
+    expect(field.locator(".field-count")).to_have_text("14")
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     steps = state(api, server)["log_length"]
     if size[0] < 600:
         field.locator(".field-rect").tap()
     else:
         field.locator(".field-rect").click()
+    expect(field.locator(".field-count")).to_have_text("15")
+    expect(field.locator(".full-label").first).to_have_text("full: more than")
+    expect(page.locator("#full-note")).to_have_text(
+        "Bo's red is full: more than the sensors count (15 on it, the sensors count 14).")
+    expect(page.locator("#message")).to_have_text(re.compile(
+        r"Bo's red is as full as its sensors can count: referee to say how many skitts "
+        r"Ann's shot added there"))
+    assert state(api, server)["log_length"] == steps  # nothing scored before the answer
+    virtual = state(api, server)["virtual"]
+    assert virtual["counts"]["white.red"] == 15 and virtual["sensed"]["white.red"] == 14
+    snap(page, f"board-{size[0]}x{size[1]}-full-field")
+
+    # a tap that cannot be done is still explained over the field, in players' words
+    long_press(page, '#vboard [data-field="white.blue"] .field-rect')
     note = page.locator("#tap-note")
     expect(note).to_be_visible()
-    expect(note).to_have_text(re.compile(r"Bo's red is full.*at most 4 skitts"))
+    expect(note).to_have_text("Not possible: no skitt on Bo's blue to remove")
     assert not re.search(r"\bcells?\b", note.inner_text(), re.IGNORECASE)
-    box = note_by_field(page, "white.red")
+    box = note_by_field(page, "white.blue")
     assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], box
     assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], box
     expect(page.locator("#toast")).not_to_have_class(re.compile(r"\bshow\b"))
-    assert state(api, server)["log_length"] == steps  # nothing was scored
-    assert state(api, server)["virtual"]["counts"]["white.red"] == 4
-    snap(page, f"board-{size[0]}x{size[1]}-full-field")
     page.context.close()
 
 
-def test_the_board_and_its_refusal_at_every_size(browser: Any, server: LiveServer) -> None:
-    """Screenshots of the board with the aim line and a refused tap, at the five sizes."""
+def test_the_board_a_full_field_and_a_refusal_at_every_size(
+    browser: Any, server: LiveServer
+) -> None:
+    """Screenshots of the board with the aim line, a field holding more skitts than its
+    sensors count, and a refused tap, at the five sizes."""
     from playwright.sync_api import expect
 
     setup = logged_in(browser, server, "/board", SIZES["tv"])
@@ -108,18 +133,27 @@ def test_the_board_and_its_refusal_at_every_size(browser: Any, server: LiveServe
     new_match(api, server)
     for by in ("black", "white"):
         step(api, server, {"shot": {"by": by, "big": "placed"}})
-    step(api, server, {"correct": {"board": {"black.blue": 4}, "reason": "set-up"}})
+    step(api, server, {"correct": {"board": {"black.blue": 16}, "reason": "set-up"}})
     assert api.post(server.url + "/api/board/lay-out", data={}).ok
     setup.context.close()
     for name, size in SIZES.items():
         page = logged_in(browser, server, "/board", size)
         expect(page.locator("#aim")).to_have_text("Ann shoots at Bo's fields, top.")
-        field = page.locator('#vboard [data-field="black.blue"] .field-rect')
-        expect(page.locator('#vboard [data-field="black.blue"] .field-count')).to_have_text("4")
-        field.click()
+        blue = page.locator('#vboard [data-field="black.blue"]')
+        expect(blue.locator(".field-count")).to_have_text("16")
+        expect(page.locator("#full-note")).to_have_text(
+            "Ann's blue is full: more than the sensors count (16 on it, the sensors count 14).")
+        band = blue.locator(".full-band").bounding_box()
+        rect = blue.locator(".field-rect").bounding_box()
+        # the band lies over the field's top (the field's outline is a little wider)
+        assert rect["x"] <= band["x"] and band["x"] + band["width"] <= rect["x"] + rect["width"]
+        assert band["width"] >= 0.9 * rect["width"] and band["y"] >= rect["y"]
+        label = blue.locator(".full-label").nth(1).bounding_box()
+        assert rect["x"] <= label["x"] and label["x"] + label["width"] <= rect["x"] + rect["width"]
+        long_press(page, '#vboard [data-field="white.yellow"] .field-rect')
         note = page.locator("#tap-note")
-        expect(note).to_have_text(re.compile(r"Ann's blue is full"))
-        box = note_by_field(page, "black.blue")  # where the player looks: on screen
+        expect(note).to_have_text("Not possible: no skitt on Bo's yellow to remove")
+        box = note_by_field(page, "white.yellow")  # where the player looks: on screen
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (name, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], (name, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name

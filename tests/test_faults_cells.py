@@ -116,7 +116,9 @@ def test_with_both_cells_muted_the_match_ends_as_on_a_healthy_board() -> None:
     assert faulty.rig.match.state == faulty.rig.reference().state
     assert faulty.rig.log.refusals == [] and faulty.rig.log.referee_accepts == 0
     assert len(healthy.rig.taken()) == SHOTS
-    assert any(healthy.rig.match.state.score.values())  # points were scored along the way
+    # points were scored along the way (a round won took five of them; its score is reset)
+    final = healthy.rig.match.state
+    assert any(final.score.values()) or any(final.round_wins.values())
 
 
 def test_chatter_starting_mid_match_holds_the_next_shot_until_muted() -> None:

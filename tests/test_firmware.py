@@ -229,3 +229,54 @@ def test_code_py_reports_low_pins_as_magnets_and_answers_queries(
     sent = [f for f in out if isinstance(f, State)]
     assert sent and all(s.bits == (1 << 0) | (1 << 21) for s in sent)  # GP2, GP26
     assert [s.seq for s in sent] == list(range(len(sent)))
+
+
+def test_code_py_reads_the_reference_boards_eight_expanders_over_i2c(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+) -> None:
+    """With ``EXPANDERS`` set the Pico carries the reference board: 128 cells read from
+    emulated MCP23017 register models, the same cell numbers as the Pi's source."""
+    from emulation.i2c import FakeI2C
+
+    from firmware_bridge.profile import load_profile
+
+    profile = load_profile()
+    addresses = profile.mcp23017.addresses  # type: ignore[union-attr]
+    bus = FakeI2C(addresses)
+    for cell in (0, 36, 126):  # black.red, black's centre spot, the minus field's last
+        bus.magnet(cell, True)
+    busio = types.ModuleType("busio")
+    busio.I2C = lambda scl, sda, frequency=100000: bus  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "busio", busio)
+    port = _Port(encode_frame("?"))
+    _fake_circuitpython(monkeypatch, port, low_pins=set(), passes=120)
+    source = (FIRMWARE / "code.py").read_text()
+    assert source.count("EXPANDERS = ()") == 1
+    code = tmp_path / "code.py"
+    code.write_text(source.replace("EXPANDERS = ()", f"EXPANDERS = {tuple(addresses)!r}"))
+    bus.detach(0x27)  # one expander is off the bus at first, back after 40 passes
+    reads = 0
+    read = bus.writeto_then_readfrom
+
+    def reading(address: int, *args: object, **kwargs: object) -> None:
+        nonlocal reads
+        reads += 1
+        if reads == 8 * 40:
+            bus.attach(0x27).drive(14, 0)  # and its GPB6 (cell 126) sees a magnet
+        read(address, *args, **kwargs)
+
+    bus.writeto_then_readfrom = reading  # type: ignore[method-assign]
+    with pytest.raises(_StopLoop):
+        runpy.run_path(str(code), run_name="__main__")
+    out = frames(bytes(port.tx), cells=profile.cells)
+    assert [f for f in out if isinstance(f, Hello)] == [Hello("1.0.0", "skitter-1", 128)] * 2
+    sent = [f.bits for f in out if isinstance(f, State)]
+    seen = (1 << 0) | (1 << 36)
+    assert sent[0] == seen and sent[-1] == seen | 1 << 126  # 0x27 read once it answers
+    assert set(sent) == {seen, seen | 1 << 126}
+    faults = [f for f in out if isinstance(f, Fault)]
+    assert [(f.code, f.message) for f in faults] == [("i2c", "expander 0x27 not answering")]
+    for address in addresses:  # every chip configured, 0x27 once it came back
+        chip = bus.chips[address]
+        assert chip.regs[0x0C] == chip.regs[0x0D] == 0x7F  # pull-ups on the inputs
+        assert chip.regs[0x00] == chip.regs[0x01] == 0x7F  # GPA7/GPB7 outputs

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import pytest
+from profile_support import calibrated, halves
 
 from firmware_bridge.health import FlagKind, HealthMonitor
 from firmware_bridge.pipeline import Pipeline
-from firmware_bridge.profile import load_profile, loads_profile
+from firmware_bridge.profile import load_profile
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import FakeClock
 from scorekeeper.reading import BoardReading
 
 EMPTY = dict.fromkeys(load_profile().field_names, 0)
+RED = list(load_profile().fields["white.red"].cells)  # 14 cells
 
 
 class Bench:
@@ -98,9 +100,7 @@ def test_a_cell_going_active_on_an_empty_field_the_restore_does_not_involve_is_s
 def test_a_cell_whose_field_the_restore_leaves_as_it_is_is_not_excused():
     """On a calibrated minus field one active cell reads as no skitt: the restore asks
     nothing of that field, so the lone active cell there is not explained by it."""
-    text = load_profile().path.read_text().replace(
-        "cells = [32, 33, 34, 35]", "cells = [32, 33, 34, 35]\ncounts = [0, 0, 1, 1, 2]")
-    bench = Bench(profile=loads_profile(text), restore_timeout_s=10.0)
+    bench = Bench(profile=calibrated({"minus": halves(20)}), restore_timeout_s=10.0)
     for cell in (16, 17, 32):
         bench.board.magnet_arrives(cell)
     bench.run(1)
@@ -156,18 +156,18 @@ def test_hold_reasons_name_the_cell_being_waited_for():
 
 
 def test_a_stuck_inactive_cell_is_found_once_its_field_has_been_put_back():
-    bench = Bench(initial=[16, 17, 18, 19], restore_timeout_s=2.0)
-    bench.board.magnet_leaves(19)  # a clearing took the field's skitts off
+    bench = Bench(initial=RED, restore_timeout_s=2.0)
+    bench.board.magnet_leaves(RED[-1])  # a clearing took the field's skitts off
     bench.run(1)
-    bench.pipeline.set_expected({**EMPTY, "white.red": 4})
+    bench.pipeline.set_expected({**EMPTY, "white.red": len(RED)})
     bench.run(30, step=0.1)
-    assert bench.pipeline.flags() == []  # nobody has put the fourth skitt back yet
-    bench.board.magnet_leaves(18)  # a skitt pushed into place; cell 19 no longer reacts
+    assert bench.pipeline.flags() == []  # nobody has put the last skitt back yet
+    bench.board.magnet_leaves(RED[-2])  # a skitt pushed into place; the last cell is dead
     bench.run(0.5)
-    bench.board.magnet_arrives(18)
+    bench.board.magnet_arrives(RED[-2])
     bench.run(2.5)
     (flag,) = bench.pipeline.flags()
-    assert (flag.cell, flag.kind) == (19, FlagKind.STUCK_INACTIVE)
+    assert (flag.cell, flag.kind) == (RED[-1], FlagKind.STUCK_INACTIVE)
 
 
 def test_cell_restored_within_the_timeout_is_not_flagged():
@@ -182,11 +182,11 @@ def test_cell_restored_within_the_timeout_is_not_flagged():
 
 
 def test_cell_inactive_on_a_field_expected_full_is_flagged_stuck_inactive():
-    bench = Bench(initial=[16, 17, 18], restore_timeout_s=2.0)
-    bench.pipeline.set_expected({**EMPTY, "white.red": 4})
+    bench = Bench(initial=RED[:-1], restore_timeout_s=2.0)
+    bench.pipeline.set_expected({**EMPTY, "white.red": len(RED)})
     bench.run(2.5)
     (flag,) = bench.pipeline.flags()
-    assert (flag.cell, flag.kind) == (19, FlagKind.STUCK_INACTIVE)
+    assert (flag.cell, flag.kind) == (RED[-1], FlagKind.STUCK_INACTIVE)
 
 
 def test_partly_covered_field_says_nothing_about_single_cells():

@@ -353,8 +353,10 @@ def test_default_profile_opens_through_sources_and_reads_the_centre_spot(
     from firmware_bridge.sources import open_source
 
     profile = load_profile()
-    bus = FakeI2C((0x20, 0x21, 0x22))
-    for pin, address in zip((17, 27, 22), (0x20, 0x21, 0x22), strict=True):
+    addresses = tuple(range(0x20, 0x28))  # the eight expanders of the reference board
+    assert profile.mcp23017 is not None and profile.mcp23017.addresses == addresses
+    bus = FakeI2C(addresses)
+    for pin, address in zip((17, 27, 22, 4, 12, 18, 25, 21), addresses, strict=True):
         bus.wire_interrupt(mock_factory.pin(pin), (address, 0))
     src = open_source("mcp23017", profile, clock, i2c=bus, pin_factory=mock_factory)
     src.start()
@@ -362,6 +364,8 @@ def test_default_profile_opens_through_sources_and_reads_the_centre_spot(
         src.poll()
         bus.magnet(36, True)  # 0x22 GPA4: black's big-skitt centre spot
         assert src.poll() == [SensorEvent(36, True, 100.0)]
+        bus.magnet(126, True)  # 0x27 GPB6: the last cell under the minus field
+        assert src.poll() == [SensorEvent(126, True, 100.0)]
         assert src.status().up
     finally:
         src.close()

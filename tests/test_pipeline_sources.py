@@ -39,7 +39,7 @@ def test_replay_spec_opens_the_log(profile, tmp_path):
 
 def test_replay_of_another_boards_log_is_refused(profile, tmp_path):
     (tmp_path / "log.jsonl").write_text('{"skitter_sensor_log": 1, "cells": 16}\n')
-    with pytest.raises(SourceError, match="has 16 cells but board profile 'default' has 48"):
+    with pytest.raises(SourceError, match="has 16 cells but board profile 'default' has 128"):
         open_source(f"replay:{tmp_path / 'log.jsonl'}", profile, FakeClock())
 
 

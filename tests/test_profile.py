@@ -54,12 +54,18 @@ def test_default_profile_is_found_next_to_the_package():
     assert default_profile_path().parts[-3:] == ("hardware", "boards", "default.toml")
 
 
-def test_default_profile_is_a_plausible_three_expander_board():
+def test_default_profile_is_a_plausible_eight_expander_board():
     profile = load_profile()
     assert profile.field_names == field_names()
-    assert profile.mcp23017 is not None and profile.mcp23017.addresses == (0x20, 0x21, 0x22)
+    assert profile.mcp23017 is not None
+    assert profile.mcp23017.addresses == tuple(range(0x20, 0x28))
     assert profile.mcp23017.active_low is True
-    assert all(len(profile.fields[f].cells) == 4 for f in field_names())
+    assert profile.cells == 128 and len(profile.cell_roles()) == 112  # every input pin used
+    assert len(profile.gpio.interrupt) == 8
+    # the circle and the ring of each colour field: a round won on one field takes 7 skitts
+    assert all(len(profile.fields[f].cells) == 14 for f in field_names()[:-1])
+    assert all(profile.fields[f].capacity >= 7 for f in field_names()[:-1])
+    assert len(profile.fields["minus"].cells) == profile.fields["minus"].capacity == 20
     assert set(profile.big) == {"black", "white"} == set(profile.launch)
     assert {b.fields for b in profile.bridges} == {
         ("black.red", "black.yellow"), ("black.yellow", "black.blue"),
@@ -74,7 +80,8 @@ def test_default_profile_keeps_off_the_output_only_pins():
 
 
 def test_default_count_map_is_one_skitt_per_cell():
-    assert load_profile().fields["white.red"].counts == (0, 1, 2, 3, 4)
+    assert load_profile().fields["white.red"].counts == tuple(range(15))
+    assert load_profile().fields["white.red"].capacity == 14
 
 
 def test_describe_cell_names_field_expander_and_pin():
@@ -181,6 +188,24 @@ def test_decreasing_count_map_is_refused():
     text = tiny(cells=16).replace("[fields.minus]\ncells = [6]",
                                   "[fields.minus]\ncells = [6, 7]\ncounts = [0, 2, 1]")
     refused(text, "fields.minus.counts: counts must not decrease")
+
+
+def test_a_capacity_names_the_most_skitts_the_counts_are_trusted_for():
+    text = tiny(cells=16).replace("[fields.minus]\ncells = [6]",
+                                  "[fields.minus]\ncells = [6, 7]\ncounts = [0, 1, 3]\n"
+                                  "capacity = 2")
+    minus = loads_profile(text).fields["minus"]
+    assert minus.capacity == 2
+    assert [minus.count_for(k) for k in range(3)] == [0, 1, 2]  # 2 means "2 or more"
+    assert minus.capacity_with(muted=1) == 1
+
+
+def test_a_capacity_beyond_the_counts_is_refused():
+    text = tiny().replace("[fields.minus]\ncells = [6]", "[fields.minus]\ncells = [6]\n"
+                          "capacity = 2")
+    refused(text, "fields.minus.capacity: 2 is more than the counts reach (1 with every cell")
+    refused(tiny().replace("[fields.minus]\ncells = [6]", "[fields.minus]\ncells = [6]\n"
+                           "capacity = 0"), "fields.minus.capacity")
 
 
 def test_bridge_across_sides_is_refused():

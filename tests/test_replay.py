@@ -83,7 +83,7 @@ def test_recording_writes_a_header_and_one_line_per_event(tmp_path):
     path, _ = a_session(tmp_path)
     lines = path.read_text().splitlines()
     assert json.loads(lines[0]) == {"skitter_sensor_log": 1, "profile": "default",
-                                    "cells": 48, "active": []}
+                                    "cells": 128, "active": []}
     first = json.loads(lines[1])
     assert first == {"t": pytest.approx(0.5), "cell": 38, "active": True}
 
@@ -102,10 +102,10 @@ def test_recorder_keeps_the_initial_board_in_the_header(tmp_path):
 def test_bad_lines_are_skipped_counted_and_reported(tmp_path):
     path = tmp_path / "log.jsonl"
     path.write_text("\n".join([
-        '{"skitter_sensor_log": 1, "profile": "default", "cells": 48}',
+        '{"skitter_sensor_log": 1, "profile": "default", "cells": 128}',
         '{"t": 0.1, "cell": 16, "active": true}',
         "garbage{",
-        '{"t": 0.2, "cell": 99, "active": true}',
+        '{"t": 0.2, "cell": 199, "active": true}',
         '{"t": 0.05, "cell": 17, "active": true}',
         '{"t": 0.3, "cell": 17, "active": "yes"}',
         '{"t": 0.4, "cell": 17, "active": true}',

@@ -78,7 +78,7 @@ def test_text_frame_names_a_flagged_cell_that_holds_play():
 def test_sensors_can_record_a_raw_log(tmp_path, capsys):
     log = tmp_path / "raw.jsonl"
     assert main(["sensors", "--source", "sim", "--json", "--once", "--record", str(log)]) == 0
-    assert read_log(log).header.cells == 48
+    assert read_log(log).header.cells == 128
 
 
 def test_unknown_source_is_an_error_naming_it(capsys):
@@ -88,7 +88,7 @@ def test_unknown_source_is_an_error_naming_it(capsys):
 
 def test_replay_log_can_be_shown(tmp_path, capsys):
     log = tmp_path / "raw.jsonl"
-    log.write_text('{"skitter_sensor_log": 1, "profile": "default", "cells": 48, '
+    log.write_text('{"skitter_sensor_log": 1, "profile": "default", "cells": 128, '
                    '"active": [32]}\n')
     argv = ["sensors", "--source", f"replay:{log}", "--json", "--duration", "0.1"]
     assert main(argv) == 0

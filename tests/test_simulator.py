@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from profile_support import calibrated, halves
 
 from firmware_bridge.profile import load_profile
 from firmware_bridge.simulator import SimulatedBoard, SimulatorError
@@ -22,7 +23,7 @@ def board(clock: FakeClock) -> SimulatedBoard:
 
 def test_simulator_is_a_source_named_sim(board: SimulatedBoard):
     assert isinstance(board, Source)
-    assert board.name == "sim" and board.cells == 48
+    assert board.name == "sim" and board.cells == 128
     assert board.status().up
 
 
@@ -56,24 +57,47 @@ def test_remove_skitt_uncovers_the_last_covered_cell(board):
 
 def test_set_count_follows_a_calibrated_count_map(clock):
     # One skitt covers two cells on this board: 2 active cells read as 1 skitt.
-    text = load_profile().path.read_text().replace(
-        "cells = [32, 33, 34, 35]", "cells = [32, 33, 34, 35]\ncounts = [0, 0, 1, 1, 2]"
-    )
-    from firmware_bridge.profile import loads_profile
-
-    board = SimulatedBoard(loads_profile(text), clock)
+    board = SimulatedBoard(calibrated({"minus": halves(20)}), clock)
     board.set_count("minus", 1)
     assert board.snapshot() == {32, 33}
     assert board.count("minus") == 1
 
 
-def test_a_skitt_on_a_full_field_is_refused_in_players_words(board):
-    board.set_count("black.blue", 4)
-    with pytest.raises(SimulatorError, match="black.blue is full, it holds at most 4 skitts$"):
-        board.place_skitt("black.blue")
-    with pytest.raises(SimulatorError, match="black.blue holds at most 4 skitts; cannot put 6"):
-        board.set_count("black.blue", 6)
-    assert board.count("black.blue") == 4
+def test_a_full_field_takes_more_skitts_while_its_cells_stay_at_capacity(board):
+    """Issue 24: a skitt clinging to a full field's cluster lies there unseen, as on a
+    real board: the cells show the capacity, the rest is counted apart."""
+    blue = load_profile().fields["black.blue"].cells
+    board.set_count("black.blue", 14)
+    assert board.snapshot() == set(blue)
+    before = len(board.events)
+    board.place_skitt("black.blue")
+    board.place_skitt("black.blue")
+    assert len(board.events) == before  # no cell changed
+    assert (board.count("black.blue"), board.sensed("black.blue"), board.over("black.blue")) \
+        == (16, 14, 2)
+    board.remove_skitt("black.blue")  # the one no cell counts comes off first
+    assert (board.sensed("black.blue"), board.over("black.blue")) == (14, 1)
+    assert len(board.events) == before
+    board.set_count("black.blue", 13)
+    assert (board.sensed("black.blue"), board.over("black.blue")) == (13, 0)
+    assert len(board.events) == before + 1  # now one cell goes out
+    board.set_count("minus", 25)
+    assert (board.sensed("minus"), board.over("minus")) == (20, 5)
+    board.clear()
+    assert board.count("minus") == 0
+
+
+def test_a_calibrated_capacity_keeps_the_rest_unseen(clock):
+    # the counts say 8 skitts for 8 cells, but only 6 can be trusted: the seventh reads as 6
+    board = SimulatedBoard(calibrated({"white.red": tuple(range(15))}, {"white.red": 6}), clock)
+    board.set_count("white.red", 8)
+    assert (board.sensed("white.red"), board.over("white.red")) == (6, 2)
+    assert len(board.snapshot()) == 6
+
+
+def test_an_absurd_count_is_refused(board):
+    with pytest.raises(SimulatorError, match="do not fit on black.blue"):
+        board.set_count("black.blue", 10_001)
 
 
 def test_unknown_field_is_refused(board):
@@ -93,8 +117,8 @@ def test_magnet_cannot_arrive_twice(board):
 
 
 def test_cell_out_of_range_is_refused(board):
-    with pytest.raises(SimulatorError, match="no cell 48"):
-        board.magnet_arrives(48)
+    with pytest.raises(SimulatorError, match="no cell 128"):
+        board.magnet_arrives(128)
 
 
 def test_big_skitt_on_its_centre_spot(board):

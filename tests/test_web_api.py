@@ -30,14 +30,22 @@ def test_virtual_board_tap_without_session_gets_401(client: TestClient) -> None:
     assert client.post("/api/board/place", json={"field": "white.red"}).status_code == 401
 
 
-def test_a_skitt_on_a_full_field_is_refused_in_the_players_words(referee: TestClient) -> None:
-    for _ in range(4):
+def test_a_full_field_keeps_taking_skitts_its_sensors_cannot_count(referee: TestClient) -> None:
+    """Issue 24: the virtual board accepts a skitt beyond a field's capacity, as a real
+    field does; its cells stay at the capacity."""
+    for _ in range(15):
         assert referee.post("/api/board/place", json={"field": "white.red"}).status_code == 200
-    response = referee.post("/api/board/place", json={"field": "white.red"})
+    virtual = referee.get("/api/board").json()["virtual"]
+    assert virtual["counts"]["white.red"] == 15
+    assert virtual["sensed"]["white.red"] == 14
+    assert virtual["over"] == {"white.red": 1}
+
+
+def test_a_refused_tap_is_explained_in_the_players_words(referee: TestClient) -> None:
+    response = referee.post("/api/board/remove", json={"field": "white.red"})
     assert response.status_code == 422
-    message = response.json()["message"]
-    assert message == "Not possible: Second player's red is full, it holds at most 4 skitts"
-    assert referee.get("/api/board").json()["virtual"]["counts"]["white.red"] == 4
+    assert response.json()["message"] == "Not possible: no skitt on Second player's red to remove"
+    assert referee.get("/api/board").json()["virtual"]["counts"]["white.red"] == 0
 
 
 def test_session_cookie_is_httponly_and_samesite_strict(client: TestClient) -> None:

@@ -6,9 +6,15 @@ a magnet is present, so low = magnet. Cell *i* is ``SENSOR_PINS[i]``. The frames
 the USB data port that ``boot.py`` enables (docs/sensor-link.md); the on-board LED follows
 LED bit 0 of the host's ``L`` frame.
 
+The Pico's own GPIOs carry 24 cells. The reference board (128 cells, eight MCP23017) is read
+through the expanders instead: list their addresses in ``EXPANDERS`` and wire their SDA to
+GP0 and SCL to GP1; cell = index in ``EXPANDERS`` * 16 + pin (GPA0-GPA7, GPB0-GPB7), the same
+numbers as on the Pi, low = magnet through the expanders' pull-ups. An expander that stops
+answering keeps its cells as last read and is reported once as an ``i2c`` fault.
+
 Edit ``BOARD_ID`` (it must match the profile's ``board_id`` if the profile names one) and
-``SENSOR_PINS`` (their number is the profile's ``cells``), then copy this file,
-``boot.py`` and ``skitterlink.py`` to the CIRCUITPY drive.
+``SENSOR_PINS`` (their number is the profile's ``cells``) or ``EXPANDERS`` (16 cells each),
+then copy this file, ``boot.py`` and ``skitterlink.py`` to the CIRCUITPY drive.
 """
 
 import board
@@ -26,6 +32,11 @@ SENSOR_PINS = (
     board.GP14, board.GP15, board.GP16, board.GP17, board.GP18, board.GP19,
     board.GP20, board.GP21, board.GP22, board.GP26, board.GP27, board.GP28,
 )
+EXPANDERS = ()  # the reference board: (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27)
+
+# MCP23017 registers (IOCON.BANK = 0, as after power-up): pairs for port A and B.
+IODIR, GPPU, GPIO, OLAT = 0x00, 0x0C, 0x12, 0x14
+INPUTS = 0x7F  # GPA7/GPB7 are output-only on current silicon: outputs, driven low
 
 
 def open_sensors():
@@ -45,22 +56,74 @@ def read_bits(sensors):
     return bits
 
 
+class Expanders:
+    """The MCP23017s on the Pico's I2C: each read gives 16 cells, low = magnet."""
+
+    def __init__(self, addresses):
+        import busio
+
+        self.addresses = addresses
+        self.i2c = busio.I2C(board.GP1, board.GP0, frequency=400000)  # SCL, SDA
+        while not self.i2c.try_lock():
+            pass
+        self.last = [0] * len(addresses)
+        self.failing = set()
+        self.faults = []
+        self.ready = set()
+        self.buffer = bytearray(2)
+
+    def _configure(self, address):
+        for register, value in ((IODIR, INPUTS), (GPPU, INPUTS), (OLAT, 0)):
+            self.i2c.writeto(address, bytes((register, value, value)))
+        self.ready.add(address)
+
+    def read_bits(self):
+        bits = 0
+        for index, address in enumerate(self.addresses):
+            try:
+                if address not in self.ready:
+                    self._configure(address)  # at start, and again once it answers
+                self.i2c.writeto_then_readfrom(address, bytes((GPIO,)), self.buffer)
+            except OSError:
+                self.ready.discard(address)
+                if address not in self.failing:
+                    self.failing.add(address)
+                    self.faults.append(f"expander 0x{address:02x} not answering")
+            else:
+                self.failing.discard(address)
+                low = ~(self.buffer[0] | self.buffer[1] << 8) & (INPUTS | INPUTS << 8)
+                self.last[index] = low
+            bits |= self.last[index] << (16 * index)
+        return bits
+
+    def take_faults(self):
+        out, self.faults = self.faults, []
+        return out
+
+
 def main():
     port = usb_cdc.data if usb_cdc.data is not None else usb_cdc.console
     port.timeout = 0
     port.write_timeout = 0.05
     led = digitalio.DigitalInOut(board.LED)
     led.switch_to_output(value=False)
-    sensors = open_sensors()
-    firmware = skitterlink.Firmware(len(sensors), BOARD_ID, VERSION)
+    if EXPANDERS:
+        expanders = Expanders(EXPANDERS)
+        cells, read, faults = 16 * len(EXPANDERS), expanders.read_bits, expanders.take_faults
+    else:
+        sensors = open_sensors()
+        cells, read, faults = len(sensors), lambda: read_bits(sensors), list
+    firmware = skitterlink.Firmware(cells, BOARD_ID, VERSION)
     brownout = microcontroller.cpu.reset_reason == microcontroller.ResetReason.BROWNOUT
-    out = firmware.boot(supervisor.ticks_ms(), read_bits(sensors), brownout=brownout)
+    out = firmware.boot(supervisor.ticks_ms(), read(), brownout=brownout)
     while True:
+        for fault in faults():
+            out += skitterlink.fault_frame("i2c", fault)
         if out and port.connected:
             port.write(out)
         waiting = port.in_waiting
         incoming = port.read(waiting) if waiting else b""
-        out = firmware.step(supervisor.ticks_ms(), read_bits(sensors), incoming or b"")
+        out = firmware.step(supervisor.ticks_ms(), read(), incoming or b"")
         led.value = bool(firmware.leds & 1)
 
 

@@ -182,6 +182,15 @@ class Pause(SensingAct):
     paused: bool
 
 
+class Answer(Change):
+    """The referee's count for a field its sensors cannot count any further (issue 24)."""
+
+    field: str = Field(description="The field the question is about (white.blue, minus).",
+                       max_length=40)
+    skitts: int = Field(description="How many skitts the shot added there: one of the "
+                        "question's choices (negative: taken off).", ge=-1000, le=1000)
+
+
 class Mute(SensingAct):
     cell: int = Field(ge=0)
     muted: bool = True

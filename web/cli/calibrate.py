@@ -1,4 +1,5 @@
-"""``skitter calibrate``: walk the builder through the fields and save each count map.
+"""``skitter calibrate``: walk the builder through the fields and save each count map and
+capacity (the most skitts the counts can be trusted for).
 
 The dialogue itself lives in :mod:`firmware_bridge.calibrate` (tested without a terminal);
 this module only wires it to ``input()``, ``print()`` and the real clock.
@@ -21,7 +22,8 @@ ETC_PROFILE = "/etc/skitter/board.toml"
 """Where install.sh puts the builder's own copy of the reference profile."""
 
 NAME = "calibrate"
-HELP = "Learn how many skitts each number of active cells means, field by field."
+HELP = ("Learn how many skitts each number of active cells means, field by field, and up to "
+        "how many the counts can be trusted.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -67,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
         if not maps:
             print("nothing written")
             return 0
-        write_count_maps(profile.path, maps)  # type: ignore[arg-type]
-        print(f"wrote counts for {len(maps)} field(s) to {profile.path}")
+        write_count_maps(profile.path, maps, calibration.capacities)  # type: ignore[arg-type]
+        print(f"wrote counts and capacity for {len(maps)} field(s) to {profile.path}")
         return 0
     except CalibrationError as exc:
         print(f"skitter calibrate: {exc}", file=sys.stderr)

@@ -78,9 +78,14 @@ function draw(s) {
   document.getElementById("score").textContent =
     `${Skitter.nameOf(s, "black")} ${st.score.black} : ${st.score.white} ${Skitter.nameOf(s, "white")}`;
   const onBridge = new Set((v.bridges || []).map((b) => b.join("/")));
+  // Skitts beyond what a field's cells count lie there unseen, as on a real board.
+  const over = v.over || {};
+  document.getElementById("full-note").textContent = Object.keys(over).map((f) =>
+    `${Skitter.fieldLabel(s, f)} is full: more than the sensors count (${v.counts[f]} on it, ` +
+    `the sensors count ${v.sensed[f]}).`).join(" ");
   Skitter.drawBoard(document.getElementById("vboard"), {
     counts: v.counts, expected: st.board, blocked: st.blocked, colors: st.rules.colors,
-    names: s.names, big: v.big,
+    names: s.names, big: v.big, full: over,
     differences: s.tracker.mode === "ready" ? {} : s.tracker.differences,
     bridges: profile.bridges.map((f) => ({ fields: f, on: onBridge.has(f.join("/")) })),
     interactive: true,

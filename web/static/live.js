@@ -101,6 +101,7 @@ const Skitter = (() => {
   }
 
   // opts: {counts, expected, blocked, colors, big, differences, bridges, names, interactive,
+  //        full: {field: true} for fields holding more than their sensors count,
   //        onField(field, long), onBig(player), onLaunch(player), onBridge(a, b)}
   function drawBoard(svg, opts) {
     const colors = opts.colors || ["red", "yellow", "blue"];
@@ -152,6 +153,12 @@ const Skitter = (() => {
         const d = diffs[name];
         el("text", { x: f.x + f.w / 2, y: f.y + f.h + 22, class: "diff-label" }, g,
           d > 0 ? `take ${d} off` : `add ${-d}`);
+      }
+      if (opts.full && opts.full[name]) {
+        // more skitts than the field's sensors count (issue 24): a band over its top
+        el("rect", { x: f.x, y: f.y, width: f.w, height: 30, rx: 14, class: "full-band" }, g);
+        el("text", { x: f.x + f.w / 2, y: f.y + 13, class: "full-label" }, g, "full: more than");
+        el("text", { x: f.x + f.w / 2, y: f.y + 26, class: "full-label" }, g, "the sensors count");
       }
       if (opts.expected && opts.expected[name] !== undefined && opts.expected[name] !== n) {
         el("text", { x: f.x + 6, y: f.y + f.h - 8, class: "expected-label" }, g,

@@ -13,6 +13,15 @@ function toast(text) {
   toast.timer = setTimeout(() => { t.className = ""; }, 5000);
 }
 
+// A change from this page (the question about a full field): 401 asks for the PIN again.
+// how.seen: the state the person answered in (a 409 says what changed meanwhile).
+async function answer(path, body, how) {
+  const r = await Skitter.api(path, { ...body, seq: how.seen.seq, boot: how.seen.boot });
+  if (r.status === 401) Referee.check();
+  toast(r.ok ? how.done : Skitter.errorText(r));
+  return r;
+}
+
 function time(at) {
   const d = new Date(at * 1000);
   return d.toLocaleString([], { year: "numeric", month: "short", day: "numeric",
@@ -158,6 +167,7 @@ Skitter.onState((s) => {
   document.getElementById("match-info").textContent =
     `match ${s.match_id} · state ${s.seq} · source ${s.sensing.source}`;
   Skitter.renderAlerts(document.getElementById("alerts"), s);
+  Question.render(document.getElementById("question"), s, answer);
   const opts = boardOptions(s);
   Skitter.drawBoard(document.getElementById("board"), opts);
   renderEffects(document.getElementById("effects"), s, true);

@@ -520,8 +520,14 @@ function setup() {
   $("amend-send").onclick = () => sendAmend(amend.seen);
   $("amend-resend").onclick = () => sendAmend(drawn());
   $("amend-drop").onclick = dropAmend;
-  $("no-change").onclick = () => send("/api/match/no-change", {},
-    { done: "turn recorded: no change", seen: drawn(), where: "sec-turn", lead: "Not recorded" });
+  $("no-change").onclick = async () => {
+    const r = await send("/api/match/no-change", {},
+      { done: "turn recorded: no change", seen: drawn(), where: "sec-turn", lead: "Not recorded" });
+    // a full field cannot show "no change": the question above asks what the shot added
+    if (r.ok && r.data && r.data.tracker && r.data.tracker.mode === "question") {
+      toast("Not recorded yet: say how many skitts the shot added to the full field", true);
+    }
+  };
   // Undo is deliberate: the first tap says what would be taken back, the second does it,
   // against the state shown at the first tap (another tablet's undo meanwhile: 409).
   let undoArmed = null, undoSeen = null;
@@ -561,6 +567,7 @@ function setup() {
     renderDecisions(s);
     renderShootoff(s);
     renderBoardSection(s);
+    Question.render($("sec-question"), s, send);
     renderAmend(s);
     fillCorrections(s);
     renderEarlier(s);

@@ -143,8 +143,12 @@ class Sensing:
         if sim is None:
             return None
         active = sim.snapshot()
+        over = {name: sim.over(name) for name in self.profile.fields}
+        sensed = field_counts(self.profile, active)
         return {
-            "counts": field_counts(self.profile, active),
+            "counts": {name: n + over[name] for name, n in sensed.items()},
+            "sensed": sensed,
+            "over": {name: n for name, n in over.items() if n},
             "big": dict(big_spots(self.profile, active)),
             "bridges": sorted(list(b) for b in bridges(self.profile, active)),
         }
@@ -163,10 +167,11 @@ class Sensing:
                 if int(counts.get(name, 0)) > fc.capacity}
 
     def lay_out(self, counts: Mapping[str, int], big: Mapping[str, str | None]) -> None:
-        """Put the simulated board into the given position (start, or the referee's restore)."""
+        """Put the simulated board into the given position (start, or the referee's restore):
+        every skitt, also those beyond what a field's cells can count."""
         sim = self.require_simulator()
-        for name, fc in self.profile.fields.items():
-            sim.set_count(name, min(int(counts.get(name, 0)), fc.capacity))
+        for name in self.profile.fields:
+            sim.set_count(name, int(counts.get(name, 0)))
         active = sim.snapshot()
         for b in bridges(self.profile, active):
             sim.remove_bridge(*b)

@@ -22,6 +22,7 @@ from scorekeeper.words import (
     moment,
     name_of,
     players_named,
+    question_words,
     restore_instruction,
     turn_prompt,
 )
@@ -164,7 +165,10 @@ def alerts(
         out.append({"kind": "sensor", "message": "A board sensor needs the referee: "
                     "play waits until it is checked"})
     tracker = view["tracker"]
-    if tracker["mode"] == "restore":
+    question = question_words(tracker.get("question"), names)
+    if tracker["mode"] == "question" and question:
+        out.append({"kind": "question", "message": question["alert"]})
+    elif tracker["mode"] == "restore":
         differences = tracker.get("differences") or {}
         bigs = tracker.get("big_differences") or {}
         blockades = [f for f in state.get("blocked") or () if differences.get(f, 0) > 0]
@@ -222,6 +226,7 @@ def words_part(
         "effects": effects_in_names(state.get("last_effects") or [], names),
         "turn": turn_prompt(state, names),
         "moment": moment(state, names),
+        "question": question_words(view["tracker"].get("question"), names),
     }
 
 

@@ -284,7 +284,9 @@ class Table:
 
     def no_change(self, *, source: str = "manual") -> None:
         """The player due shot and nothing on the board changed."""
-        shot = self.tracker.mark_no_change(self.expectation())
+        shot = self.watch.no_change()
+        if shot is None and self.tracker.question is not None:
+            return  # a full field: the referee says what the shot added there
         if shot is None:
             raise Refused("nobody is due to shoot", "turn")
         self.apply_step(shot, source=source)

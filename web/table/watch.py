@@ -36,10 +36,11 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from firmware_bridge.simulator import SimulatedBoard
+from firmware_bridge.simulator import SimulatedBoard, SimulatorError
 from scorekeeper.clock import Clock
 from scorekeeper.events import ShotEvent
 from scorekeeper.reading import BoardReading
+from scorekeeper.saturation import QuestionError
 from scorekeeper.store import StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.errors import Refused
@@ -85,6 +86,9 @@ class Watch:
         """A step handed a shot to the writer and left the view to its publish; the next
         step compares the view all the same (the writer may be waiting on the disk)."""
         self._key: tuple[Any, ...] | None = None
+        self._asked_timeline: Mapping[str, Any] | None = None
+        """The sensor timeline of the reading that raised the open question, stored with
+        the shot once the referee has answered (so its review shows the board move)."""
 
     # -- what the writer tells sensing ---------------------------------------------------------
 
@@ -207,8 +211,11 @@ class Watch:
         while self._queue and not self._holds:
             reading, timeline = self._queue.popleft()
             judged += 1
+            asking = self.tracker.question is not None
             shot = self.tracker.observe(reading, self._expected)
             if shot is None:
+                if not asking and self.tracker.question is not None:
+                    self._asked_timeline = timeline
                 continue
             self._holds += 1
             try:
@@ -284,14 +291,46 @@ class Watch:
             self.publish()
 
     def accept_board(self) -> None:
-        """Writer: the referee takes the sensed board as the shot of the player due."""
+        """Writer: the referee takes the sensed board as the shot of the player due (a full
+        field still needs the referee's count: the question is asked then)."""
         with self.lock:
             shot = self.tracker.accept_board(self._expected)
+            if shot is None and self.tracker.question is not None:
+                self._asked_timeline = None
+                self.publish()
+                return
             if shot is None:
                 self.tracker.sync(self._expected)
                 self.publish()
                 raise Refused("the sensed board shows no shot of the player due", "board")
         self._apply_sensed(shot, source="manual", answer=True)
+
+    def answer(self, field_name: str, skitts: int) -> None:
+        """Writer: the referee's count for a full field. Once every full field of the shot
+        is answered, the shot is recorded as sensed (the sensors saw the rest of it)."""
+        with self.lock:
+            try:
+                shot = self.tracker.answer(field_name, skitts)
+            except QuestionError as exc:
+                key, _, _ = str(exc).partition(":")
+                raise Refused(str(exc), key) from None
+            if shot is None:
+                self.publish()
+                return
+            timeline, self._asked_timeline = self._asked_timeline, None
+        self._apply_sensed(shot, source="sensor", timeline=timeline, answer=True)
+
+    def no_change(self) -> ShotEvent | None:
+        """Writer: the player due shot and nothing changed that the sensors see: the shot,
+        or None with the referee asked when a field is as full as its sensors count."""
+        with self.lock:
+            asking = self.tracker.question is not None
+            shot = self.tracker.mark_no_change(self._expected)
+            if shot is None and self.tracker.question is not None:
+                if not asking:
+                    self._asked_timeline = None  # asked by a button: no sensor timeline
+                self.publish()
+            return shot
 
     def restore_board(self) -> None:
         """The referee will have the board put back to what the match expects."""
@@ -331,6 +370,20 @@ class Watch:
         with self.lock:
             action(self.require_sensing().require_simulator())
         self.tick()
+
+    def place_skitt(self, field_name: str) -> None:
+        """A skitt of the shot lands on ``field_name`` of the virtual board. On a field as
+        full as its cells count no cell changes, as on a real board: the shot then shows
+        on the launch spot of the player due, as a flick off it does."""
+        def land(sim: SimulatedBoard) -> None:
+            seen = sim.sensed(field_name)
+            sim.place_skitt(field_name)
+            turn = self._expected.turn
+            if sim.sensed(field_name) == seen and turn and self._expected.playing \
+                    and sim.profile.launch.get(turn):
+                with contextlib.suppress(SimulatorError):  # already pressed for this shot
+                    sim.press_launch(turn)
+        self.on_simulator(land)
 
     def lay_out(self) -> None:
         """Put the simulated board where the match expects it (virtual board only).

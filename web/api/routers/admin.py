@@ -13,7 +13,7 @@ from fastapi import APIRouter
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import Change, Mute, Pause
+from web.api.schemas import Answer, Change, Mute, Pause
 from web.api.writer import change as change_on_writer
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
@@ -46,6 +46,15 @@ def _mute(table: Table, body: Mute) -> None:
 @change("/board/accept", summary="Take the sensed board as the shot of the player due")
 async def accept_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
     return await change_on_writer(table, table.accept_board, seq=body.seq, boot=body.boot)
+
+
+@change("/board/answer", summary="Say how many skitts a shot added to a full field")
+async def answer(body: Answer, table: TableDep, _: Referee) -> dict[str, Any]:
+    """A field as full as its sensors can count holds the shot as a question (issue 24);
+    the answer completes it, and it is recorded as the sensed shot."""
+    return await change_on_writer(
+        table, lambda: table.watch.answer(body.field, body.skitts), seq=body.seq,
+        boot=body.boot)
 
 
 @change("/board/restore", summary="Have the board put back to what the match expects")

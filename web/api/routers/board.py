@@ -43,7 +43,9 @@ async def board(table: TableDep) -> dict[str, Any]:
 
 @change("/place", summary="A skitt lands on a field")
 async def place(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await _act(table, lambda sim: sim.place_skitt(body.field))
+    if table.sensing is None:
+        raise Refused("no sensor source", "source")
+    return await on_sensing(table, lambda: table.watch.place_skitt(body.field))
 
 
 @change("/remove", summary="A skitt is taken off a field")

@@ -1,0 +1,32 @@
+// The referee's question about a field as full as its sensors can count (issue 24): one
+// sentence in players' words and one button per count. A tap answers it with the `seq` of
+// the state the question was shown in, so a question the match has moved past gets a 409.
+"use strict";
+
+const Question = (() => {
+  const shown = new WeakMap();  // section → what it shows, so a re-render keeps its buttons
+
+  // section: an element holding .question-text, .question-detail and .question-choices;
+  // send(path, body, how): the page's way of making a change; how.seen is the state the
+  // question was shown in ({seq, boot}), how.done the words for success.
+  function render(section, s, send) {
+    const q = s.words && s.words.question;
+    section.classList.toggle("hidden", !q);
+    if (!q) { shown.delete(section); return; }
+    const key = `${s.boot}/${s.match_id}/${s.version}/${q.field}`;
+    if (shown.get(section) === key) return;  // the same question: never redrawn under a finger
+    shown.set(section, key);
+    const seen = { seq: s.seq, boot: s.boot };
+    section.querySelector(".question-text").textContent = q.text;
+    section.querySelector(".question-detail").textContent = q.detail;
+    const buttons = q.choices.map((c) => Common.h("button", {
+      type: "button", class: "choice", dataset: { skitts: c.skitts },
+      "aria-label": `${c.label} (${q.text})`,
+      onclick: () => send("/api/referee/board/answer", { field: q.field, skitts: c.skitts },
+        { done: `recorded: ${c.label}`, seen, where: section.id, lead: "Not recorded" }),
+    }, c.label));
+    section.querySelector(".question-choices").replaceChildren(...buttons);
+  }
+
+  return { render };
+})();
