@@ -23,7 +23,7 @@ def _bigs_placed(referee: TestClient, clock: FakeClock) -> None:
 
 
 def _overfull(referee: TestClient, clock: FakeClock) -> dict:
-    """A correction sets Second player's blue to 5: its four cells show at most 4."""
+    """A correction sets Second player's blue to 5 while the board holds none: a restore."""
     _bigs_placed(referee, clock)
     response = step(referee, {"correct": {"board": {"white.blue": 5}, "reason": "seen"}})
     assert response.status_code == 200, response.text
@@ -31,18 +31,26 @@ def _overfull(referee: TestClient, clock: FakeClock) -> dict:
     return state(referee)
 
 
-def test_laying_out_a_board_its_sensors_cannot_show_says_why(
+def test_a_board_beyond_its_sensors_count_can_be_laid_out_and_play_goes_on(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    before = _overfull(referee, fake_clock)
+    """The virtual board holds skitts beyond what a field's cells count (as a real board
+    does), so laying out the board the match expects always succeeds; the field then reads
+    at its capacity, which agrees with any higher count (issue 24), and the match goes on."""
+    _bigs_placed(referee, fake_clock)
+    capacity = referee.get("/api/board").json()["profile"]["capacity"]["white.blue"]
+    response = step(referee, {"correct": {"board": {"white.blue": capacity + 1},
+                                          "reason": "seen"}})
+    assert response.status_code == 200, response.text
+    run_for(referee, fake_clock, 0.5)
+    assert state(referee)["tracker"]["mode"] == "restore"
     response = referee.post("/api/board/lay-out", json={})
-    assert response.status_code == 422, response.text
-    message = response.json()["message"]
-    assert "Second player's blue" in message and "4" in message and "5" in message
-    assert "white" not in message
-    assert "the board is as the match expects" in message.lower()
+    assert response.status_code == 200, response.text
+    run_for(referee, fake_clock, 0.5)
     after = state(referee)
-    assert after["virtual"] == before["virtual"]  # a refusal changes nothing
+    assert after["virtual"]["counts"]["white.blue"] == capacity + 1
+    assert after["virtual"]["sensed"]["white.blue"] == capacity
+    assert after["tracker"]["mode"] == "ready", after["tracker"]
 
 
 def test_the_referee_says_the_board_is_as_the_match_expects_and_play_goes_on(

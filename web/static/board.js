@@ -48,27 +48,10 @@ async function tap(path, body, key, done) {
   else toast(Skitter.errorText(r));
 }
 
-// The lay-out button says beside it why it cannot act: a field the match expects beyond
-// what its sensors can show (the server refuses it in the same words).
-function layOutWhy(s) {
-  const st = s.state;
-  const capacity = (profile && profile.capacity) || {};
-  const over = Object.entries(st.board).filter(([f, n]) => capacity[f] !== undefined && n > capacity[f]);
-  const button = document.getElementById("lay-out");
-  const why = document.getElementById("lay-out-why");
-  button.disabled = over.length > 0;
-  why.textContent = over.length
-    ? `Cannot: the match expects ${over.map(([f, n]) =>
-      `${n} skitts on ${Skitter.fieldLabel(s, f)}, whose sensors show at most ${capacity[f]}`).join("; ")}. ` +
-      "The referee can say on the tablet that the board is as the match expects."
-    : "";
-}
-
 function draw(s) {
   const v = s.virtual;
   document.getElementById("no-sim").classList.toggle("hidden", Boolean(v));
   if (!v || !profile) return;
-  layOutWhy(s);
   const st = s.state;
   const turn = st.turn;
   // who aims where: the first player sits at the bottom and shoots at the top fields

@@ -161,11 +161,6 @@ class Sensing:
             )
         return self.simulator
 
-    def beyond_capacity(self, counts: Mapping[str, int]) -> dict[str, tuple[int, int]]:
-        """Fields whose count is more than their cells can tell apart: (count, capacity)."""
-        return {name: (int(counts[name]), fc.capacity) for name, fc in self.profile.fields.items()
-                if int(counts.get(name, 0)) > fc.capacity}
-
     def lay_out(self, counts: Mapping[str, int], big: Mapping[str, str | None]) -> None:
         """Put the simulated board into the given position (start, or the referee's restore):
         every skitt, also those beyond what a field's cells can count."""

@@ -386,22 +386,12 @@ class Watch:
         self.on_simulator(land)
 
     def lay_out(self) -> None:
-        """Put the simulated board where the match expects it (virtual board only).
-
-        A field the match expects beyond what its sensors can show is refused before
-        anything moves, naming the field and the referee's way on."""
+        """Put the simulated board where the match expects it (virtual board only): every
+        skitt, also those beyond what a field's cells can count (they lie there unseen, as
+        on a real board, and a field at its capacity agrees with any higher count)."""
         with self.lock:
             sensing = self.require_sensing()
             sensing.require_simulator()
-            over = sensing.beyond_capacity(self._expected.board)
-            if over:
-                fields = "; ".join(
-                    f"the match expects {n} skitts on {name}, its sensors show at most {cap}"
-                    for name, (n, cap) in over.items())
-                raise Refused(
-                    f"the board cannot be laid out as the match expects: {fields}. The "
-                    "referee can tell the match the board is as the match expects (tablet or "
-                    "referee page), or correct the count", "board")
             sensing.lay_out(self._expected.board, self._expected.big)
 
     def require_sensing(self) -> Sensing:
