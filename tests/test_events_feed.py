@@ -80,7 +80,8 @@ def test_a_reader_that_goes_away_is_forgotten(tmp_path: Path) -> None:
     with board_app(tmp_path) as (app, broadcaster), serving(lambda url: app) as url, \
             httpx.Client(base_url=url, timeout=10) as http:
         with http.stream("GET", "/api/events") as feed:
-            next(sse_events(feed.iter_lines()))
+            events = sse_events(feed.iter_lines())  # kept: a dropped reader closes the stream
+            next(events)
             assert broadcaster.client_count == 1
         deadline = time.monotonic() + 5
         while broadcaster.client_count and time.monotonic() < deadline:
