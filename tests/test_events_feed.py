@@ -154,3 +154,11 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_the_feed_is_documented_in_the_openapi(client: Any) -> None:
+    spec = client.get("/openapi.json").json()
+    answer = spec["paths"]["/api/events"]["get"]["responses"]["200"]
+    content = answer["content"]["text/event-stream"]
+    assert content["schema"]["$ref"].endswith("/Snapshot")
+    assert "event named `state`" in answer["description"]

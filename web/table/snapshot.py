@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from scorekeeper.stream_words import last_shot_line
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
     board_words,
@@ -94,7 +95,7 @@ def compose(
         **view,
         "storage": {"ok": storage is None, "message": storage or ""},
         "alerts": alerts(state, view, names, storage=storage),
-        "words": words_part(state, view, names),
+        "words": {**words_part(state, view, names), "last_shot": _last_shot(match, state)},
     }
 
 
@@ -164,6 +165,13 @@ def words_part(
         "turn": turn_prompt(state, names),
         "moment": moment(state, names),
     }
+
+
+def _last_shot(match: Mapping[str, Any], state: Mapping[str, Any]) -> str:
+    """The last standing step and its effects on one line (the stream overlay's)."""
+    last = match.get("last_step") or {}
+    return last_shot_line(last.get("text"), state.get("last_effects") or [], match["names"],
+                          entered=last.get("source") == "manual")
 
 
 def log_in_words(entries: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:
