@@ -9,9 +9,9 @@ const Overlay = (() => {
   const PLAYERS = ["black", "white"];
 
   // The layout the address asks for; anything unknown falls back to the default.
-  function options(search) {
+  function options(search, fallback) {
     const q = new URLSearchParams(search);
-    const corner = CORNERS.includes(q.get("corner")) ? q.get("corner") : "top-left";
+    const corner = CORNERS.includes(q.get("corner")) ? q.get("corner") : fallback || "top-left";
     let scale = Number.parseFloat(q.get("scale") || "1");
     if (!Number.isFinite(scale) || scale <= 0) scale = 1;
     return { corner, scale: Math.min(3, Math.max(0.5, scale)) };
@@ -92,5 +92,7 @@ const Overlay = (() => {
     return source;
   }
 
-  return { options, apply, fromSnapshot, render, follow };
+  function signed(n) { return n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0"; }
+
+  return { options, apply, fromSnapshot, render, follow, signed };
 })();
