@@ -35,6 +35,7 @@ from web.api.routers import (
     match_api,
     review,
     scoreboard,
+    selftest,
     stats,
     stream,
 )
@@ -123,6 +124,7 @@ def create_app(
     app.state.history = History(table.store.path)
     app.include_router(caller.router)
     app.include_router(stats.router)
+    selftest.install(app, table, controls=controls, table_link=table_link)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
     install_guards(app, allowed_origins)

@@ -83,30 +83,17 @@ def run(args: argparse.Namespace) -> int:
     return 0 if sheet.passed else 1
 
 
-class _Named:
-    """A role's buttons and their names (``firmware_bridge.gpio.Buttons`` keeps them)."""
-
-    def __init__(self, buttons: Any, names: list[str]) -> None:
-        self.buttons, self.names = buttons, names
-
-    def poll(self) -> list[str]:
-        return list(self.buttons.poll())
-
-    def close(self) -> None:
-        self.buttons.close()
-
-
-def open_buttons(profile: BoardProfile, source: Source) -> dict[str, _Named]:
+def open_buttons(profile: BoardProfile, source: Source) -> dict[str, Any]:
     """The profile's GPIO buttons, when this is the Pi they are wired to; none otherwise
     (the simulator, or a laptop with a serial board: the sheet then lists no buttons)."""
     if profile.gpio is None or not profile.gpio.buttons or source.name == "sim":
         return {}
     from firmware_bridge.gpio import Buttons
 
-    out: dict[str, _Named] = {}
+    out: dict[str, Any] = {}
     for role, mapping in profile.gpio.buttons.items():
         try:
-            out[role] = _Named(Buttons(mapping), list(mapping))
+            out[role] = Buttons(mapping)
         except Exception as exc:  # noqa: BLE001 - no GPIO here: test the cells alone
             print(f"skitter selftest: buttons left out ({exc})", file=sys.stderr)
             for b in out.values():
@@ -115,7 +102,7 @@ def open_buttons(profile: BoardProfile, source: Source) -> dict[str, _Named]:
     return out
 
 
-def poll_buttons(buttons: dict[str, _Named]) -> list[tuple[str, str]]:
+def poll_buttons(buttons: dict[str, Any]) -> list[tuple[str, str]]:
     return [(role, name) for role, b in buttons.items() for name in b.poll()]
 
 

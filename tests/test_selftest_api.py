@@ -1,0 +1,65 @@
+"""The self-test on the referee's API: sensing paused for it, cells fed from the table's own
+polling, a stale skip refused, the sheet kept and nothing scored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from web_helpers import run_for, state
+
+from scorekeeper.clock import FakeClock
+from web.table import selftest_record
+
+
+def sim(client: TestClient) -> Any:
+    return client.app.state.table.sensing.simulator  # type: ignore[attr-defined]
+
+
+def test_a_walk_from_the_referee_page(referee: TestClient, fake_clock: FakeClock) -> None:
+    before = state(referee)
+    assert referee.get("/api/selftest").json()["running"] is False
+    started = referee.post("/api/referee/selftest/start", json={})
+    assert started.status_code == 200, started.text
+    view = started.json()
+    assert view["running"] and view["walk"]["step"]["key"] == "black.red"
+    assert state(referee)["sensing"]["paused"] is True
+    assert referee.post("/api/referee/selftest/start", json={}).status_code == 422
+
+    board = sim(referee)
+    for cell in (0, 1, 2, 3):  # the first field, every cell on and off
+        board.magnet_arrives(cell)
+        run_for(referee, fake_clock, 0.1)
+        board.magnet_leaves(cell)
+        run_for(referee, fake_clock, 0.1)
+    view = referee.get("/api/selftest").json()
+    walk = view["walk"]
+    assert walk["step"]["key"] == "black.yellow" and walk["steps"][0]["done"]
+    assert walk["cells"]["0"]["result"] == "answered"
+
+    # two referees: the second skip was meant for the step the first one left
+    run = view["run"]
+    skip = {"run": run, "step": 1}
+    assert referee.post("/api/referee/selftest/skip", json=skip).status_code == 200
+    stale = referee.post("/api/referee/selftest/skip", json={"run": run, "step": 1})
+    assert stale.status_code == 409
+    assert stale.json()["selftest"]["walk"]["step"]["index"] == 2
+
+    stopped = referee.post("/api/referee/selftest/stop", json={}).json()
+    assert stopped["running"] is False
+    last = stopped["last"]
+    assert last["passed"] is False and last["complete"] is False
+    rows = {r["item"]: r for r in last["rows"]}
+    assert rows["cell 0"]["passed"] and rows["cell 4"]["result"] == "never changed"
+    assert rows["cell 16"]["result"] == "not reached"
+    after = state(referee)
+    assert after["sensing"]["paused"] is False
+    assert after["log_length"] == before["log_length"], "nothing the test placed was scored"
+    table = referee.app.state.table  # type: ignore[attr-defined]
+    assert selftest_record.load(table.store.path.parent)["date"] == last["date"]
+
+
+def test_running_it_needs_the_referee(client: TestClient) -> None:
+    assert client.post("/api/referee/selftest/start", json={}).status_code == 401
+    assert client.post("/api/referee/selftest/skip", json={"run": 0, "step": 0}).status_code == 401
+    assert client.get("/api/selftest").status_code == 200
