@@ -112,14 +112,15 @@ class SheetRow:
     """One line of the check sheet."""
 
     item: str
-    """``cell 16``, ``button black.undo``, ``expander 0x21``."""
+    """``cell 16``, ``button 2``, ``expander 0x21``."""
     part: str
     """What it senses or is, in words."""
     where: str
     """Expander and pin of a cell, when the board has expanders."""
     passed: bool
     result: str
-    """``answered``, ``never changed``, ``stuck active``, ``chatter``, ``not reached``,
+    """``answered``, ``never changed``, ``stuck active``, ``chatter``, ``not reached``
+    (``sensing a skitt``, ``waiting`` while the walk goes on),
     ``pressed``, ``no errors``, ``3 I2C errors``..."""
     changes: int = 0
 
@@ -262,8 +263,13 @@ class SelfTest:
             return False, "chatter"
         if c.answered:
             return True, "answered"
-        if c.active and (c.started_active or c.went_on):
+        if c.active and not self.finished:
+            return False, "sensing a skitt"  # the walk goes on: it may yet be lifted
+        if c.active:
             return False, "stuck active"
+        step = self.current
+        if not self.finished and step is not None and cell in step.cells:
+            return False, "waiting"  # the step to do now
         if not self._reached_cell(cell) and c.changes == 0:
             return False, "not reached"
         return False, "never changed"
@@ -279,7 +285,7 @@ class SelfTest:
         cells = {}
         for cell, c in sorted(self._cells.items()):
             ok, result = self.cell_result(cell)
-            cells[str(cell)] = {"role": self.roles[cell], "active": c.active,
+            cells[str(cell)] = {"part": self._part(cell), "active": c.active,
                                 "changes": c.changes, "answered": c.answered,
                                 "passed": ok, "result": result}
         return {
@@ -311,12 +317,12 @@ class SelfTest:
                 where = f"0x{address:02X} {pin}"
             rows.append(SheetRow(f"cell {cell}", self._part(cell), where, ok, result,
                                  self._cells[cell].changes))
-        for step in self.steps:
-            if step.kind == "button":
-                presses = self._pressed[step.key]
-                rows.append(SheetRow(f"button {step.key.split(':', 1)[1]}", step.what, "",
-                                     presses > 0, "pressed" if presses else "never pressed",
-                                     presses))
+        buttons = [step for step in self.steps if step.kind == "button"]
+        for number, step in enumerate(buttons, 1):
+            presses = self._pressed[step.key]
+            rows.append(SheetRow(f"button {number}", step.what, "",
+                                 presses > 0, "pressed" if presses else "never pressed",
+                                 presses))
         if mcp is not None:
             for address in mcp.addresses:
                 label = f"0x{address:02X}"

@@ -138,7 +138,8 @@ def test_stuck_not_reached_and_buttons() -> None:
     assert rows["cell 36"].result == "stuck active"
     assert rows["cell 1"].result == "never changed"  # its step was reached
     assert rows["cell 16"].result == "not reached"
-    assert rows["button referee.undo"].result == "never pressed"
+    assert rows["button 1"].result == "never pressed"
+    assert rows["button 1"].part == "the referee's undo button"
     assert not sheet.complete and sheet.summary().startswith("failed")
 
     buttons = SelfTest(PROFILE, 0.0, buttons={"referee": ["undo"]})
@@ -149,7 +150,7 @@ def test_stuck_not_reached_and_buttons() -> None:
     buttons.press("referee", "undo", 3.0)
     assert buttons.current is None and buttons.complete
     assert {r.item: r.result for r in buttons.sheet("b", "d").rows}[
-        "button referee.undo"] == "pressed"
+        "button 1"] == "pressed"
 
 
 def test_words_name_seats_never_colours() -> None:
