@@ -86,6 +86,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
     """The boards' cards, by name (only those named in ``only``, if given)."""
     store = t.store
     assigned = {p.board: p for p in store.pairings() if p.board}
+    selftests = store.selftests()
     out = []
     for entry in store.boards(only):
         payload = entry.get("state") or {}
@@ -112,6 +113,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
                 "pairing": None if pairing is None else
                 {"round": pairing.round, "table": pairing.table},
                 "last_command": commands[0] if commands else None,
+                "selftest": selftests.get(entry["board"]),
                 "overlay": card_view(
                     payload, store.latest_event(entry["board"], match_id) if match_id else None),
             }
