@@ -172,3 +172,31 @@ def test_the_standings_overlay(hub: tuple[str, Hub, Board], browser: Any,
     (SCREENSHOTS / f"hub-overlay-standings-{size[0]}x{size[1]}.png").write_bytes(png)
     assert alpha_at(page, png, 10, size[1] - 10) == 0
     ctx.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768), (768, 1024),
+                                  (390, 844)])
+def test_the_tournament_page_shows_each_boards_last_self_test(
+    hub: tuple[str, Hub, Board], browser: Any, size: tuple[int, int],
+) -> None:
+    from playwright.sync_api import expect
+
+    url, app_hub, board = hub
+    app_hub.tournament.store.set_selftest(board.board, {
+        "date": "2026-12-01T19:00:00+00:00", "passed": False,
+        "summary": "failed: 1 of 39 checks failed", "failed": ["cell 17: never changed"],
+        "failed_count": 1}, at=1.0)
+    app_hub.changed()
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = ctx.new_page()
+    page.goto(url + "/")
+    card = page.locator(f'article.board[data-board="{board.board}"]')
+    expect(card.locator(".selftest")).to_have_text(
+        "self-test 2026-12-01T19:00:00+00:00: failed: 1 of 39 checks failed")
+    assert "bad" in (card.locator(".selftest").get_attribute("class") or "")
+    other = page.locator('article.board:not([data-board="%s"])' % board.board).first
+    expect(other.locator(".selftest")).to_have_text("no self-test reported")
+    assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+    card.scroll_into_view_if_needed()
+    (SCREENSHOTS / f"hub-selftest-{size[0]}x{size[1]}.png").write_bytes(page.screenshot())
+    ctx.close()
