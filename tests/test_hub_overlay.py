@@ -194,7 +194,7 @@ def test_the_tournament_page_shows_each_boards_last_self_test(
     expect(card.locator(".selftest")).to_have_text(
         "self-test 2026-12-01T19:00:00+00:00: failed: 1 of 39 checks failed")
     assert "bad" in (card.locator(".selftest").get_attribute("class") or "")
-    other = page.locator('article.board:not([data-board="%s"])' % board.board).first
+    other = page.locator(f'article.board:not([data-board="{board.board}"])').first
     expect(other.locator(".selftest")).to_have_text("no self-test reported")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     card.scroll_into_view_if_needed()
