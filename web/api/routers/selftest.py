@@ -1,6 +1,7 @@
 """The board self-test on the referee page: start it, follow it, skip a step, stop it, and
-the printable check sheet. The walk runs in ``web.table.selftest_run``, on the sensing
-thread; reading it is open like every read, running it needs the referee's session."""
+the printable check sheet; and the sensor audit across matches. The walk runs in
+``web.table.selftest_run``, on the sensing thread; reading it is open like every read,
+running it needs the referee's session."""
 
 from __future__ import annotations
 
@@ -10,15 +11,17 @@ import socket
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import Field
 
+from scorekeeper.store import MatchStore
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Described
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.routers.scoreboard import STATIC
 from web.api.schemas import Strict
+from web.table.audit_read import read_audit
 from web.table.selftest_run import SelfTestRun, StaleStep
 from web.table.table import Table
 
@@ -38,6 +41,14 @@ class SelfTestView(Described):
     last: dict[str, Any] | None = Field(
         description="The last check sheet: `board_id`, `date`, `passed`, `summary`, a row "
         "per cell, button and expander.")
+
+
+class AuditView(Described):
+    matches: int = Field(description="Matches looked at (the newest with a step).")
+    silent: list[int] = Field(description="Cells unchanged in the last `silent_after` matches.")
+    cells: list[dict[str, Any]] = Field(description="Per cell: changes, matches in which it "
+                                        "changed, `silent_for`, `flagged` kinds, `muted_in`.")
+    fields: list[dict[str, Any]] = Field(description="Per field: sensed shots, amended, rate.")
 
 
 class Skip(Strict):
@@ -109,3 +120,17 @@ async def stop(request: Request, table: TableDep, _: Referee) -> Any:
 async def sheet_page() -> FileResponse:
     return FileResponse(STATIC / "selftest-sheet.html", media_type="text/html",
                         headers={"Cache-Control": "no-cache"})
+
+
+@router.get("/api/sensors/audit", tags=["sensors"], response_model=AuditView,
+            summary="Each cell's record over the newest matches and each field's amendments")
+async def sensor_audit(table: TableDep, matches: int = Query(20, ge=1, le=500),
+                       silent_after: int = Query(3, ge=1, le=100)) -> Any:
+    def read() -> dict[str, Any]:
+        store = MatchStore(table.store.path)  # its own connection: the writer keeps its own
+        try:
+            return read_audit(store, table.profile(), last=matches,
+                              silent_after=silent_after).to_json()
+        finally:
+            store.close()
+    return await asyncio.to_thread(read)
