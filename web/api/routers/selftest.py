@@ -60,8 +60,8 @@ def install(app: FastAPI, table: Table, *, controls: HardwareControls | None = N
             table_link: TableLink | None = None) -> None:
     """The self-test's routes and its run for ``table``; the sheet names the board by its
     tournament id, else its profile's, else the host name."""
-    board_id = (table_link.board_id if table_link is not None else None) or \
-        table.profile().board_id or socket.gethostname()
+    board_id = getattr(table_link, "board_id", None) or table.profile().board_id or \
+        socket.gethostname()
 
     def date() -> str:
         return datetime.datetime.fromtimestamp(table.wall.now()).astimezone().isoformat(
