@@ -116,3 +116,30 @@ def test_logged_out_the_section_only_reads(browser: Any, server: LiveServer) -> 
     assert page.locator("#st-start").is_hidden()
     assert page.locator("#selftest .needs-login").is_visible()
     ctx.close()
+
+
+def test_the_sensor_audit_section(browser: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    ctx = browser.new_context()
+    api = ctx.request
+    assert api.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
+    for _ in range(3):  # three matches, each with a step entered by hand
+        seq = api.get(server.url + "/api/state").json()["seq"]
+        assert api.post(server.url + "/api/match/new", data={"seq": seq, "first": "black"}).ok
+        seq = api.get(server.url + "/api/state").json()["seq"]
+        assert api.post(server.url + "/api/match/steps", data={
+            "seq": seq, "step": {"shot": {"by": "black", "big": "placed"}}}).ok
+    ctx.close()
+    for size in SIZES:
+        page = referee_page(browser, server, size)
+        expect(page.locator("#audit-summary")).to_contain_text("Over the last")
+        silent = page.locator("#audit-silent")
+        expect(silent).to_contain_text("Not changed in the last 3 matches or more: cell 0 "
+                                       "(the first player's red field)")
+        expect(page.locator("#audit-fields tbody tr")).to_have_count(7)
+        assert not COLOURS.search(page.locator("#audit").inner_text())
+        assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
+        page.locator("#audit").scroll_into_view_if_needed()
+        snap(page, f"referee-audit-{size[0]}x{size[1]}")
+        page.context.close()
