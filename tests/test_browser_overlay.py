@@ -207,3 +207,44 @@ def test_round_win_banner_then_every_size(browser: Any, server: LiveServer, api:
         save(f"overlay-{w}x{h}-round-win", png)
         assert pixels(page, png, [(w - 2, 2)])[0][3] == 0
         page.context.close()
+
+
+def test_the_instant_replay_plays_on_the_overlay(browser: Any, server: LiveServer,
+                                                 api: Any) -> None:
+    """The referee's "show the review on the scoreboard" plays on the overlay too, animated
+    from the shot's sensor timeline, beside the score and not over the whole picture."""
+    from playwright.sync_api import expect
+    from tv_support import post, wait_for
+
+    post(api, server, "/api/match/new", {"names": NAMES, "first": "black"})
+    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
+    before = state(api, server)["log_length"]
+    assert api.post(server.url + "/api/board/big", data={"player": "black", "on": True}).ok
+    sensed = wait_for(api, server, lambda s: s["log_length"] > before)
+    assert sensed["last_step"]["source"] == "sensor"
+    page = overlay(browser, server, (1920, 1080), "?corner=top-left")
+    post(api, server, "/api/referee/review-show",
+         {"seq": sensed["last_step"]["seq"], "playing": True, "ms": 0, "speed": 1})
+    replay = page.locator("#review-mirror")
+    expect(replay).to_be_visible()
+    expect(page.locator("#review-mirror-words")).to_contain_text("Replay of the shot")
+    expect(page.locator("#review-mirror-board .field")).to_have_count(7)
+    text = page.locator("body").inner_text()
+    assert not ENGINEER_WORDS.search(text), ENGINEER_WORDS.search(text)
+    b = box(page, "#review-mirror")
+    score = box(page, ".ov-score")
+    assert b["x"] > score["x"] + score["width"], "the replay sits beside the score"
+    for part in (".ov-score", ".ov-info", ".ov-last"):
+        p = box(page, part)
+        assert p["x"] + p["width"] <= b["x"], f"the replay covers {part}"
+    assert b["width"] < 0.5 * 1920 and b["y"] < 0.1 * 1080  # top right, not a full cover
+    page.wait_for_timeout(600)
+    png = page.screenshot(omit_background=True)
+    save("overlay-1920x1080-replay", png)
+    (far, centre) = pixels(page, png, [(960, 1060), (960, 700)])
+    assert far[3] == 0 and centre[3] == 0, (far, centre)
+    assert pixels(page, png, [inside(b)])[0][3] > 200
+    post(api, server, "/api/referee/review-show", {"seq": None})
+    expect(replay).to_be_hidden()
+    page.context.close()
