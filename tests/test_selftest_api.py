@@ -63,3 +63,52 @@ def test_running_it_needs_the_referee(client: TestClient) -> None:
     assert client.post("/api/referee/selftest/start", json={}).status_code == 401
     assert client.post("/api/referee/selftest/skip", json={"run": 0, "step": 0}).status_code == 401
     assert client.get("/api/selftest").status_code == 200
+
+
+def test_the_boards_buttons_are_proven_without_touching_the_match(
+    tmp_path: Any, mock_factory: Any,
+) -> None:
+    """On the referee page's walk the GPIO buttons are steps too; a press goes to the walk,
+    never to the match (the undo button undoes nothing meanwhile)."""
+    from firmware_bridge.profile import load_profile
+    from web.table.controls import HardwareControls
+    from web.table.selftest_run import SelfTestRun
+    from web.table.wiring import open_table
+
+    clock = FakeClock(0.0)
+    table = open_table(tmp_path / "log.db", "sim", clock=clock, wall=clock)
+    controls = HardwareControls(table, load_profile().gpio, pin_factory=mock_factory)
+    try:
+        table.new_match({}, {"first": "black", "big": {"black": "center", "white": "center"}},
+                        {}, {})
+        controls.poll()
+        table.no_change()
+        steps_before = len(table.full_log())
+        run = SelfTestRun(table, tmp_path, "board-1", date=lambda: "today", controls=controls)
+        table.watch.thread.submit(run.start).result(5)
+        test = run.test
+        assert test is not None
+        while test.current is not None and test.current.kind != "button":
+            test.skip()
+        assert test.current is not None
+        first = test.current.key  # e.g. button:black.end_turn
+        role, name = first.split(":", 1)[1].split(".")
+        pin = load_profile().gpio.buttons[role][name]  # type: ignore[union-attr]
+        mock_factory.pin(pin).drive_low()
+        mock_factory.pin(pin).drive_high()
+        controls.poll()  # on the writer in serve; the press is handed to the sensing thread
+        table.watch.thread.submit(lambda: None).result(5)
+        assert test.current is None or test.current.key != first
+        referee_undo = load_profile().gpio.buttons["referee"]["undo"]  # type: ignore[union-attr]
+        mock_factory.pin(referee_undo).drive_low()
+        mock_factory.pin(referee_undo).drive_high()
+        controls.poll()
+        table.watch.thread.submit(lambda: None).result(5)
+        assert len(table.full_log()) == steps_before, "no press reached the match"
+        sheet = table.watch.thread.submit(run.stop).result(5)
+        rows = {r["part"]: r for r in sheet["rows"] if r["item"].startswith("button")}
+        assert rows["the referee's undo button"]["result"] == "pressed"
+        assert controls.divert is None
+    finally:
+        controls.close()
+        table.close()
