@@ -143,3 +143,27 @@ def test_the_sensor_audit_section(browser: Any, server: LiveServer) -> None:
         page.locator("#audit").scroll_into_view_if_needed()
         snap(page, f"referee-audit-{size[0]}x{size[1]}")
         page.context.close()
+
+
+def test_two_referees_skip_the_same_step(browser: Any, server: LiveServer) -> None:
+    """Each skip names the step its referee saw: the slower one is told the walk moved on
+    and shown where it stands, and the walk moves on once only."""
+    from playwright.sync_api import expect
+
+    a = referee_page(browser, server, (1280, 720))
+    b = referee_page(browser, server, (1024, 768))
+    a.click("#st-start")
+    expect(a.locator("#st-progress")).to_have_text("Step 1 of 15")
+    expect(b.locator("#st-progress")).to_have_text("Step 1 of 15")
+    b.route("**/api/selftest", lambda route: route.abort())  # b looks away: no refresh
+    a.click("#st-skip")
+    expect(a.locator("#st-progress")).to_have_text("Step 2 of 15")
+    b.click("#st-skip")  # meant for step 1
+    expect(b.locator("#toast")).to_contain_text("Someone else moved the self-test on first")
+    expect(b.locator("#st-progress")).to_have_text("Step 2 of 15")
+    b.unroute("**/api/selftest")
+    expect(a.locator("#st-progress")).to_have_text("Step 2 of 15")  # not skipped twice
+    a.click("#st-stop")
+    expect(b.locator("#selftest")).to_have_attribute("data-running", "false", timeout=8000)
+    a.context.close()
+    b.context.close()
