@@ -144,7 +144,7 @@ class Audit:
         silent = self.silent
         if silent:
             lines.append(f"not changed in the last {self.silent_after} matches or more: "
-                         + ", ".join(f"cell {c.cell} ({c.part})" for c in silent))
+                         + grouped(silent))
         lines.append("cell  changes  matches  silent  flagged / muted  part")
         for c in self.cells:
             flags = ", ".join(f"{k} x{n}" for k, n in sorted(c.flagged.items()))
@@ -156,6 +156,15 @@ class Audit:
         for f in self.fields:
             lines.append(f"  {f.part}: {f.amended} of {f.shots} ({f.rate:.0%})")
         return "\n".join(lines) + "\n"
+
+
+def grouped(cells: Iterable[CellAudit]) -> str:
+    """``cells 0, 1 (the first player's red field); cell 36 (...)``: cells by the part."""
+    parts: dict[str, list[int]] = {}
+    for c in cells:
+        parts.setdefault(c.part, []).append(c.cell)
+    return "; ".join(f"cell{'s' if len(n) > 1 else ''} {', '.join(map(str, n))} ({part})"
+                     for part, n in parts.items())
 
 
 def audit(profile: BoardProfile, matches: Iterable[MatchSensing], *,

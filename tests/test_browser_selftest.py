@@ -135,8 +135,8 @@ def test_the_sensor_audit_section(browser: Any, server: LiveServer) -> None:
         page = referee_page(browser, server, size)
         expect(page.locator("#audit-summary")).to_contain_text("Over the last")
         silent = page.locator("#audit-silent")
-        expect(silent).to_contain_text("Not changed in the last 3 matches or more: cell 0 "
-                                       "(the first player's red field)")
+        expect(silent).to_contain_text("Not changed in the last 3 matches or more: cells 0, 1, "
+                                       "2, 3 (the first player's red field); cells 4, 5, 6, 8")
         expect(page.locator("#audit-fields tbody tr")).to_have_count(7)
         assert not COLOURS.search(page.locator("#audit").inner_text())
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]

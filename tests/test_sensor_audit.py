@@ -63,7 +63,8 @@ def test_the_audit_over_three_matches(referee: TestClient, fake_clock: FakeClock
     assert main(["sensors", "--audit", "--db", str(db), "--matches", "3"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("sensor audit over the last 3 matches")
-    assert "not changed in the last 3 matches or more: cell 0 (the first player's red field)" in out
+    assert ("not changed in the last 3 matches or more: cells 0, 1, 2, 3 (the first player's "
+            "red field)") in out
     assert "the second player's red field: 1 of 3 (33%)" in out
     assert main(["sensors", "--audit", "--db", str(db), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["matches"] >= 3

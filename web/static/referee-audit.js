@@ -17,6 +17,13 @@ const SensorAudit = (() => {
   if (after) after.after(box); else document.body.appendChild(box);
 
   function cellWords(c) { return `cell ${c.cell} (${c.part})`; }
+  // "cells 0, 1 (the first player's red field); cell 36 (…)": the cells by the part
+  function grouped(cells) {
+    const parts = new Map();
+    for (const c of cells) parts.set(c.part, [...(parts.get(c.part) || []), c.cell]);
+    return [...parts].map(([part, n]) =>
+      `cell${n.length > 1 ? "s" : ""} ${n.join(", ")} (${part})`).join("; ");
+  }
 
   function show(a) {
     const summary = document.getElementById("audit-summary");
@@ -32,7 +39,7 @@ const SensorAudit = (() => {
     const parts = [];
     parts.push(h("p", { id: "audit-silent" }, silent.length
       ? `Not changed in the last ${a.silent_after} matches or more: ` +
-        silent.map(cellWords).join(", ")
+        grouped(silent)
       : `Every cell changed within the last ${a.silent_after} matches.`));
     parts.push(h("p", { id: "audit-flagged" }, flagged.length
       ? "Flagged or muted: " + flagged.map((c) => `${cellWords(c)}: ` +
