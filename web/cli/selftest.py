@@ -6,7 +6,9 @@ cell of the part has answered, or after ``--step-timeout`` seconds without a new
 silent cells are then marked). Ctrl-C ends the walk early; the sheet then says so. The sheet
 is printed, kept as the board's last self-test beside the match log (``skitter serve``
 shows it and sends it to the tournament hub), and written to ``--sheet FILE`` if asked.
-Exit status 0 when every check passed, 1 when one failed.
+Exit status 0 when every check passed, 1 when one failed. It opens the sensors itself: run
+it while ``skitter serve`` is stopped (with the scorekeeper running, the referee page runs
+the same walk).
 """
 
 from __future__ import annotations
