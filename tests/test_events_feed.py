@@ -162,3 +162,17 @@ def test_the_feed_is_documented_in_the_openapi(client: Any) -> None:
     content = answer["content"]["text/event-stream"]
     assert content["schema"]["$ref"].endswith("/Snapshot")
     assert "event named `state`" in answer["description"]
+
+
+def test_a_quiet_feed_says_it_is_still_there(tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    from web.api.routers import stream
+
+    monkeypatch.setattr(stream, "KEEPALIVE", 0.2)
+    with board_app(tmp_path) as (app, _), serving(lambda url: app) as url, \
+            httpx.Client(base_url=url, timeout=10) as http, \
+            http.stream("GET", "/api/events") as feed:
+        lines = feed.iter_lines()
+        assert next(lines) == "retry: 2000"
+        seen = [next(lines) for _ in range(6)]
+        assert ": still here" in seen, seen
