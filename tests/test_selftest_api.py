@@ -112,3 +112,30 @@ def test_the_boards_buttons_are_proven_without_touching_the_match(
     finally:
         controls.close()
         table.close()
+
+
+def test_a_walk_that_answers_its_last_step_ends_by_itself(tmp_path: Any) -> None:
+    from web.table.selftest_run import SelfTestRun
+    from web.table.wiring import open_table
+
+    clock = FakeClock(0.0)
+    table = open_table(tmp_path / "log.db", "sim", clock=clock, wall=clock)
+    try:
+        run = SelfTestRun(table, tmp_path, "board-1", date=lambda: "today")
+        on_thread = table.watch.thread.submit
+        on_thread(run.start).result(5)
+        test = run.test
+        assert test is not None and table.watch.paused
+        sim = table.sensing.simulator  # type: ignore[union-attr]
+        for step in test.steps:
+            for cell in step.cells:
+                for act in (sim.magnet_arrives, sim.magnet_leaves):
+                    on_thread(act, cell).result(5)
+                    clock.advance(0.05)
+                    on_thread(table.watch.tick).result(5)
+        on_thread(lambda: None).result(5)  # the end was queued behind the last poll
+        assert run.test is None, "nobody had to look for the walk to end"
+        assert run.last_sheet is not None and run.last_sheet["passed"] is True
+        assert not table.watch.paused
+    finally:
+        table.close()

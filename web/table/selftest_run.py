@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.selftest import SelfTest
+from firmware_bridge.source import SensorEvent
 from web.table import selftest_record
 from web.table.table import Refused, Table
 
@@ -65,7 +66,7 @@ class SelfTestRun:
                         source=sensing.source.name)
         self.test = test
         self.runs += 1
-        sensing.tap = test.feed
+        sensing.tap = lambda events: self._feed(test, events)
         if self.controls is not None:
             thread = watch.thread
             now = self.table.clock.now
@@ -103,9 +104,6 @@ class SelfTestRun:
         test = self.test
         if test is not None:
             self._collect(test)
-            if test.current is None:  # the last step just answered
-                self.stop()
-                test = None
         return {
             "running": test is not None,
             "run": self.runs,
@@ -120,9 +118,24 @@ class SelfTestRun:
             raise Refused("no self-test is running", "selftest")
         return self.test
 
+    def _feed(self, test: SelfTest, events: list[SensorEvent]) -> None:
+        test.feed(events)
+        self._finish_later(test)
+
     def _press(self, test: SelfTest, role: str, name: str, at: float) -> None:
         if test is self.test:
             test.press(role, name, at)
+            self._finish_later(test)
+
+    def _finish_later(self, test: SelfTest) -> None:
+        """The last step has just answered: end the walk once this polling step is over
+        (it runs on the same thread, so sensing resumes between two polls)."""
+        if test.current is None and test is self.test:
+            self.table.watch.thread.submit(self._finish, test)
+
+    def _finish(self, test: SelfTest) -> None:
+        if test is self.test:
+            self.stop()
 
     def _errors(self) -> dict[str, int]:
         sensing = self.table.sensing
