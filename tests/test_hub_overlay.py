@@ -149,6 +149,18 @@ def test_a_table_overlay_follows_its_board_live(hub: tuple[str, Hub, Board], bro
     expect(page.locator(".ov-info")).to_have_text(f"Round 1 · {names['black']} to shoot")
     expect(page.locator(".ov-last")).to_have_text(f"{names['white']}'s shot: no points, no penalty")
     ctx.close()
+    for w, h in ((1280, 720), (1024, 768), (768, 1024), (390, 844)):
+        ctx = browser.new_context(viewport={"width": w, "height": h})
+        page = ctx.new_page()
+        page.goto(url + f"/overlay?board={board.board}&corner=bottom-left")
+        expect(page.locator('[data-player="black"] .ov-name')).to_have_text(names["black"])
+        for part in (".ov-score", ".ov-info", ".ov-last"):
+            b = page.locator(part).bounding_box()
+            assert b and b["x"] >= 0 and b["x"] + b["width"] <= w + 0.5, (w, h, part, b)
+            assert b["y"] + b["height"] <= h + 0.5, (w, h, part, b)
+        (SCREENSHOTS / f"hub-overlay-table-{w}x{h}.png").write_bytes(
+            page.screenshot(omit_background=True))
+        ctx.close()
 
 
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
