@@ -119,7 +119,8 @@ def walk(
     shown: int | None = None
     answered: set[int] = set()
     last_news = clock.now()
-    errors_of = getattr(source, "errors_by_expander", None)
+    # the expanders' own counts (a RecordingSource wraps the real source)
+    errors_of = getattr(getattr(source, "inner", source), "errors_by_expander", None)
     while (step := test.current) is not None:
         if test.index != shown:
             shown, answered = test.index, set()
