@@ -73,3 +73,24 @@ def test_a_broken_record_is_no_record(tmp_path: Path) -> None:
     assert selftest_record.load(tmp_path) is None
     (tmp_path / selftest_record.FILE).write_text('{"passed": "yes"}')
     assert selftest_record.load(tmp_path) is None
+
+
+def test_the_walk_reads_the_expanders_i2c_errors(mock_factory: object) -> None:
+    from source_rigs import McpRig
+
+    clock = FakeClock(10.0)
+    rig = McpRig(clock, mock_factory)  # type: ignore[arg-type]
+    rig.source.start()
+    test = SelfTest(PROFILE, clock.now(), source="mcp23017", buttons={})
+    rig.bus.fail_next(2)
+
+    def builder(seconds: float) -> None:
+        clock.advance(seconds)
+        if test.current is not None and test.index == 0:
+            rig.set(0, True)  # a change makes the source read the bus (and meet the errors)
+
+    walk(test, rig.source, clock, io.StringIO(), step_timeout=0.3, interval=0.1, sleep=builder)
+    test.finish(clock.now())
+    failed = {r.item: r.result for r in test.sheet("b", "d").failures
+              if r.item.startswith("expander")}
+    assert list(failed.values()) == ["2 I2C errors"], failed
