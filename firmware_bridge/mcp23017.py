@@ -168,6 +168,7 @@ class MCP23017Source:
         self._next_full = 0.0
         self._error_times: list[float] = []
         self._errors = 0
+        self._errors_at: dict[int, int] = dict.fromkeys(addresses, 0)
         self._interrupt_reads = 0
         self._full_reads = 0
         self._configs = 0
@@ -267,6 +268,10 @@ class MCP23017Source:
         """Bus statistics so far."""
         return I2CCounters(self._errors, self._interrupt_reads, self._full_reads, self._configs)
 
+    def errors_by_expander(self) -> dict[str, int]:
+        """I2C errors so far per expander (``0x21`` → count), for the board self-test."""
+        return {f"0x{a:02X}": n for a, n in self._errors_at.items()}
+
     # -- inside -------------------------------------------------------------------------------
 
     def _due_by_interrupt(self) -> list[_Expander]:
@@ -281,14 +286,15 @@ class MCP23017Source:
                     due.append(exp)
         return due
 
-    def _note_error(self, now: float) -> None:
+    def _note_error(self, now: float, exp: _Expander) -> None:
         self._errors += 1
+        self._errors_at[exp.address] = self._errors_at.get(exp.address, 0) + 1
         self._error_times.append(now)
 
     def _attach(self, exp: _Expander, now: float) -> None:
         """Probe and configure ``exp``; on failure mark it missing until ``next_attempt``."""
         try:
-            chip = self._with_retries(lambda: MCP23017(self._bus, exp.address), now)
+            chip = self._with_retries(lambda: MCP23017(self._bus, exp.address), now, exp)
             self._configure(chip, exp, now)
         except (OSError, ValueError) as exc:
             exp.chip = None
@@ -314,7 +320,7 @@ class MCP23017Source:
             chip.default_value = 0x0000
             chip.interrupt_enable = exp.mask
 
-        self._with_retries(setup, now)
+        self._with_retries(setup, now, exp)
         self._configs += 1
 
     def _verify_setup(self, exp: _Expander, now: float) -> None:
@@ -323,7 +329,7 @@ class MCP23017Source:
         if chip is None:
             return
         try:
-            intact = self._with_retries(lambda: chip.interrupt_enable, now) == exp.mask
+            intact = self._with_retries(lambda: chip.interrupt_enable, now, exp) == exp.mask
             if not intact:
                 self._configure(chip, exp, now)
         except OSError as exc:
@@ -334,7 +340,7 @@ class MCP23017Source:
         if chip is None:
             return
         try:
-            gpio = self._with_retries(lambda: chip.gpio, now)
+            gpio = self._with_retries(lambda: chip.gpio, now, exp)
         except OSError as exc:
             self._lose(exp, exc, now)
             return
@@ -360,14 +366,14 @@ class MCP23017Source:
         exp.failure = _describe(exc)
         exp.next_attempt = now + self._retry_interval
 
-    def _with_retries(self, action: Any, now: float) -> Any:
+    def _with_retries(self, action: Any, now: float, exp: _Expander) -> Any:
         """``action()``, tried up to ``retries`` times on I2C errors (each one counted)."""
         attempt = 1
         while True:
             try:
                 return action()
             except OSError:
-                self._note_error(now)
+                self._note_error(now, exp)
                 if attempt >= self._retries:
                     raise
                 attempt += 1
