@@ -168,7 +168,6 @@ class MCP23017Source:
         self._next_full = 0.0
         self._error_times: list[float] = []
         self._errors = 0
-        self._errors_at: dict[int, int] = dict.fromkeys(addresses, 0)
         self._interrupt_reads = 0
         self._full_reads = 0
         self._configs = 0
@@ -268,10 +267,6 @@ class MCP23017Source:
         """Bus statistics so far."""
         return I2CCounters(self._errors, self._interrupt_reads, self._full_reads, self._configs)
 
-    def errors_by_expander(self) -> dict[str, int]:
-        """I2C errors so far per expander (``0x21`` → count), for the board self-test."""
-        return {f"0x{a:02X}": n for a, n in self._errors_at.items()}
-
     # -- inside -------------------------------------------------------------------------------
 
     def _due_by_interrupt(self) -> list[_Expander]:
@@ -286,15 +281,14 @@ class MCP23017Source:
                     due.append(exp)
         return due
 
-    def _note_error(self, now: float, exp: _Expander) -> None:
+    def _note_error(self, now: float) -> None:
         self._errors += 1
-        self._errors_at[exp.address] = self._errors_at.get(exp.address, 0) + 1
         self._error_times.append(now)
 
     def _attach(self, exp: _Expander, now: float) -> None:
         """Probe and configure ``exp``; on failure mark it missing until ``next_attempt``."""
         try:
-            chip = self._with_retries(lambda: MCP23017(self._bus, exp.address), now, exp)
+            chip = self._with_retries(lambda: MCP23017(self._bus, exp.address), now)
             self._configure(chip, exp, now)
         except (OSError, ValueError) as exc:
             exp.chip = None
@@ -320,7 +314,7 @@ class MCP23017Source:
             chip.default_value = 0x0000
             chip.interrupt_enable = exp.mask
 
-        self._with_retries(setup, now, exp)
+        self._with_retries(setup, now)
         self._configs += 1
 
     def _verify_setup(self, exp: _Expander, now: float) -> None:
@@ -329,7 +323,7 @@ class MCP23017Source:
         if chip is None:
             return
         try:
-            intact = self._with_retries(lambda: chip.interrupt_enable, now, exp) == exp.mask
+            intact = self._with_retries(lambda: chip.interrupt_enable, now) == exp.mask
             if not intact:
                 self._configure(chip, exp, now)
         except OSError as exc:
@@ -340,7 +334,7 @@ class MCP23017Source:
         if chip is None:
             return
         try:
-            gpio = self._with_retries(lambda: chip.gpio, now, exp)
+            gpio = self._with_retries(lambda: chip.gpio, now)
         except OSError as exc:
             self._lose(exp, exc, now)
             return
@@ -366,14 +360,14 @@ class MCP23017Source:
         exp.failure = _describe(exc)
         exp.next_attempt = now + self._retry_interval
 
-    def _with_retries(self, action: Any, now: float, exp: _Expander) -> Any:
+    def _with_retries(self, action: Any, now: float) -> Any:
         """``action()``, tried up to ``retries`` times on I2C errors (each one counted)."""
         attempt = 1
         while True:
             try:
                 return action()
             except OSError:
-                self._note_error(now, exp)
+                self._note_error(now)
                 if attempt >= self._retries:
                     raise
                 attempt += 1

@@ -78,7 +78,7 @@ def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
         port = s.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
     server = uvicorn.Server(uvicorn.Config(make_app(url), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=2))
+                                           log_level="warning"))
     thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

@@ -27,18 +27,7 @@ from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.docs import install_docs
 from web.api.guards import install_guards
-from web.api.routers import (
-    admin,
-    board,
-    caller,
-    health,
-    match_api,
-    review,
-    scoreboard,
-    selftest,
-    stats,
-    stream,
-)
+from web.api.routers import admin, board, caller, health, match_api, review, scoreboard, stats
 from web.caller.caller import LANGUAGES, Caller
 from web.caller.speech import Speech
 from web.stats.history import History
@@ -130,14 +119,13 @@ def create_app(
     app.state.broadcaster = broadcaster
     app.state.public_url = public_url
     for router in (scoreboard.router, match_api.router, login_router(), admin.router,
-                   board.router, health.router, review.router, stream.router):
+                   board.router, health.router, review.router):
         app.include_router(router)
     # The caller (speech) and players' history live beside the match log, in their own modules.
     app.state.caller = Caller(Speech(table.store.path.parent / "speech"), caller_language)
     app.state.history = History(table.store.path)
     app.include_router(caller.router)
     app.include_router(stats.router)
-    selftest.install(app, table, controls=controls, table_link=table_link)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
     install_guards(app, allowed_origins)

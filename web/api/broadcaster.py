@@ -15,9 +15,6 @@ The tournament hub sends changes instead (:meth:`Broadcaster.publish_frame`): ea
 needs the ones before it, so a client joining late, or too far behind, gets the full state
 the latest frame leads to instead of what it missed.
 
-The same texts also go to readers that are not WebSockets (:meth:`Broadcaster.stream`, the
-public Server-Sent Events feed): one outbox per reader either way, one path for both.
-
 Limit (as FastAPI's own ConnectionManager says of itself): this lives in one process. Run
 one ``skitter serve`` per board; several worker processes would each have their own
 clients and their own sequence.
@@ -30,7 +27,7 @@ import contextlib
 import json
 import threading
 from collections import deque
-from collections.abc import AsyncIterator, Hashable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -82,7 +79,7 @@ class Broadcaster:
     """Holds the connected sockets and sends each published snapshot to all of them."""
 
     def __init__(self) -> None:
-        self._clients: dict[Hashable, _Outbox] = {}
+        self._clients: dict[WebSocket, _Outbox] = {}
         self._latest: Mapping[str, Any] | None = None
         self._latest_text: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -143,13 +140,21 @@ class Broadcaster:
     async def serve(self, websocket: WebSocket) -> None:
         """Accept ``websocket`` and stream snapshots to it until it goes away."""
         await websocket.accept()
-        outbox = self._join(websocket)
+        outbox = _Outbox()
+        if self._latest_text is not None:
+            outbox.put(self._latest_text)
+        self._clients[websocket] = outbox
         reader = asyncio.create_task(self._watch_for_close(websocket, outbox))
         try:
-            async for text in self._drain(outbox):
-                if text is not None:
-                    await websocket.send_text(text)
-                    self.sent += 1
+            while True:
+                if not outbox.pending:
+                    if outbox.stopped:
+                        break
+                    outbox.wake.clear()
+                    await outbox.wake.wait()
+                    continue
+                await websocket.send_text(outbox.pending.popleft())
+                self.sent += 1
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # a dead socket: drop it below
         finally:
@@ -160,46 +165,6 @@ class Broadcaster:
             if websocket.client_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await websocket.close()
-
-    async def stream(self, keepalive: float | None = None) -> AsyncIterator[str | None]:
-        """The same texts as a WebSocket gets, for a reader that is not one (the SSE feed):
-        the latest state first, then every later one; None after ``keepalive`` quiet seconds
-        (so the reader can send something that shows whether its client is still there).
-        Ends at :meth:`close_all`; the reader is forgotten when the iteration stops."""
-        key = object()
-        outbox = self._join(key)
-        try:
-            async for text in self._drain(outbox, keepalive):
-                if text is not None:
-                    self.sent += 1
-                yield text
-        finally:
-            self._clients.pop(key, None)
-
-    def _join(self, key: Hashable) -> _Outbox:
-        outbox = _Outbox()
-        if self._latest_text is not None:
-            outbox.put(self._latest_text)
-        self._clients[key] = outbox
-        return outbox
-
-    @staticmethod
-    async def _drain(outbox: _Outbox, keepalive: float | None = None) -> AsyncIterator[str | None]:
-        """Each queued text in order, waiting for more, until the outbox is stopped."""
-        while True:
-            if not outbox.pending:
-                if outbox.stopped:
-                    return
-                outbox.wake.clear()
-                if keepalive is None:
-                    await outbox.wake.wait()
-                    continue
-                try:
-                    await asyncio.wait_for(outbox.wake.wait(), keepalive)
-                except TimeoutError:
-                    yield None
-                continue
-            yield outbox.pending.popleft()
 
     async def _watch_for_close(self, websocket: WebSocket, outbox: _Outbox) -> None:
         """Read (and ignore) what the client sends, to notice when it disconnects."""

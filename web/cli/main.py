@@ -17,7 +17,6 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.config_cmd",
     "web.cli.set_pin",
     "web.cli.sensors",
-    "web.cli.selftest",
     "web.cli.calibrate",
     "web.cli.hub",
     "web.cli.log",

@@ -1,5 +1,4 @@
 """``skitter sensors``: the live cell map and field counts, for building and checking a board.
-(``--audit``: the sensors' record over past matches instead, see ``web.cli.sensors_audit``.)
 
 A builder runs it while passing a magnet over each cell: every cell lights up in the map
 next to the field it belongs to, so a miswired sensor shows at once. ``--json`` prints one
@@ -25,7 +24,6 @@ from firmware_bridge.sources import SPECS_HELP, open_source
 from firmware_bridge.timeline import reading_json
 from scorekeeper.clock import Clock
 from scorekeeper.reading import BoardReading
-from web.cli import sensors_audit
 
 NAME = "sensors"
 HELP = "Show the live sensor cells and field counts of a board."
@@ -45,7 +43,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--record", metavar="FILE", help="also write the raw events to FILE")
     parser.add_argument("--speed", type=float, default=1.0,
                         help="replay speed for replay:FILE (0 = all at once)")
-    sensors_audit.add_arguments(parser)
 
 
 def default_spec(profile: BoardProfile) -> str:
@@ -68,8 +65,6 @@ def open_for_command(args: argparse.Namespace, clock: Clock) -> tuple[BoardProfi
 
 
 def run(args: argparse.Namespace) -> int:
-    if getattr(args, "audit", False):
-        return sensors_audit.run(args)
     clock = MonotonicClock()
     try:
         profile, source = open_for_command(args, clock)

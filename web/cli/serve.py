@@ -30,7 +30,7 @@ NAME = "serve"
 HELP = "Run the scorekeeper: live scoreboard, referee display, tablet and virtual board."
 
 PAGES = (("scoreboard", ""), ("referee", "referee"), ("tablet", "tablet"),
-         ("virtual board", "board"), ("stream overlay", "overlay"))
+         ("virtual board", "board"))
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 
 

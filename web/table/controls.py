@@ -11,7 +11,6 @@ nothing and is reported in :attr:`HardwareControls.last_message`.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import Any
 
 from firmware_bridge.gpio import Buttons, Leds
@@ -41,18 +40,12 @@ class HardwareControls:
             self.close()
             raise
         self._lit: str | None = None
-        self.divert: Callable[[str, str], None] | None = None
-        """While set, presses go here (role, name) instead of to the match: the board
-        self-test proves the buttons without undoing anything."""
 
     def poll(self) -> None:
         """Act on the presses since the last call, then light the LED of the player due."""
         for role, buttons in self.buttons.items():
             for name in buttons.poll():
-                if self.divert is not None:
-                    self.divert(role, name)
-                else:
-                    self._press(role, name)
+                self._press(role, name)
         self._show_turn()
 
     def _press(self, role: str, name: str) -> None:

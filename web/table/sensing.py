@@ -8,14 +8,14 @@ the simulated board) is read here, so the table never reaches into the bridge it
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from firmware_bridge.counts import big_spots, bridges, field_counts
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.simulator import SimulatedBoard, SimulatorError
-from firmware_bridge.source import LinkStatus, SensorEvent, Source
+from firmware_bridge.source import LinkStatus, Source
 from scorekeeper.reading import BoardReading
 
 
@@ -35,9 +35,6 @@ class Sensing:
         self._last_error = ""
         self._rest_at: float | None = None
         self._events_seen = 0
-        self.tap: Callable[[list[SensorEvent]], None] | None = None
-        """Also given every raw event polled, before the pipeline (the board self-test's
-        walk, ``web.table.selftest_run``); runs on the sensing thread."""
 
     def rest_deadline(self) -> float | None:
         """When the board will have been still for the settle window after the last change
@@ -57,8 +54,6 @@ class Sensing:
             self.errors += 1
             self._last_error = f"{type(exc).__name__}: {exc}"
             events = []
-        if events and self.tap is not None:
-            self.tap(events)
         if events:
             self._events_seen += len(events)
             pipeline = self.pipeline

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import Decision, ShotEvent
 from scorekeeper.options import Handicap
-from scorekeeper.stream_words import last_shot_line
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
     board_words,
@@ -136,7 +135,7 @@ def compose(
         **view,
         "storage": {"ok": storage is None, "message": storage or ""},
         "alerts": alerts(state, view, names, storage=storage),
-        "words": {**words_part(state, view, names), "last_shot": _last_shot(match, state)},
+        "words": words_part(state, view, names),
     }
 
 
@@ -229,13 +228,6 @@ def words_part(
         "moment": moment(state, names),
         "question": question_words(view["tracker"].get("question"), names),
     }
-
-
-def _last_shot(match: Mapping[str, Any], state: Mapping[str, Any]) -> str:
-    """The last standing step and its effects on one line (the stream overlay's)."""
-    last = match.get("last_step") or {}
-    return last_shot_line(last.get("text"), state.get("last_effects") or [], match["names"],
-                          entered=last.get("source") == "manual")
 
 
 def log_in_words(entries: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:

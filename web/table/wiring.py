@@ -19,7 +19,6 @@ from firmware_bridge.sources import open_source
 from scorekeeper.clock import Clock
 from scorekeeper.store import MatchStore
 from web.table.sensing import Sensing
-from web.table.sensor_health_log import HealthLog
 from web.table.table import Table
 
 Publish = Callable[[Mapping[str, Any]], None]
@@ -90,9 +89,6 @@ def open_table(
     except Exception:
         store.close()
         raise
-    if str(db) != ":memory:":  # each match's sensor flags and I2C errors, for the audit
-        health = HealthLog(Path(db).parent)
-        publish = health.observe if publish is None else publishing(publish, health.observe)
     try:
         return Table(store, clock=clock, wall=wall, sensing=sensing, publish=publish)
     except Exception:

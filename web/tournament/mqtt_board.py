@@ -46,7 +46,6 @@ from web.tournament import wire
 from web.tournament.board_commands import BoardCommands, CommandHandler
 from web.tournament.board_states import StateReplay, replay_states
 from web.tournament.mqtt_outbox import AckWindow, Outbox
-from web.tournament.selftest_wire import SelfTestPublisher
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +120,6 @@ class BoardLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
-        self._selftest = SelfTestPublisher(store.path.parent, self.board_id,
-                                           settings.topic_prefix)
         self.hub_commands = BoardCommands(
             self.board_id, self.client, self.topics, on_command=on_command,
             current_match=current_match,
@@ -241,9 +238,7 @@ class BoardLink:
                     self.topics.status, self._status_payload(True), qos=1, retain=True
                 )
                 self._last_state = None
-                self._selftest.reconnected()
             self._publish_state(current)
-            self._selftest.step(self.client)
 
     def _reader_store(self) -> MatchStore:
         if self._reader is None:

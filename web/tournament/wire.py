@@ -105,7 +105,7 @@ def split_topic(prefix: str, topic: str) -> tuple[str, str]:
     if not topic.startswith(head):
         raise WireError(f"topic {topic!r} is not under {prefix!r}")
     board, _, kind = topic[len(head) :].partition("/")
-    if kind not in ("state", "events", "status", "command", "command/result", "selftest"):
+    if kind not in ("state", "events", "status", "command", "command/result"):
         raise WireError(f"topic {topic!r}: unknown kind {kind!r}")
     return check_board_id(board), kind
 

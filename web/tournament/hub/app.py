@@ -38,7 +38,6 @@ from web.api.schemas import PathNumber, ShownText, check_reason
 from web.config.pin import PinStore
 from web.tournament.hub import view
 from web.tournament.hub.feed import Feed
-from web.tournament.hub.overlay import router as overlay_router
 from web.tournament.hub.ratings import router as ratings_router
 from web.tournament.hub.responses import (
     BoardAssigned,
@@ -59,10 +58,8 @@ from web.tournament.wire import WireError, check_board_id
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
-SHARED = {"skitter.css": "text/css", "common.js": "text/javascript",
-          "overlay.css": "text/css", "overlay.js": "text/javascript"}
-"""The board pages' style sheet and script helpers (socket, DOM) and the stream overlay's
-style and script: the hub shares the files."""
+SHARED = {"skitter.css": "text/css", "common.js": "text/javascript"}
+"""The board pages' style sheet and script helpers (socket, DOM): the hub shares the files."""
 BATCH = 0.05
 """Seconds between two refreshes at least, while changes keep coming (a burst is one frame)."""
 
@@ -339,7 +336,6 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     app.include_router(login_router())
     app.include_router(ratings_router)
     app.include_router(results_router)
-    app.include_router(overlay_router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
     return app

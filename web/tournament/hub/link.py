@@ -39,7 +39,7 @@ import paho.mqtt.client as mqtt
 from firmware_bridge.clocks import MONOTONIC
 from scorekeeper import checks
 from web.config.settings import MqttSettings
-from web.tournament import selftest_wire, wire
+from web.tournament import wire
 from web.tournament.hub import intake
 from web.tournament.hub.tournament import Tournament
 
@@ -193,7 +193,6 @@ class HubLink:
                 (self._any.events, 1),
                 (self._any.status, 1),
                 (self._any.command_result, 1),
-                (selftest_wire.topic(self.prefix, "+"), 1),
             ]
         )
         self.on_change()
@@ -321,8 +320,6 @@ class HubLink:
         now = self.tournament.clock.now()
         if kind == "status" and not payload:
             return None  # a cleared retained message
-        if kind == selftest_wire.KIND and len(payload) > selftest_wire.MAX_PAYLOAD:
-            raise wire.WireError(f"self-test message of {len(payload)} bytes is too large")
         data = wire.decode(payload)
         if data.get("board_id", board) != board:
             raise wire.WireError(f"payload names board {checks.show(data.get('board_id'))} "
@@ -340,8 +337,6 @@ class HubLink:
             ev = intake.event(board, data)
             self.tournament.receive(ev)
             return Stored(board, ((ev.match_id, ev.seq),), playing=ev.match_id)
-        elif kind == selftest_wire.KIND:
-            self.store.set_selftest(board, selftest_wire.check(data), at=now)
         elif kind == "command/result":
             answer = intake.command_result(data)
             if answer["id"] is not None and not self.store.set_command_result(

@@ -12,7 +12,6 @@ from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event
 from scorekeeper.words import in_names, players_named
 from web.tournament.hub.model import Pairing
-from web.tournament.hub.overlay import card_view
 from web.tournament.hub.tournament import Tournament, same_players
 
 GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_points",
@@ -105,7 +104,6 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
     store = t.store
     assigned = {p.board: p for p in store.pairings() if p.board}
     refusals = store.refusals()
-    selftests = store.selftests()
     out = []
     for entry in store.boards(only):
         payload = entry.get("state") or {}
@@ -134,9 +132,6 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
                 "pairing": None if pairing is None else
                 {"round": pairing.round, "table": pairing.table},
                 "last_command": commands[0] if commands else None,
-                "selftest": selftests.get(entry["board"]),
-                "overlay": card_view(
-                    payload, store.latest_event(entry["board"], match_id) if match_id else None),
             }
         )
     return out

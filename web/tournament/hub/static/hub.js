@@ -53,11 +53,6 @@ function renderBoards(s, only) {
     if (!b.match_id) detail = "no game started on this board";
     if (b.pairing) detail += ` · tournament round ${b.pairing.round}, table ${b.pairing.table}`;
     $(".detail", card).textContent = detail;
-    const st = b.selftest;  // the board's last self-test, as it reported it
-    $(".selftest", card).textContent = !st ? "no self-test reported" :
-      `self-test ${st.date}: ${st.passed ? "passed" : st.summary}`;
-    $(".selftest", card).className = `selftest ${!st ? "muted" : st.passed ? "ok" : "bad"}`;
-    if (st && st.failed.length) $(".selftest", card).title = st.failed.join("; ");
     const alerts = $(".alerts", card);
     for (const a of b.alerts) alerts.append(h("li", {}, a.message));
     const c = b.last_command;

@@ -14,7 +14,6 @@ from web.tournament.hub.store.boards import BoardTables
 from web.tournament.hub.store.claims import Claim, ClaimTables
 from web.tournament.hub.store.connection import SCHEMA, HubStoreError
 from web.tournament.hub.store.received import STATE_KEYS, ReceivedTables, kept_state
-from web.tournament.hub.store.selftests import SelfTestTables
 from web.tournament.hub.store.tournament import TournamentTables
 
 __all__ = [
@@ -29,5 +28,5 @@ __all__ = [
 ]
 
 
-class HubStore(TournamentTables, ReceivedTables, BoardTables, ClaimTables, SelfTestTables):
+class HubStore(TournamentTables, ReceivedTables, BoardTables, ClaimTables):
     """The tournament on disk. Every method is safe to call from any thread."""
