@@ -109,25 +109,6 @@ def test_the_kiosk_tv_plays_the_caller_with_no_tap(server: LiveServer, tmp_path:
             browser.close()
 
 
-def test_without_the_kiosk_flag_the_same_page_stays_silent(server: LiveServer,
-                                                            tmp_path: Path,
-                                                            screen: str) -> None:
-    require_chromium()
-    require_espeak()
-    from playwright.sync_api import sync_playwright
-
-    args, url = kiosk_address(server, tmp_path)
-    usual = [a for a in args if not a.startswith("--autoplay-policy")]
-    usual.append("--autoplay-policy=user-gesture-required")  # a desktop Chromium's rule
-    with sync_playwright() as p:
-        browser, page = play_one_shot(p, screen, usual, url, server)
-        try:
-            page.wait_for_timeout(1500)
-            assert page.evaluate("document.body.dataset.callerPlayed") is None
-        finally:
-            browser.close()
-
-
 def test_the_kiosk_address_shows_sound_on_at_every_size(server: LiveServer,
                                                         tmp_path: Path, browser: Any) -> None:
     require_chromium()

@@ -85,7 +85,7 @@ def test_a_match_without_names_speaks_of_the_first_and_second_player(
     form = tablet.locator("#new-match")
     expect(form.locator("input[name=black]")).to_have_value("")
     expect(form).to_contain_text("First player's name")
-    expect(form).to_contain_text("Second player shoots with")
+    expect(form).to_contain_text("Second player's hand")
     form.locator("select[name=first]").select_option("black")
     before = tablet.evaluate("document.body.dataset.seq")
     form.locator("#new-send").click()

@@ -7,7 +7,7 @@
 const other = (p) => (p === "black" ? "white" : "black");
 const RED_POINTS = 3;  // the red points one shot usually scores; more when the shot had more
 
-// One select per red point of `scorer` (R4): "Ann +1" (advance) or "Bo −1" (back).
+// One select per red point of `scorer` (R4): "Ann +1" (advance) or "Ann sets Bo back one" (back).
 function amendRed(box, id, scorer, choices) {
   const s = S();
   const caption = document.createElement("span");
@@ -22,7 +22,7 @@ function amendRed(box, id, scorer, choices) {
     sel.id = `${id}-${i + 1}`;
     sel.className = id;
     options(sel, [["advance", `${Skitter.nameOf(s, scorer)} +1`],
-      ["back", `${Skitter.nameOf(s, other(scorer))} −1`]]);
+      ["back", `${Skitter.nameOf(s, scorer)} sets ${Skitter.nameOf(s, other(scorer))} back one`]]);
     sel.value = choices[i] || "advance";
     l.appendChild(sel);
     box.appendChild(l);
