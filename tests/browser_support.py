@@ -91,3 +91,27 @@ def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
+         "tablet-portrait": (768, 1024), "phone": (390, 844)}
+"""The screens people use: two TVs, a tablet both ways, a phone."""
+
+
+def snap(page: Any, name: str, *, full_page: bool = False) -> None:
+    """A screenshot to look at, under test-artifacts/screenshots."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
+    """A page at ``size`` in a context of its own, logged in as the referee (touch on a
+    phone), once its first state is drawn."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                              has_touch=size[0] < 600)
+    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
+    assert r.ok, r.text()
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    return page

@@ -12,14 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SIZES, LiveServer, page_at, snap
 from tv_support import post, score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
 NAMES = {"black": "Ann", "white": "Bo"}
-SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
-         "tablet-portrait": (768, 1024), "phone": (390, 844)}
 
 # Pairs of text labels of a board drawing whose boxes overlap (a field's own count, its
 # dots and its rectangle are not labels).
@@ -38,22 +36,6 @@ OVERLAPPING_LABELS = """(selector) => {
   }
   return out;
 }"""
-
-
-def snap(page: Any, name: str, *, full_page: bool = False) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
-
-
-def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
-    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
-    assert r.ok, r.text()
-    page = ctx.new_page()
-    page.goto(server.url + path)
-    page.wait_for_function("document.body.dataset.seq !== undefined")
-    return page
 
 
 def sensed_start(api: Any, server: LiveServer, **rules: Any) -> None:

@@ -13,31 +13,13 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SIZES, LiveServer, page_at, snap
 from tv_support import ENGINEER_WORDS, post, score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 NAMES = {"black": "Ann", "white": "Bo"}
 RULE_CODE = re.compile(r"\bR\d{1,2}\b")
-SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
-         "tablet-portrait": (768, 1024), "phone": (390, 844)}
-
-
-def snap(page: Any, name: str) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
-
-
-def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
-    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
-    assert r.ok, r.text()
-    page = ctx.new_page()
-    page.goto(server.url + path)
-    page.wait_for_function("document.body.dataset.seq !== undefined")
-    return page
 
 
 def new_match(api: Any, server: LiveServer, **rules: Any) -> None:
