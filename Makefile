@@ -4,7 +4,7 @@ VENV := .venv
 STAMP := $(VENV)/.installed
 # constraints.txt pins every package (dev tools too) to the versions CI tests; install.sh
 # installs the Pi with the same file. `make lock` regenerates it after a pyproject.toml change
-# (tests/test_lock.py fails while it is out of date); it keeps every pin it can, and
+# (tests/install/test_lock.py fails while it is out of date); it keeps every pin it can, and
 # `make lock UPGRADE=--upgrade` moves every package to its newest version.
 LOCK := constraints.txt
 LOCK_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
@@ -30,7 +30,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/skitter rules-check tests/scenarios
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n auto
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

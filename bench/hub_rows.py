@@ -2,7 +2,7 @@
 
     python bench/hub_rows.py [--steps 1000] [--seed 15]
 
-A long seeded match (``tests/matchgen.py``) is written to a board's match log, each step's
+A long seeded match (``tests/support/matchgen.py``) is written to a board's match log, each step's
 state is folded as the board publishes it (``web.tournament.board_states``), and every step
 goes into a hub file as the hub receives it. Printed: the state as a board sends it, the
 part the hub keeps (``STATE_KEYS``), the event and the names, and the hub file's bytes per

@@ -14,7 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 """The checkout the benchmarks run from."""
 
-TESTS = str(ROOT / "tests")
+TESTS = str(ROOT / "tests" / "support")
 # The benchmarks reuse the test suite's support code (the emulated I2C bus, seeded matches,
 # ``skitter serve`` as a child process) rather than keeping copies; never the other way round.
 if TESTS not in sys.path:

@@ -1,7 +1,7 @@
 """The cheapest bus the Adafruit MCP23017 driver can run on: a register array per chip.
 
-The emulation in ``tests/emulation/i2c.py`` models interrupts, pull-ups and IOCON; that costs
-CPU on every read, which would inflate the "driver's own reads" baseline and flatter the
+The emulation in ``tests/support/emulation/i2c.py`` models interrupts, pull-ups and IOCON;
+that costs CPU on every read, which would inflate the "driver's own reads" baseline and flatter the
 pipeline's ratio. This bus does the least a bus can, so the baseline is the driver alone: it stores
 written bytes and hands back stored ones. Its one concession to the chip is that a write to
 GPIO lands in the output latch (OLAT), so the driver's ``gpio = 0`` at setup does not

@@ -14,7 +14,7 @@ Three figures, all on the same :class:`~minimal_bus.MinimalI2C` (a register arra
 The pipeline is timed on a board at rest and on a busy board (a Hall switch changing every
 half second, with a contact bounce shorter than the debounce time, so a reading is taken
 after every change). Target: pipeline / driver <= 2. For comparison the pipeline is also
-timed on the test suite's register model (``tests/emulation/i2c.py``), which costs more.
+timed on the test suite's register model (``tests/support/emulation/i2c.py``), which costs more.
 """
 
 from __future__ import annotations
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     row("whole pipeline, busy board", t_busy, f"ratio to driver {t_busy / t_driver:.2f}")
     busy_check()
     print()
-    print("Test-suite register model (tests/emulation/i2c.py), for comparison:")
+    print("Test-suite register model (tests/support/emulation/i2c.py), for comparison:")
     row("driver reads alone (8 x MCP23017.gpio)", t_model_driver)
     row("whole pipeline, busy board", t_model, f"ratio to driver {t_model / t_model_driver:.2f}")
     model_check()

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import resource
 import socket
+import sqlite3
 import sys
 import tempfile
 import threading
@@ -37,6 +38,7 @@ from machine import print_header
 from serve_proc import ServeProcess
 
 from scorekeeper.clock import FakeClock
+from scorekeeper.store import open_sqlite
 from web.api.app import create_app
 from web.api.auth import Auth
 from web.api.broadcaster import Broadcaster
@@ -86,17 +88,29 @@ async def pin_attack(folder: Path) -> tuple[int, int]:
     return results[0], results[1]
 
 
-class _StalledDb:
-    """The store's connection, holding every INSERT INTO events until ``released``."""
+class _StallingDisk:
+    """Opens the store's connection (its ``connect``); once ``stalled``, every INSERT INTO
+    events on it waits until ``released``."""
 
-    def __init__(self, db: object) -> None:
-        self.db, self.reached, self.released = db, threading.Event(), threading.Event()
+    def __init__(self) -> None:
+        self.stalled = False
+        self.reached, self.released = threading.Event(), threading.Event()
+
+    def connect(self, path: str | Path, schema: str) -> sqlite3.Connection:
+        return _Stalling(open_sqlite(path, schema), self)  # type: ignore[return-value]
+
+
+class _Stalling:
+    """A connection on a :class:`_StallingDisk`."""
+
+    def __init__(self, db: sqlite3.Connection, disk: _StallingDisk) -> None:
+        self.db, self.disk = db, disk
 
     def execute(self, sql: str, *args: object) -> object:
-        if sql.lstrip().upper().startswith("INSERT INTO EVENTS"):
-            self.reached.set()
-            self.released.wait(60)
-        return self.db.execute(sql, *args)  # type: ignore[attr-defined]
+        if self.disk.stalled and sql.lstrip().upper().startswith("INSERT INTO EVENTS"):
+            self.disk.reached.set()
+            self.disk.released.wait(60)
+        return self.db.execute(sql, *args)  # type: ignore[arg-type]
 
     def __getattr__(self, name: str) -> object:
         return getattr(self.db, name)
@@ -108,15 +122,15 @@ async def disk_stall(folder: Path, hold: float = 3.0) -> None:
     pins = PinStore(folder / "pin")
     pins.set(PIN)
     broadcaster = Broadcaster()
+    stalled = _StallingDisk()
     table = open_table(folder / "stall.db", "sim", clock=clock, wall=clock,
-                       publish=broadcaster.publish)
+                       publish=broadcaster.publish, connect=stalled.connect)
     app = create_app(table, Auth.create(pins, clock), broadcaster, poll_interval=None)
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://skitter.local") as c:
         await c.post("/api/referee/login", json={"pin": PIN})
         seq = (await c.get("/api/state")).json()["seq"]
-        stalled = _StalledDb(table.store._db)  # noqa: SLF001 - the stall goes where writes go
-        table.store._db = stalled  # type: ignore[assignment]  # noqa: SLF001
+        stalled.stalled = True
         started = time.perf_counter()
         posting = asyncio.create_task(c.post("/api/match/steps", json={
             "seq": seq, "step": {"shot": {"by": "black", "big": "placed"}}}))

@@ -18,19 +18,19 @@ simulated board and a fake clock, no hardware and no sleeping.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import tomlkit
 from tomlkit.items import InlineTable, Table
 
+from firmware_bridge.files import replace_file
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import BoardProfile, ProfileError, loads_profile
 from firmware_bridge.source import Source
 from scorekeeper.clock import Clock
 from scorekeeper.fields import MINUS
+from scorekeeper.words import ENGLISH, Words
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
@@ -100,7 +100,10 @@ class Calibration:
         wait: Callable[[float], object],
         poll_s: float = 0.05,
         still_timeout_s: float = 10.0,
+        t: Words = ENGLISH,
     ) -> None:
+        self.t = t
+        """The language the builder is spoken to in."""
         self.source = source
         self.profile = profile
         self.clock = clock
@@ -116,73 +119,90 @@ class Calibration:
     def run(self, fields: Sequence[str] | None = None) -> dict[str, tuple[int, ...]]:
         """Walk ``fields`` (default all seven); return the count map of each one finished.
         The builder may skip a field (``s``) or stop (``q``) and keep what is done."""
+        t = self.t
         names = list(fields) if fields else list(self.profile.field_names)
         for name in names:
             if name not in self.profile.fields:
-                raise CalibrationError(f"unknown field {name!r} in board profile "
-                                       f"{self.profile.name!r}")
+                raise CalibrationError(t.gettext("unknown field {field} in board profile "
+                                                 "{profile}").format(
+                    field=repr(name), profile=repr(self.profile.name)))
         maps: dict[str, tuple[int, ...]] = {}
         for i, name in enumerate(names, start=1):
-            self.say(f"[{i}/{len(names)}] {name}: cells "
-                     f"{', '.join(map(str, self.profile.fields[name].cells))}")
+            self.say(f"[{i}/{len(names)}] " + t.gettext("{field}: cells {cells}").format(
+                field=name, cells=", ".join(map(str, self.profile.fields[name].cells))))
             outcome = self._field(name)
             if outcome == "quit":
-                self.say(f"stopped; {len(maps)} field(s) calibrated")
+                self.say(t.gettext("stopped; {n} field(s) calibrated").format(n=len(maps)))
                 break
             if outcome is not None:
                 maps[name] = outcome
                 cap = self.capacities[name]
-                self.say(f"  {name}: counts = {list(outcome)}")
-                self.say(f"  {name}: counts are trustworthy up to {cap} skitt"
-                         f"{'' if cap == 1 else 's'}; a count of {cap} means {cap} or more "
-                         "and the referee is asked about a shot there")
+                self.say("  " + t.gettext("{field}: counts = {counts}").format(
+                    field=name, counts=list(outcome)))
+                self.say("  " + t.ngettext(
+                    "{field}: counts are trustworthy up to {n} skitt; a count of {n} means "
+                    "{n} or more and the referee is asked about a shot there",
+                    "{field}: counts are trustworthy up to {n} skitts; a count of {n} means "
+                    "{n} or more and the referee is asked about a shot there", cap).format(
+                    field=name, n=cap))
         return maps
 
     def _field(self, name: str) -> tuple[int, ...] | str | None:
+        t = self.t
         fc = self.profile.fields[name]
         total = len(fc.cells)
         while True:
-            answer = self._ask(f"Clear {name} and press Enter (s = skip field, q = quit): ")
+            answer = self._ask(t.gettext(
+                "Clear {field} and press Enter (s = skip field, q = quit): ").format(field=name))
             if answer in ("s", "q"):
                 return None if answer == "s" else "quit"
             active = self._covered(fc.cells)
             if active == 0:
                 break
-            self.say(f"  {active} cell(s) of {name} still active "
-                     f"({self._active_list(fc.cells)}): clear the field")
+            self.say("  " + t.gettext(
+                "{n} cell(s) of {field} still active ({cells}): clear the field").format(
+                n=active, field=name, cells=self._active_list(fc.cells)))
         observations: list[tuple[int, int]] = []
         last = 0
         n = 1
         while n <= 2 * total:
-            answer = self._ask(
-                f"Place {n} skitt{'s' if n > 1 else ''} on {name} and press Enter "
-                "(d = done with this field, q = quit): "
-            )
+            answer = self._ask(t.ngettext(
+                "Place {n} skitt on {field} and press Enter (d = done with this field, "
+                "q = quit): ",
+                "Place {n} skitts on {field} and press Enter (d = done with this field, "
+                "q = quit): ", n).format(n=n, field=name))
             if answer == "q":
                 return "quit"
             if answer == "d":
                 break
             active = self._covered(fc.cells)
             if active == 0:
-                self.say(f"  no cell of {name} sees the skitt: put it over a cell, or check "
-                         "that switch and its magnet, and try again")
+                self.say("  " + t.gettext(
+                    "no cell of {field} sees the skitt: put it over a cell, or check that "
+                    "switch and its magnet, and try again").format(field=name))
                 continue
             if active < last:
-                self.say(f"  {n} skitts but only {active} cells active (before: {last}); "
-                         "check the skitts and try again")
+                self.say("  " + t.gettext(
+                    "{n} skitts but only {active} cells active (before: {last}); check the "
+                    "skitts and try again").format(n=n, active=active, last=last))
                 continue
-            self.say(f"  {n} skitt{'s' if n > 1 else ''} → {active}/{total} cells  "
-                     f"{progress_bar(active, total)}")
+            self.say("  " + t.ngettext("{n} skitt → {active}/{total} cells",
+                                       "{n} skitts → {active}/{total} cells", n).format(
+                n=n, active=active, total=total) + f"  {progress_bar(active, total)}")
             if active == last:
-                self.say(f"  note: the sensors cannot tell {n - 1} from {n} skitts here")
+                self.say("  " + t.gettext(
+                    "note: the sensors cannot tell {fewer} from {n} skitts here").format(
+                    fewer=n - 1, n=n))
             observations.append((n, active))
             last = active
             if active == total:
-                self.say(f"  every cell of {name} is covered")
+                self.say("  " + t.gettext("every cell of {field} is covered").format(field=name))
                 break
             n += 1
         if not observations:
-            self.say(f"  no skitt was placed on {name}: its counts stay as they were")
+            self.say("  " + t.gettext(
+                "no skitt was placed on {field}: its counts stay as they were").format(
+                field=name))
             return None
         self.capacities[name] = max(1, trusted_capacity(observations))
         return count_map(observations, total)
@@ -196,7 +216,8 @@ class Calibration:
         self.pipeline.pump(self.source)
         while not self.pipeline.at_rest():
             if self.clock.now() >= deadline:
-                self.say("  the board did not come to rest; reading it as it is")
+                self.say("  " + self.t.gettext(
+                    "the board did not come to rest; reading it as it is"))
                 break
             self.wait(self.poll_s)
             self.pipeline.pump(self.source)
@@ -245,14 +266,7 @@ def write_count_maps(
         profile = loads_profile(text, path=p)
     except ProfileError as exc:
         raise CalibrationError(f"the calibrated profile would be invalid: {exc}") from None
-    fd, tmp = tempfile.mkstemp(dir=p.parent, prefix=f".{p.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, p)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(p, text)
     return profile
 
 

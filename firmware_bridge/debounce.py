@@ -32,10 +32,6 @@ class Debouncer:
         """The debounced active cells."""
         return frozenset(self._stable)
 
-    def is_pending(self) -> bool:
-        """True while some cell has an unconfirmed change."""
-        return bool(self._pending)
-
     def pending_cells(self) -> frozenset[int]:
         """The cells with an unconfirmed change."""
         return frozenset(self._pending)

@@ -165,11 +165,6 @@ class HealthMonitor:
             self._watch[cell] = (kind, deadline)
         self.check(at)
 
-    def clear_expected(self) -> None:
-        """Forget the expectation (no restore in progress)."""
-        self._expected = {}
-        self._watch = {}
-
     def check(self, now: float) -> None:
         """Flag watched cells past the restore timeout; clear jitter flags after quiet."""
         for cell, (kind, deadline) in sorted(self._watch.items()):

@@ -35,7 +35,7 @@ from typing import Any
 from firmware_bridge.gpio import InterruptLine, Pin
 from firmware_bridge.i2c_bus import blinka_failure, open_i2c_bus, quiet_blinka
 from firmware_bridge.profile_model import MCP23017_ADDRESSES, OUTPUT_ONLY_PINS
-from firmware_bridge.source import LinkStatus, SensorEvent, SourceError
+from firmware_bridge.source import LinkStatus, SensorEvent, SourceError, TroubleWindow
 from scorekeeper.clock import Clock
 
 quiet_blinka()  # before Blinka's first import: no pip prompt on a terminal
@@ -48,10 +48,6 @@ IOCON_MIRROR = 0x40
 """INTA and INTB both report changes on either port."""
 IOCON_ODR = 0x04
 """INT outputs open drain, so several expanders may share one Pi pin."""
-
-DEGRADED_WINDOW = 10.0
-"""Seconds an I2C error keeps the status degraded."""
-
 
 def pin_name(pin: int) -> str:
     """``GPA0``..``GPA7`` for pins 0-7, ``GPB0``..``GPB7`` for 8-15."""
@@ -166,8 +162,9 @@ class MCP23017Source:
         self._active: set[int] = set()
         self._pending: list[SensorEvent] = []
         self._next_full = 0.0
-        self._error_times: list[float] = []
+        self._trouble = TroubleWindow()
         self._errors = 0
+        self._errors_at: dict[int, int] = dict.fromkeys(addresses, 0)
         self._interrupt_reads = 0
         self._full_reads = 0
         self._configs = 0
@@ -227,7 +224,7 @@ class MCP23017Source:
 
     def status(self) -> LinkStatus:
         now = self._clock.now()
-        self._error_times = [t for t in self._error_times if now - t < DEGRADED_WINDOW]
+        recent = self._trouble.recent(now)
         missing = [e for e in self._expanders if e.chip is None]
         if not self._started:
             return LinkStatus(up=False, message="MCP23017 source not started", errors=self._errors)
@@ -241,13 +238,13 @@ class MCP23017Source:
                 message=f"MCP23017 at {names} not answering ({why}); check its power, "
                 "SDA/SCL and A0-A2 wiring; retrying",
             )
-        if self._error_times:
+        if recent:
             return LinkStatus(
                 up=True,
                 degraded=True,
                 errors=self._errors,
-                message=f"I2C errors: {len(self._error_times)} in the last "
-                f"{DEGRADED_WINDOW:.0f} s (retried)",
+                message=f"I2C errors: {recent} in the last "
+                f"{self._trouble.seconds:.0f} s (retried)",
             )
         return LinkStatus(up=True, errors=self._errors)
 
@@ -267,6 +264,10 @@ class MCP23017Source:
         """Bus statistics so far."""
         return I2CCounters(self._errors, self._interrupt_reads, self._full_reads, self._configs)
 
+    def errors_by_expander(self) -> dict[str, int]:
+        """I2C errors so far per expander (``0x21`` → count), for the board self-test."""
+        return {f"0x{a:02X}": n for a, n in self._errors_at.items()}
+
     # -- inside -------------------------------------------------------------------------------
 
     def _due_by_interrupt(self) -> list[_Expander]:
@@ -281,14 +282,15 @@ class MCP23017Source:
                     due.append(exp)
         return due
 
-    def _note_error(self, now: float) -> None:
+    def _note_error(self, now: float, exp: _Expander) -> None:
         self._errors += 1
-        self._error_times.append(now)
+        self._errors_at[exp.address] = self._errors_at.get(exp.address, 0) + 1
+        self._trouble.note(now)
 
     def _attach(self, exp: _Expander, now: float) -> None:
         """Probe and configure ``exp``; on failure mark it missing until ``next_attempt``."""
         try:
-            chip = self._with_retries(lambda: MCP23017(self._bus, exp.address), now)
+            chip = self._with_retries(lambda: MCP23017(self._bus, exp.address), now, exp)
             self._configure(chip, exp, now)
         except (OSError, ValueError) as exc:
             exp.chip = None
@@ -314,7 +316,7 @@ class MCP23017Source:
             chip.default_value = 0x0000
             chip.interrupt_enable = exp.mask
 
-        self._with_retries(setup, now)
+        self._with_retries(setup, now, exp)
         self._configs += 1
 
     def _verify_setup(self, exp: _Expander, now: float) -> None:
@@ -323,7 +325,7 @@ class MCP23017Source:
         if chip is None:
             return
         try:
-            intact = self._with_retries(lambda: chip.interrupt_enable, now) == exp.mask
+            intact = self._with_retries(lambda: chip.interrupt_enable, now, exp) == exp.mask
             if not intact:
                 self._configure(chip, exp, now)
         except OSError as exc:
@@ -334,7 +336,7 @@ class MCP23017Source:
         if chip is None:
             return
         try:
-            gpio = self._with_retries(lambda: chip.gpio, now)
+            gpio = self._with_retries(lambda: chip.gpio, now, exp)
         except OSError as exc:
             self._lose(exp, exc, now)
             return
@@ -360,14 +362,14 @@ class MCP23017Source:
         exp.failure = _describe(exc)
         exp.next_attempt = now + self._retry_interval
 
-    def _with_retries(self, action: Any, now: float) -> Any:
+    def _with_retries(self, action: Any, now: float, exp: _Expander) -> Any:
         """``action()``, tried up to ``retries`` times on I2C errors (each one counted)."""
         attempt = 1
         while True:
             try:
                 return action()
             except OSError:
-                self._note_error(now)
+                self._note_error(now, exp)
                 if attempt >= self._retries:
                     raise
                 attempt += 1

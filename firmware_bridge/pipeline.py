@@ -155,10 +155,6 @@ class Pipeline:
         """Debounced active cells (muted ones included)."""
         return self._debouncer.active
 
-    def raw_cells(self) -> frozenset[int]:
-        """Active cells as last reported, before debouncing."""
-        return frozenset(self._raw)
-
     def current_counts(self) -> dict[str, int]:
         """Live counts of the debounced board (not settled; never use them to score)."""
         return field_counts(self.profile, self._debouncer.active, self.health.muted)

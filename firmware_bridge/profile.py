@@ -18,30 +18,14 @@ import tomllib
 from importlib.resources import files
 from pathlib import Path
 
-from firmware_bridge.profile_model import (
-    BCM_PINS,
-    BUTTON_NAMES,
-    BUTTON_ROLES,
-    DEFAULT_USB_IDS,
-    I2C_PINS,
-    MCP23017_ADDRESSES,
-    OUTPUT_ONLY_PINS,
-    BoardProfile,
-    Bridge,
-    FieldCells,
-    GpioConfig,
-    Mcp23017Config,
-    ProfileError,
-    SerialConfig,
-    pin_name,
-)
+# The values the rest of the program reads a profile through; the constants of the wiring
+# (pin ranges, addresses, button names) are imported from ``profile_model`` where they are used.
+from firmware_bridge.profile_model import BoardProfile, FieldCells, GpioConfig, ProfileError
 from firmware_bridge.profile_parse import parse_profile
 
 __all__ = [
-    "BCM_PINS", "BUTTON_NAMES", "BUTTON_ROLES", "DEFAULT_USB_IDS", "I2C_PINS",
-    "MCP23017_ADDRESSES", "OUTPUT_ONLY_PINS", "BoardProfile", "Bridge", "FieldCells",
-    "GpioConfig", "Mcp23017Config", "ProfileError", "SerialConfig", "default_profile_path",
-    "is_shipped_copy", "load_profile", "loads_profile", "parse_profile", "pin_name",
+    "BoardProfile", "FieldCells", "GpioConfig", "ProfileError", "default_profile_path",
+    "is_shipped_copy", "load_profile", "loads_profile", "parse_profile",
 ]
 
 

@@ -141,12 +141,8 @@ class ProfileParser:
         for name in names:
             table = flat[name]
             key = f"fields.{name}"
-            if not isinstance(table, Mapping):
-                raise ProfileError(f"{key}: expected a table with 'cells', got {table!r}")
-            extra = sorted(set(table) - {"cells", "counts", "capacity"})
-            if extra:
-                raise ProfileError(
-                    f"{key}: unknown key {extra[0]!r} (expected cells, counts, capacity)")
+            table = _table(table, key, ("cells", "counts", "capacity"),
+                           shape="a table with 'cells'")
             cells = self._cell_list(table.get("cells"), f"{key}.cells")
             counts = self._counts(table.get("counts"), len(cells), f"{key}.counts")
             trusted = table.get("capacity")
@@ -228,12 +224,7 @@ class ProfileParser:
     def _gpio(self, value: Any) -> GpioConfig | None:
         if value is None:
             return None
-        if not isinstance(value, Mapping):
-            raise ProfileError(f"gpio: expected a table, got {value!r}")
-        extra = sorted(set(value) - {"interrupt", "buttons", "leds"})
-        if extra:
-            raise ProfileError(f"gpio: unknown key {extra[0]!r} "
-                               "(expected interrupt, buttons, leds)")
+        value = _table(value, "gpio", ("interrupt", "buttons", "leds"))
         interrupt = value.get("interrupt", [])
         if not isinstance(interrupt, list):
             raise ProfileError(f"gpio.interrupt: expected a list of BCM pins, got {interrupt!r}")
@@ -264,12 +255,7 @@ class ProfileParser:
     def _mcp23017(self, value: Any) -> Mcp23017Config | None:
         if value is None:
             return None
-        if not isinstance(value, Mapping):
-            raise ProfileError(f"mcp23017: expected a table, got {value!r}")
-        extra = sorted(set(value) - {"addresses", "active_low", "bus"})
-        if extra:
-            raise ProfileError(f"mcp23017: unknown key {extra[0]!r} "
-                               "(expected addresses, active_low, bus)")
+        value = _table(value, "mcp23017", ("addresses", "active_low", "bus"))
         raw = value.get("addresses")
         if not isinstance(raw, list) or not raw:
             raise ProfileError(f"mcp23017.addresses: expected a list of I2C addresses, got {raw!r}")
@@ -292,11 +278,7 @@ class ProfileParser:
         return Mcp23017Config(tuple(addresses), active_low, bus)
 
     def _serial(self, value: Any) -> SerialConfig:
-        if not isinstance(value, Mapping):
-            raise ProfileError(f"serial: expected a table, got {value!r}")
-        extra = sorted(set(value) - {"baudrate", "usb_ids"})
-        if extra:
-            raise ProfileError(f"serial: unknown key {extra[0]!r} (expected baudrate, usb_ids)")
+        value = _table(value, "serial", ("baudrate", "usb_ids"))
         baudrate = _int(value.get("baudrate", 115200), "serial.baudrate", minimum=1)
         raw = value.get("usb_ids", [list(p) for p in DEFAULT_USB_IDS])
         ids = []
@@ -310,6 +292,18 @@ class ProfileParser:
                 raise ProfileError(f"serial.usb_ids: USB ids are 16-bit, got {pair!r}")
             ids.append((vid, pid))
         return SerialConfig(baudrate, tuple(ids))
+
+
+def _table(value: Any, key: str, allowed: tuple[str, ...], *,
+           shape: str = "a table") -> Mapping[str, Any]:
+    """``value`` as a TOML table holding none but the ``allowed`` keys: a misspelt key is named,
+    never silently ignored."""
+    if not isinstance(value, Mapping):
+        raise ProfileError(f"{key}: expected {shape}, got {value!r}")
+    extra = sorted(set(value) - set(allowed))
+    if extra:
+        raise ProfileError(f"{key}: unknown key {extra[0]!r} (expected {', '.join(allowed)})")
+    return value
 
 
 def _int(value: Any, key: str, *, minimum: int | None = None) -> int:

@@ -1,8 +1,9 @@
 """Cell states from a microcontroller over USB serial (docs/sensor-link.md, version 1).
 
 The microcontroller (an RP2040 running ``hardware/firmware/``) scans the Hall switches and
-sends one ``S`` frame per change and at least every 200 ms. This module is the host end: the
-only one importing ``serial`` (pyserial).
+sends one ``S`` frame per change and at least every 200 ms. This module is the host end; the
+port itself (finding, opening, the reader thread) is :mod:`firmware_bridge.serial_port`,
+and only these two import ``serial`` (pyserial).
 
 A reader thread does nothing but move bytes from the port into a queue, so a stalled port
 never blocks the program; :meth:`SerialSource.poll` drains the queue, parses the frames and
@@ -14,22 +15,17 @@ board that answers with the wrong cell count are all "link down, still trying".
 
 from __future__ import annotations
 
-import contextlib
 import queue
-import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import serial
-from serial.tools import list_ports
 
 from firmware_bridge.linkproto import (
     MAX_SEQ,
     DropReason,
     Fault,
     Hello,
-    Leds,
     LineAssembler,
     LinkError,
     Query,
@@ -37,11 +33,10 @@ from firmware_bridge.linkproto import (
     encode,
     parse_line,
 )
-from firmware_bridge.source import LinkStatus, SensorEvent, SourceError
+from firmware_bridge.profile_model import DEFAULT_USB_IDS
+from firmware_bridge.serial_port import Closed, Connection, SerialFactory, find_port, open_serial
+from firmware_bridge.source import LinkStatus, SensorEvent, SourceError, TroubleWindow
 from scorekeeper.clock import Clock
-
-DEFAULT_USB_IDS: tuple[tuple[int, int], ...] = ((0x2E8A, 0x0005), (0x239A, 0x80F4))
-"""Raspberry Pi Pico under MicroPython, and CircuitPython on a Pico."""
 
 HELLO_RETRY = 1.0
 """Seconds between ``?`` queries while no hello has been accepted."""
@@ -49,49 +44,6 @@ SILENCE_LIMIT = 1.0
 """Seconds without a valid frame after which the link is down."""
 BACKOFF_FIRST, BACKOFF_MAX = 0.25, 2.0
 """Reopen delays: doubling from the first up to the maximum, forever."""
-DEGRADED_WINDOW = 10.0
-"""Seconds a dropped line, sequence gap or fault keeps the status degraded."""
-
-SerialFactory = Callable[[str, int], Any]
-
-
-def open_serial(path: str, baudrate: int) -> Any:
-    """pyserial's port with a short read timeout, so the reader thread can stop promptly.
-
-    Opened exclusively: a second program (``skitter sensors`` beside a live server) is told
-    the port is in use instead of stealing the bytes and knocking the server's link down.
-    """
-    try:
-        return serial.Serial(
-            path, baudrate=baudrate, timeout=0.05, write_timeout=0.5, exclusive=True
-        )
-    except serial.SerialException as exc:
-        if "exclusively lock" in str(exc):
-            raise serial.SerialException(
-                f"{path} is in use by another program (is skitter serve running?)"
-            ) from exc
-        raise
-
-
-def find_port(usb_ids: Sequence[tuple[int, int]]) -> str | None:
-    """The device path of the first USB serial port with one of ``usb_ids`` (vendor, product).
-
-    CircuitPython offers a console and a data port under one id; the data port is preferred.
-    Linux names them by USB interface string ("CircuitPython CDC control" for the console,
-    "CircuitPython CDC2 control" for data); the data port is USB interface 2 (location
-    ending in ``:1.2``), which is what the udev rule in ``hardware/pi`` names too.
-    """
-    wanted = {(int(v), int(p)) for v, p in usb_ids}
-    matches = [p for p in list_ports.comports() if (p.vid, p.pid) in wanted]
-    matches.sort(key=lambda p: (not _is_data_port(p), p.device))
-    return matches[0].device if matches else None
-
-
-def _is_data_port(port: Any) -> bool:
-    interface = (getattr(port, "interface", None) or "").lower()
-    location = getattr(port, "location", None) or ""
-    return "cdc2" in interface or "data" in interface or location.endswith(":1.2")
-
 
 @dataclass(frozen=True)
 class SerialCounters:
@@ -134,52 +86,6 @@ _REASON_FIELD = {
 }
 
 
-@dataclass(frozen=True)
-class _Closed:
-    """Queued by the reader thread when the port failed (unplugged, I/O error)."""
-
-    why: str
-
-
-class _Connection:
-    """An open port and the thread reading it into ``inbox``."""
-
-    def __init__(self, path: str, port: Any) -> None:
-        self.path = path
-        self.port = port
-        self.inbox: queue.SimpleQueue[bytes | _Closed] = queue.SimpleQueue()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._run, name=f"serial-reader {path}", daemon=True
-        )
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                data = self.port.read(max(1, self.port.in_waiting))
-            except Exception as exc:  # whatever the port raises ends this link
-                if not self._stop.is_set():
-                    self.inbox.put(_Closed(str(exc) or type(exc).__name__))
-                return
-            if data:
-                self.inbox.put(bytes(data))
-
-    def write(self, data: bytes) -> None:
-        self.port.write(data)
-
-    def close(self) -> None:
-        self._stop.set()
-        cancel = getattr(self.port, "cancel_read", None)
-        # a vanished device may fail to cancel or close; it is gone either way
-        if cancel is not None:
-            with contextlib.suppress(Exception):
-                cancel()
-        self._thread.join(timeout=1.0)
-        with contextlib.suppress(Exception):
-            self.port.close()
-
-
 class SerialSource:
     """Cell states from a microcontroller on ``port`` (or found by ``usb_ids`` when None).
 
@@ -211,7 +117,7 @@ class SerialSource:
         self.baudrate = baudrate
         self._clock = clock
         self._factory = serial_factory or open_serial
-        self._conn: _Connection | None = None
+        self._conn: Connection | None = None
         self._assembler = LineAssembler()
         self._started = False
         self._next_open = 0.0
@@ -223,7 +129,7 @@ class SerialSource:
         self._bits = 0
         self._why_down = "not started"
         self._last_fault = ""
-        self._trouble: list[float] = []
+        self._trouble = TroubleWindow()
         self._counts: dict[str, int] = {}
 
     # -- Source protocol --------------------------------------------------------------------
@@ -248,7 +154,7 @@ class SerialSource:
                 item = conn.inbox.get_nowait()
             except queue.Empty:
                 break
-            if isinstance(item, _Closed):
+            if isinstance(item, Closed):
                 self._lose(f"{conn.path} went away ({item.why})", now)
                 break
             for line in self._assembler.feed(item):
@@ -265,13 +171,13 @@ class SerialSource:
 
     def status(self) -> LinkStatus:
         now = self._clock.now()
-        self._trouble = [t for t in self._trouble if now - t < DEGRADED_WINDOW]
+        recent = self._trouble.recent(now)
         counters = self.counters()
         errors = counters.dropped + counters.gaps + counters.faults
         if self._hello is None or self._conn is None:
             return LinkStatus(up=False, message=f"sensor link down: {self._why_down}",
                               errors=errors)
-        if self._trouble:
+        if recent:
             words = [f"{counters.dropped} bad lines", f"{counters.gaps} sequence gaps"]
             if self._last_fault:
                 words.append(f"board fault {self._last_fault}")
@@ -298,11 +204,6 @@ class SerialSource:
         """The hello accepted on the current connection."""
         return self._hello
 
-    def set_leds(self, bits: int) -> None:
-        """Send ``L <bits>`` (indicator LEDs on boards that have them); ignored while down."""
-        if self._conn is not None and self._hello is not None:
-            self._send(encode(Leds(bits)), self._clock.now())
-
     # -- inside -------------------------------------------------------------------------------
 
     def _count(self, name: str) -> None:
@@ -319,7 +220,7 @@ class SerialSource:
         except (serial.SerialException, OSError, ValueError) as exc:
             self._retry_later(f"cannot open {path} ({exc})", now)
             return
-        self._conn = _Connection(path, port)
+        self._conn = Connection(path, port)
         self._count("opens")
         self._assembler.reset()
         self._hello = None
@@ -356,7 +257,7 @@ class SerialSource:
         frame = parse_line(line, self._hello.cells if self._hello else None)
         if isinstance(frame, LinkError):
             self._count(_REASON_FIELD[frame.reason])
-            self._trouble.append(now)
+            self._trouble.note(now)
             return
         if isinstance(frame, Hello):
             self._take_hello(frame, now)
@@ -370,11 +271,11 @@ class SerialSource:
         elif isinstance(frame, Fault):
             self._count("faults")
             self._last_fault = f"{frame.code} {frame.message}".strip()
-            self._trouble.append(now)
+            self._trouble.note(now)
             self._last_valid = now
         else:  # ``?`` or ``L`` coming back: an echoing REPL, not our firmware
             self._count("unknown_type")
-            self._trouble.append(now)
+            self._trouble.note(now)
 
     def _take_hello(self, hello: Hello, now: float) -> None:
         problems = []
@@ -401,7 +302,7 @@ class SerialSource:
     def _take_state(self, state: State, now: float, events: list[SensorEvent]) -> None:
         if self._last_seq is not None and state.seq != (self._last_seq + 1) % (MAX_SEQ + 1):
             self._count("gaps")
-            self._trouble.append(now)
+            self._trouble.note(now)
         self._last_seq = state.seq
         changed = state.bits ^ self._bits
         self._bits = state.bits

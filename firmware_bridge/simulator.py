@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from firmware_bridge.profile import BoardProfile, FieldCells
 from firmware_bridge.source import LinkStatus, SensorEvent
 from scorekeeper.clock import Clock
+from scorekeeper.errors import Field, Why, because
+from scorekeeper.errors import Player as Who
 from scorekeeper.fields import PLAYERS, Player, UnknownFieldError, check_field
 
 MAX_SKITTS = 10_000
@@ -29,7 +31,12 @@ MAX_SKITTS = 10_000
 
 
 class SimulatorError(ValueError):
-    """A command the simulated board cannot carry out."""
+    """A command the simulated board cannot carry out; ``why`` says it as data, so the person
+    who tapped reads it in their language (:func:`scorekeeper.words.refusal`)."""
+
+    def __init__(self, why: str | Why) -> None:
+        self.why = why if isinstance(why, Why) else Why(why)
+        super().__init__(self.why.english())
 
 
 class SimulatedBoard:
@@ -160,7 +167,7 @@ class SimulatedBoard:
     def remove_skitt(self, field: str) -> None:
         """One skitt is taken off ``field`` (one no cell counts first, on a full field)."""
         if self.count(field) == 0:
-            raise SimulatorError(f"no skitt on {field} to remove")
+            raise SimulatorError(because("no skitt on {field} to remove", field=Field(field)))
         self.set_count(field, self.count(field) - 1)
 
     def set_count(self, field: str, n: int) -> None:
@@ -207,28 +214,32 @@ class SimulatedBoard:
         """``player``'s big skitt lands on its centre spot."""
         cells = self._spot(player, self.profile.big, "big-skitt spot")
         if any(c in self._final for c in cells):
-            raise SimulatorError(f"{player}'s big skitt is already on its spot")
+            raise SimulatorError(because("{who}'s big skitt is already on its spot",
+                                         who=Who(player)))
         self._emit([(c, True, 0.0) for c in cells])
 
     def remove_big(self, player: str) -> None:
         """``player``'s big skitt leaves its centre spot."""
         cells = self._spot(player, self.profile.big, "big-skitt spot")
         if not any(c in self._final for c in cells):
-            raise SimulatorError(f"{player}'s big skitt is not on its spot")
+            raise SimulatorError(because("{who}'s big skitt is not on its spot",
+                                         who=Who(player)))
         self._emit([(c, False, 0.0) for c in cells if c in self._final])
 
     def bridge(self, f1: str, f2: str) -> None:
         """A skitt comes to rest on the bridge between ``f1`` and ``f2`` (a chain)."""
         cell = self._bridge_cells(f1, f2)[0]
         if cell in self._final:
-            raise SimulatorError(f"a skitt already lies on the bridge {f1}/{f2}")
+            raise SimulatorError(because("a skitt already lies on the bridge {a}/{b}",
+                                         a=Field(f1), b=Field(f2)))
         self._emit([(cell, True, 0.0)])
 
     def remove_bridge(self, f1: str, f2: str) -> None:
         """The skitt on the bridge between ``f1`` and ``f2`` is taken away."""
         cells = [c for c in self._bridge_cells(f1, f2) if c in self._final]
         if not cells:
-            raise SimulatorError(f"no skitt lies on the bridge {f1}/{f2}")
+            raise SimulatorError(because("no skitt lies on the bridge {a}/{b}", a=Field(f1),
+                                         b=Field(f2)))
         self._emit([(c, False, 0.0) for c in cells])
 
     def press_launch(self, player: str, hold_s: float | None = None) -> None:
@@ -236,7 +247,8 @@ class SimulatedBoard:
         ``hold_s`` (default ``press_s``), then released."""
         cell = self._spot(player, self.profile.launch, "launch spot")[0]
         if cell in self._final:
-            raise SimulatorError(f"{player}'s launch spot is already pressed")
+            raise SimulatorError(because("{who}'s launch spot is already pressed",
+                                         who=Who(player)))
         hold = self.press_s if hold_s is None else hold_s
         self._emit([(cell, True, 0.0), (cell, False, hold)])
 

@@ -9,8 +9,12 @@ with an injected clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
+
+DEGRADED_WINDOW = 10.0
+"""Seconds a hardware error (an I2C retry, a bad line, a sequence gap, a board fault) keeps
+a source's status degraded."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,28 @@ class LinkStatus:
 
     errors: int = 0
     """Hardware errors seen so far (I2C errors, bad frames)."""
+
+
+@dataclass
+class TroubleWindow:
+    """The hardware errors of the last :data:`DEGRADED_WINDOW` seconds.
+
+    Every hardware source shows "degraded" for a while after an error, so a single glitch is
+    seen on the scoreboard and then clears by itself; one window so the sources agree on how
+    long "a while" is.
+    """
+
+    seconds: float = DEGRADED_WINDOW
+    _times: list[float] = field(default_factory=list)
+
+    def note(self, at: float) -> None:
+        """An error happened at clock time ``at``."""
+        self._times.append(at)
+
+    def recent(self, now: float) -> int:
+        """How many errors happened within the window before ``now`` (older ones forgotten)."""
+        self._times = [t for t in self._times if now - t < self.seconds]
+        return len(self._times)
 
 
 class SourceError(Exception):

@@ -16,6 +16,7 @@ never quietly runs on the simulator instead.
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
 from typing import Any
 
 from firmware_bridge.profile import BoardProfile
@@ -29,11 +30,6 @@ HARDWARE_SOURCES: dict[str, str] = {
 }
 
 SPECS_HELP = "sim, mcp23017, serial, serial:PORT or replay:FILE"
-
-
-def source_names() -> tuple[str, ...]:
-    """The spec prefixes :func:`open_source` understands."""
-    return ("sim", *HARDWARE_SOURCES, "replay")
 
 
 def load_source_class(name: str) -> type:
@@ -51,19 +47,64 @@ def load_source_class(name: str) -> type:
         raise SourceError(f"source {name!r}: {module_name} has no {class_name}") from None
 
 
+SOURCE_KINDS = ("sim", "mcp23017", "serial", "replay")
+
+
+class SpecError(SourceError):
+    """A source spec that does not follow the grammar; the message says what is wrong."""
+
+    def __init__(self, message: str, *, unknown: bool = False) -> None:
+        super().__init__(message)
+        self.unknown = unknown
+        """The kind before the colon is none this bridge knows."""
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """A parsed source spec: ``kind`` plus the part after the colon, if any."""
+
+    kind: str
+    """``sim``, ``mcp23017``, ``serial`` or ``replay``."""
+
+    argument: str | None = None
+    """The serial port (``serial:/dev/skitter-board``) or the replay file; None otherwise."""
+
+
+def parse_spec(spec: str) -> SourceSpec:
+    """Split a spec (the one grammar: the configuration and every command read it so);
+    :class:`SpecError` saying what is wrong."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError("must be one of sim, mcp23017, serial, serial:PORT, replay:FILE")
+    kind, colon, argument = spec.strip().partition(":")
+    if kind not in SOURCE_KINDS:
+        raise SpecError(f"unknown source {spec!r}; use {SPECS_HELP}", unknown=True)
+    if kind in ("sim", "mcp23017") and colon:
+        raise SpecError(f"{kind!r} takes no ':' argument, got {spec!r}")
+    if kind == "serial" and colon and not argument:
+        raise SpecError("'serial:' needs a port after the colon, e.g. serial:/dev/ttyACM0")
+    if kind == "replay" and not argument:
+        raise SpecError("'replay' needs a file, e.g. replay:match.log")
+    return SourceSpec(kind, argument or None)
+
+
 def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> Source:
     """Build the source ``spec`` names for ``profile`` (not started yet).
 
     ``opts`` go to the source: ``i2c``/``pin_factory`` for mcp23017, ``speed`` for replay,
     anything SerialSource takes for serial."""
-    kind, _, arg = spec.partition(":")
-    if kind == "sim" and not arg:
+    try:
+        parsed = parse_spec(spec)
+    except SpecError as exc:
+        if exc.unknown:
+            raise SpecError(f"unknown sensor source {spec!r}: expected {SPECS_HELP}",
+                            unknown=True) from None
+        raise
+    kind, arg = parsed.kind, parsed.argument
+    if kind == "sim":
         from firmware_bridge.simulator import SimulatedBoard
 
         return SimulatedBoard(profile, clock, **opts)
-    if kind == "replay":
-        if not arg:
-            raise SourceError("replay needs a file: replay:FILE")
+    if kind == "replay" and arg:
         from firmware_bridge.replay import ReplaySource
 
         source = ReplaySource(arg, clock, speed=float(opts.pop("speed", 1.0)))
@@ -73,7 +114,7 @@ def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> 
                 f"{profile.name!r} has {profile.cells}"
             )
         return source
-    if kind == "mcp23017" and not arg:
+    if kind == "mcp23017":
         if profile.mcp23017 is None:
             raise SourceError(f"board profile {profile.name!r} has no [mcp23017] section: "
                               "which addresses are the expanders at?")

@@ -2,17 +2,22 @@
 
 An :class:`Effect` is to the scorekeeper what python-chess's ``Outcome`` is to a game: the
 change and its reason. Every point, penalty, clearing, blockade, gift skitt and round result
-is one effect, in the order the rules applied them (R10). The UI shows ``text`` and the
-ruling; it never has to explain a bare number.
+is one effect, in the order the rules applied them (R10). The UI shows its words and the
+ruling; it never has to explain a bare number. An effect is a value with its parts apart
+(what kind, who, which fields, the Hit on Red choice) and its sentence as a phrase
+(:mod:`scorekeeper.phrases`), so words are made in names from the start and nothing reads
+its text back; JSON is made only when it is sent (:meth:`Effect.to_json`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 from scorekeeper.fields import Player
+from scorekeeper.phrases import plain, slot
+from scorekeeper.shot import RedChoice
 
 
 class Reason(Enum):
@@ -50,14 +55,36 @@ class Reason(Enum):
     DECISION = ("R4", "R4/R16 Late decisions: a Hit on Red or unblock choice until the next shot.")
 
 
+class EffectKind(StrEnum):
+    """What an effect did; a string enum, so its JSON is the same word it always was."""
+
+    POINT = "point"
+    BACK = "back"
+    PENALTY = "penalty"
+    CLEAR = "clear"
+    BLOCK = "block"
+    UNBLOCK = "unblock"
+    GIFT = "gift"
+    BIG = "big"
+    CHAIN = "chain"
+    INVALID = "invalid"
+    ROUND = "round"
+    GAME = "game"
+    TURN = "turn"
+    SHOOTOFF = "shootoff"
+    CORRECTION = "correction"
+    UNDO = "undo"
+    DECISION = "decision"
+    RESTORE = "restore"
+    NOTE = "note"
+
+
 @dataclass(frozen=True, slots=True)
 class Effect:
     """One thing a step did."""
 
-    kind: str
-    """What happened: ``point``, ``back``, ``penalty``, ``clear``, ``block``, ``unblock``,
-    ``gift``, ``big``, ``chain``, ``invalid``, ``round``, ``game``, ``turn``, ``shootoff``,
-    ``correction``, ``undo``, ``decision``, ``restore`` or ``note``."""
+    kind: EffectKind
+    """What happened."""
 
     player: Player | None
     """Whose score ``amount`` changes (or who the effect is about); ``None`` for the board."""
@@ -68,18 +95,52 @@ class Effect:
     reason: Reason
     """The ruling that made it happen."""
 
-    text: str
-    """Plain words for the scoreboard, e.g. ``"black +1: third skitt on white's yellow"``."""
+    phrase: str
+    """Its sentence with players and fields left open (:mod:`scorekeeper.phrases`), e.g.
+    ``"{black} +1: third skitt on {white}'s yellow field"``."""
+
+    fields: tuple[str, ...] = ()
+    """The fields it is about, by id: the point's field, the chain's two, the cleared pair
+    (opposite field first), the blockade's."""
+
+    who: Player | None = None
+    """The other player it is about: who set ``player`` back (R4), whose own goal or gift
+    scored for ``player`` (R7, R11, R12), who was penalised when the point went across (R6)."""
+
+    red: RedChoice | None = None
+    """A Hit on Red point (R4): the scorer's choice, ``"advance"`` or ``"back"`` (a ``point``
+    with ``"back"``: the other player was at −1, so it counted as advance)."""
+
+    @property
+    def text(self) -> str:
+        """The rules' words with side ids, as the referee's log keeps them, e.g.
+        ``"black +1: third skitt on white's yellow field"``."""
+        return plain(self.phrase)
+
+    @property
+    def field(self) -> str | None:
+        """The first field it is about, if any."""
+        return self.fields[0] if self.fields else None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"kind", "player", "amount", "reason": "R3", "text"}``."""
-        return {
-            "kind": self.kind,
+        """``{"kind", "player", "amount", "reason": "R3", "text"}``, and its values another
+        language words it from (:func:`scorekeeper.effect_words.sent_effects_in_words`):
+        ``"fields"`` (ids), ``"who"``, ``"red"``, each only when it says something, so an
+        effect about none of them is the five keys it always was (stored logs read alike)."""
+        out: dict[str, Any] = {
+            "kind": str(self.kind),
             "player": self.player,
             "amount": self.amount,
             "reason": self.reason.clause,
             "text": self.text,
         }
+        if self.fields:
+            out["fields"] = list(self.fields)
+        if self.who is not None:
+            out["who"] = self.who
+        if self.red is not None:
+            out["red"] = self.red
+        return out
 
 
 def signed(n: int) -> str:
@@ -100,8 +161,8 @@ def ordinal(n: int) -> str:
 
 
 def where(field_name: str) -> str:
-    """``white's yellow field`` / ``the minus field``."""
+    """``{white}'s yellow field`` / ``the minus field``, in a phrase."""
     if "." not in field_name:
         return f"the {field_name} field"
     side, _, color = field_name.partition(".")
-    return f"{side}'s {color} field"
+    return f"{slot(side)}'s {color} field"

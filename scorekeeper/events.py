@@ -29,6 +29,7 @@ from scorekeeper.errors import MalformedEventError
 from scorekeeper.fields import Player
 from scorekeeper.frozen import FrozenMap, freeze
 from scorekeeper.options import BigState
+from scorekeeper.phrases import literal, plain, slot
 from scorekeeper.shot import RedChoice, Shot
 
 SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
@@ -70,8 +71,12 @@ class ShotEvent:
             out["delta"] = dict(self.shot.delta)  # keep named zero changes: round-trip exact
         return {"shot": out}
 
+    def phrase(self) -> str:
+        """The step in a phrase (:mod:`scorekeeper.phrases`); ``describe`` is its log text."""
+        return f"{slot(self.shot.by)}'s shot"
+
     def describe(self) -> str:
-        return f"{self.shot.by}'s shot"
+        return plain(self.phrase())
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +98,11 @@ class ShootOff:
     def to_json(self) -> dict[str, Any]:
         return {"shootoff": {"black": self.black, "white": self.white}}
 
-    def describe(self) -> str:
+    def phrase(self) -> str:
         return f"the shoot-off ({self.black} against {self.white})"
+
+    def describe(self) -> str:
+        return plain(self.phrase())
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,8 +154,12 @@ class Correction:
             out["reason"] = self.reason
         return {"correct": out}
 
+    def phrase(self) -> str:
+        """The referee's reason is their own words: kept as typed."""
+        return "the correction" + (f" ({literal(self.reason)})" if self.reason else "")
+
     def describe(self) -> str:
-        return "the correction" + (f" ({self.reason})" if self.reason else "")
+        return plain(self.phrase())
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,8 +172,11 @@ class Undo:
     def to_json(self) -> dict[str, Any]:
         return {"undo": True}
 
-    def describe(self) -> str:
+    def phrase(self) -> str:
         return "undo"
+
+    def describe(self) -> str:
+        return plain(self.phrase())
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +206,11 @@ class Decision:
             out["unblock"] = self.unblock
         return {"decide": out}
 
+    def phrase(self) -> str:
+        return f"{slot(self.by)}'s decision"
+
     def describe(self) -> str:
-        return f"{self.by}'s decision"
+        return plain(self.phrase())
 
 
 Event = ShotEvent | ShootOff | Correction | Undo | Decision

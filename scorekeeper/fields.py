@@ -26,11 +26,6 @@ def opponent(player: Player) -> Player:
     return "white" if player == "black" else "black"
 
 
-def is_player(name: object) -> bool:
-    """True for ``"black"`` and ``"white"``."""
-    return name in PLAYERS
-
-
 def field_names(colors: Sequence[str] = DEFAULT_COLORS) -> tuple[str, ...]:
     """The seven field names in board order: black's colours, white's colours, then minus."""
     return tuple(f"{side}.{c}" for side in PLAYERS for c in colors) + (MINUS,)

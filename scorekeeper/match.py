@@ -26,8 +26,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from scorekeeper.checks import show
-from scorekeeper.effects import Effect, Reason
-from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError
+from scorekeeper.effects import Effect, EffectKind, Reason
+from scorekeeper.errors import IllegalEventError, MalformedEventError, NothingToUndoError, because
 from scorekeeper.events import Event, Undo, parse_event, parse_event_json
 from scorekeeper.fields import PLAYERS, Player
 from scorekeeper.frozen import FrozenMap
@@ -203,10 +203,11 @@ class Match:
         ev = parse_event(event)
         if isinstance(ev, Undo):
             if not self._standing:
-                raise NothingToUndoError.at("undo", f"nothing to undo {self._state.summary()}")
+                raise NothingToUndoError.at("undo", because("nothing to undo", rule="R19"),
+                                            summary=self._state.summary())
             undone = self._pop()
             effects: tuple[Effect, ...] = (
-                Effect("undo", None, 0, Reason.UNDO, f"took back {undone.describe()}"),)
+                Effect(EffectKind.UNDO, None, 0, Reason.UNDO, f"took back {undone.phrase()}"),)
         else:
             transition = apply_rules(self._state, ev)
             self._push(transition.state)

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import unicodedata
 
+from scorekeeper.errors import refused
+
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
 """Characters that reorder the text around them: a name could then show as another's."""
@@ -34,6 +36,25 @@ def check_shown(value: str) -> str:
     if not value.strip():
         raise ValueError("must not be empty or only spaces")
     return value.strip()
+
+
+MAX_REASON = 500
+"""Characters a correction's reason may hold."""
+
+
+def check_reason(reason: str | None, *, required: bool = False) -> None:
+    """The one rule for a correction's reason, wherever a correction comes from (a tablet,
+    the hub's referee, a board command): plain text (:func:`check_shown`) of at most
+    :data:`MAX_REASON` characters, and given at all when a person corrects (``required``).
+    ``ValueError`` names what is wrong (a missing one is the rules' refusal, R19)."""
+    text = reason or ""
+    if len(text) > MAX_REASON:
+        raise ValueError(f"correct.reason is longer than {MAX_REASON} characters")
+    if not text.strip():
+        if required:
+            raise refused("correct.reason", "say why (a correction needs a reason)")
+        return
+    check_shown(text)
 
 
 def _folded(value: str) -> str:

@@ -25,7 +25,7 @@ from scorekeeper.fields import Player
 from scorekeeper.reading import BoardReading
 
 if TYPE_CHECKING:
-    from scorekeeper.tracker import Expectation
+    from scorekeeper.expectation import Expectation
 
 
 def split_restore(

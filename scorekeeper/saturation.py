@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from scorekeeper.errors import Field, Why, because
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
 
@@ -27,7 +28,15 @@ BELOW = 2
 
 
 class QuestionError(ValueError):
-    """An answer that does not fit the open question (wrong field, a count not offered)."""
+    """An answer that does not fit the open question (wrong field, a count not offered).
+
+    Like a rules refusal it is data: ``key`` is the input at fault (``answer.skitts``) and
+    ``why`` what it says, so the referee reads it in names and in their language."""
+
+    def __init__(self, key: str, why: Why) -> None:
+        super().__init__(f"{key}: {why.english()}")
+        self.key = key
+        self.why = why
 
 
 @dataclass(frozen=True)
@@ -81,20 +90,25 @@ class Question:
     def answered(self, field_name: str, skitts: int) -> Question:
         """This question with the referee's count for ``field_name``."""
         now = self.open
-        if now is None or now.field != field_name:
-            wanted = "nothing" if now is None else now.field
-            raise QuestionError(f"answer.field: the question is about {wanted}, "
-                                f"not {field_name}")
+        if now is None:
+            raise QuestionError("answer.field", because(
+                "no field is asked about any more, not even {got}", got=Field(field_name)))
+        if now.field != field_name:
+            raise QuestionError("answer.field", because(
+                "the question is about {wanted}, not {got}", wanted=Field(now.field),
+                got=Field(field_name)))
         if isinstance(skitts, bool) or not isinstance(skitts, int) \
                 or skitts not in now.choices:
             offered = ", ".join(str(c) for c in now.choices)
-            raise QuestionError(f"answer.skitts: expected one of {offered}, got {skitts!r}")
+            raise QuestionError("answer.skitts", because(
+                "expected one of {offered}, got {got}", offered=offered, got=repr(skitts)))
         return replace(self, answers={**self.answers, field_name: skitts})
 
     def completed(self) -> Shot:
         """The shot with every answer in its ``delta`` (call once :attr:`open` is None)."""
         if self.open is not None:
-            raise QuestionError(f"answer.field: {self.open.field} is not answered yet")
+            raise QuestionError("answer.field", because(
+                "{field} is not answered yet", field=Field(self.open.field)))
         asked = {q.field for q in self.asked}
         delta = {k: v for k, v in self.shot.delta.items() if k not in asked}
         delta.update({k: v for k, v in self.answers.items() if v})

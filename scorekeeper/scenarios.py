@@ -20,6 +20,7 @@ store are the only parts of ``scorekeeper`` that do I/O; everything below
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,8 @@ from scorekeeper.errors import IllegalEventError, MalformedEventError
 from scorekeeper.events import STEP_KEYS
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from scorekeeper.state import State
+from scorekeeper.state import Phase, State
+from scorekeeper.words import ENGLISH, Words
 
 TOP_KEYS = ("format", "name", "rules", "setup", "steps")
 MAX_FILE_BYTES = 16 * 2**20
@@ -39,6 +41,8 @@ MAX_FILE_BYTES = 16 * 2**20
 EXPECT_KEYS = ("score", "round_wins", "turn", "phase", "winner", "round", "rounds", "board",
                "blocked", "pot", "big")
 ALL_STEP_KEYS = STEP_KEYS + ("expect", "expect_error")
+_RULINGS = re.compile(r"R\d{1,2}(?:, R\d{1,2})*")
+"""An ``expect_error``'s ``rule``: the rulings a refusal cites, as its message does."""
 
 
 @dataclass(frozen=True)
@@ -88,7 +92,7 @@ def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
     for key in ("turn", "winner"):
         if exp.get(key) is not None:
             checks.player(exp[key], f"{where}expect.{key}")
-    if "phase" in exp and exp["phase"] not in ("shootoff", "playing", "game_over"):
+    if "phase" in exp and exp["phase"] not in {str(p) for p in Phase}:
         raise MalformedEventError(f"{where}expect.phase: expected \"shootoff\", \"playing\" "
                                   f"or \"game_over\", got {checks.show(exp['phase'])}")
     for key in ("round", "pot"):
@@ -117,12 +121,17 @@ def _check_step_shape(step: Any, n: int, rules: Rules) -> None:
     ((key, value),) = step.items()
     if key == "expect_error":
         inner = value
-        if (not isinstance(inner, Mapping) or len(inner) != 1
-                or next(iter(inner)) not in STEP_KEYS):
+        named = [k for k in inner if k != "rule"] if isinstance(inner, Mapping) else []
+        if not isinstance(inner, Mapping) or len(named) != 1 or named[0] not in STEP_KEYS:
             got = list(inner) if isinstance(inner, Mapping) else inner
             raise MalformedEventError(f"{where}: expect_error: expected one step, an object "
-                                      f"with exactly one of {', '.join(STEP_KEYS)}, got "
-                                      f"{checks.show(got)}")
+                                      f"with exactly one of {', '.join(STEP_KEYS)} (and "
+                                      f"\"rule\"), got {checks.show(got)}")
+        rule = inner.get("rule")
+        if rule is not None and not (isinstance(rule, str) and _RULINGS.fullmatch(rule)):
+            raise MalformedEventError(f"{where}: expect_error.rule: expected the rulings that "
+                                      f"refuse (\"R2\", \"R11, R12\") or null, got "
+                                      f"{checks.show(rule)}")
 
 
 def load_scenario(obj: Any) -> tuple[str, Rules, Setup, list[Any]]:
@@ -193,11 +202,16 @@ def run_scenario(obj: Any, path: str = "<scenario>") -> ScenarioResult:
             elif key == "expect_error":
                 before, logged = match.state, len(match.events)
                 try:
-                    match.apply(value)
-                except IllegalEventError:
+                    match.apply({k: v for k, v in value.items() if k != "rule"})
+                except IllegalEventError as err:
                     if match.state is not before or len(match.events) != logged:
                         return ScenarioResult(path, name, False,
                                               f"step {n}: the refused step changed the state")
+                    by = ", ".join(err.rules) or None
+                    if "rule" in value and by != value["rule"]:
+                        return ScenarioResult(
+                            path, name, False, f"step {n}: refused by {by or 'no ruling'}, "
+                            f"expected {value['rule'] or 'no ruling'}: {err}")
                     continue
                 return ScenarioResult(path, name, False,
                                       f"step {n}: expected a refusal, the step was accepted")
@@ -262,13 +276,15 @@ def find_scenario_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
 
 
 def run_paths(paths: Sequence[str], out: TextIO,
-              run: Callable[[str | Path], ScenarioResult] = run_scenario_file) -> int:
-    """Run every scenario under ``paths``, print one line each and the closing count.
+              run: Callable[[str | Path], ScenarioResult] = run_scenario_file,
+              t: Words = ENGLISH) -> int:
+    """Run every scenario under ``paths``, print one line each and the closing count (the
+    command's own words in the language ``t``; a scenario's failure is the rules' text).
     Returns the exit status: 0 all passed, 1 any failed, 2 no file found."""
     files, missing = find_scenario_files(paths)
     passed = failed = 0
     for p in missing:
-        print(f"FAIL {p}: no such file or folder", file=out)
+        print(f"FAIL {p}: " + t.gettext("no such file or folder"), file=out)
         failed += 1
     for f in files:
         result = run_guarded(f, run)
@@ -278,8 +294,10 @@ def run_paths(paths: Sequence[str], out: TextIO,
         else:
             failed += 1
     if not files:
-        print(f"no scenario files found in {', '.join(paths) or '(no paths given)'}", file=out)
-    print(f"{passed} passed, {failed} failed", file=out)
+        print(t.gettext("no scenario files found in {paths}").format(
+            paths=", ".join(paths) or t.gettext("(no paths given)")), file=out)
+    print(t.gettext("{passed} passed, {failed} failed").format(passed=passed, failed=failed),
+          file=out)
     if not files:
         return 2
     return 0 if failed == 0 else 1

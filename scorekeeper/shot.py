@@ -68,11 +68,6 @@ class Shot:
         elif not isinstance(knocked, tuple):
             object.__setattr__(self, "knocked_big", tuple(knocked))
 
-    @property
-    def is_big_shot(self) -> bool:
-        """True for a big-skitt shot (R11)."""
-        return self.big is not None
-
     def to_json(self) -> dict[str, object]:
         """The scenario-format object for this shot, leaving out defaults."""
         out: dict[str, object] = {"by": self.by}

@@ -9,17 +9,28 @@ tracker read.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from scorekeeper.checks import show
-from scorekeeper.effects import Effect, Reason
-from scorekeeper.errors import IllegalEventError, MalformedEventError
+from scorekeeper.effects import Effect, EffectKind, Reason
+from scorekeeper.errors import Field, Fields, MalformedEventError, refused
+from scorekeeper.errors import Player as Who
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.options import BigState, Rules, Setup
+from scorekeeper.phrases import slot
 from scorekeeper.shot import Shot
 
-Phase = Literal["shootoff", "playing", "game_over"]
+
+class Phase(StrEnum):
+    """Where a match is; a string enum, so its JSON is the same word it always was."""
+
+    SHOOTOFF = "shootoff"
+    """A shoot-off decides who starts (R14)."""
+    PLAYING = "playing"
+    GAME_OVER = "game_over"
+    """The game has a result (R13, R16, R17)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +121,12 @@ class State:
     @property
     def is_game_over(self) -> bool:
         """True once the game has a result (R13, R16, R17)."""
-        return self.phase == "game_over"
+        return self.phase is Phase.GAME_OVER
 
     @property
     def shootoff_due(self) -> bool:
         """True while a shoot-off decides who starts (R13, R14)."""
-        return self.phase == "shootoff"
+        return self.phase is Phase.SHOOTOFF
 
     @property
     def must_place_big(self) -> bool:
@@ -128,9 +139,9 @@ class State:
 
     def summary(self) -> str:
         """One line for error messages: phase, who is due, scores, pot."""
-        if self.phase == "game_over":
+        if self.is_game_over:
             who = f"game over, {self.winner} won"
-        elif self.phase == "shootoff":
+        elif self.shootoff_due:
             who = "shoot-off due"
         else:
             who = f"{self.turn} to shoot" + (" (big skitt)" if self.must_place_big else "")
@@ -142,7 +153,7 @@ class State:
         """The state as the web UI and the tracker read it (see the module docstring)."""
         return {
             "rules": self.rules.to_json(),
-            "phase": self.phase,
+            "phase": str(self.phase),
             "turn": self.turn,
             "winner": self.winner,
             "round": self.round,
@@ -179,36 +190,41 @@ def check_position(rules: Rules, board: dict[str, int], blocked: set[str] | froz
     for name, n in board.items():
         if name not in rules.fields:
             raise MalformedEventError.at(
-                f"{where}.board", f"unknown field {show(name)}: expected one of "
-                f"{', '.join(rules.fields)}")
+                f"{where}.board", "unknown field {got}: expected one of {fields}",
+                got=show(name), fields=Fields(rules.fields))
         if n < 0:
-            raise IllegalEventError.at(f"{where}.board.{name}", f"{n} skitts is below 0")
+            raise refused(where + ".board." + name, "{n} skitts on {field} is below 0", n=n,
+                          field=Field(name))
     if blocked and not rules.flipping:
-        raise IllegalEventError.at(
-            f"{where}.blocked", "blocked fields exist only with the flipping option (R16, R20)")
+        raise refused(where + ".blocked", "blocked fields exist only with the flipping option",
+                      rule=("R16", "R20"))
     for name in blocked:
         if name not in rules.color_fields:
             raise MalformedEventError.at(
-                f"{where}.blocked", f"{show(name)} is not a colour field that can be blocked")
+                f"{where}.blocked", "{got} is not a colour field that can be blocked",
+                got=show(name))
     target = rules.points_to_win_round
     low = 0 if rules.is_trio else -1
     for p, n in score.items():
+        if not low <= n < target and rules.is_trio:
+            raise refused(where + ".score." + p, "{who}'s score {n} is outside {low}..{high} "
+                          "({target} points end the game)", rule="R19", who=Who(p), n=n,
+                          low=low, high=target - 1, target=target)
         if not low <= n < target:
-            raise IllegalEventError.at(
-                f"{where}.score.{p}", f"{n} is outside {low}..{target - 1} "
-                f"({target} points end the {'game' if rules.is_trio else 'round'}) (R19)")
+            raise refused(where + ".score." + p, "{who}'s score {n} is outside {low}..{high} "
+                          "({target} points end the round)", rule="R19", who=Who(p), n=n,
+                          low=low, high=target - 1, target=target)
     for p, n in round_wins.items():
         if rules.is_trio and n:
-            raise IllegalEventError.at(f"{where}.round_wins.{p}", "Trio has no rounds (R17)")
+            raise refused(where + ".round_wins." + p, "Trio has no rounds", rule="R17")
         if not 0 <= n < rules.rounds_to_win_game:
-            raise IllegalEventError.at(
-                f"{where}.round_wins.{p}", f"{n} is outside 0..{rules.rounds_to_win_game - 1} "
-                f"({rules.rounds_to_win_game} round wins end the game) (R19)")
+            raise refused(where + ".round_wins." + p, "{who}'s round wins {n} are outside "
+                          "0..{high} ({wins} round wins end the game)", rule="R19", who=Who(p),
+                          n=n, high=rules.rounds_to_win_game - 1, wins=rules.rounds_to_win_game)
     used = skitts_out_of_pot(rules, board, blocked, round_wins)
     if used > rules.pot:
-        raise IllegalEventError.at(
-            where, f"{used} skitts on the board, as blockades and on round counters, but the "
-            f"pot holds only {rules.pot} (R2, R19)")
+        raise refused(where, "{used} skitts on the board, as blockades and on round counters, "
+                      "but the pot holds only {pot}", rule=("R2", "R19"), used=used, pot=rules.pot)
 
 
 def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # noqa: B008
@@ -228,11 +244,11 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
     check_position(rules, dict(setup.board), blocked, score, wins, "setup")
     if rules.is_trio:
         if setup.big is not None and any(v is not None for v in setup.big.values()):
-            raise IllegalEventError.at("setup.big", "Trio has no big skitts (R17)")
+            raise refused("setup.big", "Trio has no big skitts", rule="R17")
         big: dict[Player, BigState | None] = {"black": None, "white": None}
         if setup.round not in (None, 1):
-            raise IllegalEventError.at(
-                "setup.round", f"Trio has no rounds (R17), got {setup.round}")
+            raise refused("setup.round", "Trio has no rounds, got round {n}", rule="R17",
+                          n=setup.round)
         round_no = 1
     else:
         big = {"black": "hand", "white": "hand"}
@@ -240,13 +256,12 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
         least = 1 + sum(wins.values())
         round_no = least if setup.round is None else setup.round
         if round_no < least:
-            raise IllegalEventError.at(
-                "setup.round", f"{round_no} is before round {least}, the first round after "
-                f"{least - 1} round wins")
+            raise refused("setup.round", "round {n} is before round {least}, the first round "
+                          "after {wins} round wins", n=round_no, least=least, wins=least - 1)
     pot = rules.pot - skitts_out_of_pot(rules, board, blocked, wins)
     state = State(
         rules=rules,
-        phase="shootoff" if setup.first is None else "playing",
+        phase=Phase.SHOOTOFF if setup.first is None else Phase.PLAYING,
         turn=setup.first,
         winner=None,
         round=round_no,
@@ -268,10 +283,10 @@ def lose_if_blocked_in(state: State) -> State:
     if turn is None or not state.blocked or not state.opposite_blocked(turn):
         return state
     winner = opponent(turn)
-    effect = Effect("game", winner, 0, Reason.FLIPPING,
-                    f"{turn} loses the game: all three fields {turn} shoots at are blocked; "
-                    f"{winner} wins")
-    return replace(state, phase="game_over", turn=None, winner=winner, pending_red=(),
+    effect = Effect(EffectKind.GAME, winner, 0, Reason.FLIPPING,
+                    f"{slot(turn)} loses the game: all three fields {slot(turn)} shoots at are "
+                    f"blocked; {slot(winner)} wins", who=turn)
+    return replace(state, phase=Phase.GAME_OVER, turn=None, winner=winner, pending_red=(),
                    pending_unblock=None, reopen=None,
                    last_effects=state.last_effects + (effect,))
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from scorekeeper.effects import Effect, Reason
+from scorekeeper.effects import Effect, EffectKind, Reason
 from scorekeeper.events import Decision, Event, ShotEvent, Undo
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.match import Match
@@ -85,19 +85,15 @@ class MatchRecord:
         return player_key(self.names.get(player, player))
 
 
-ADVANCE_MARK = "(Hit on Red: advance)"
-"""How the rules' words mark a red point taken as ``advance`` (R4); ``back`` has its own kind."""
-
-
 def _points(effects: Iterable[Effect], actor: Player) -> int:
     other = opponent(actor)
     total = 0
     for e in effects:
-        if e.kind == "point" and e.player == actor:
+        if e.kind is EffectKind.POINT and e.player == actor:
             total += e.amount
-        elif e.kind == "back" and e.player == other:
+        elif e.kind is EffectKind.BACK and e.player == other:
             total -= e.amount  # the opponent set back by the actor's Hit on Red point
-        elif e.kind == "back" and e.player == actor and e.reason is Reason.HIT_ON_RED:
+        elif e.kind is EffectKind.BACK and e.player == actor and e.reason is Reason.HIT_ON_RED:
             total += e.amount  # a late decision takes back the advance it replaces
     return total
 
@@ -111,17 +107,17 @@ def step_tally(event: Event, effects: Iterable[Effect]) -> Tally:
         return Tally(
             shots=1,
             points=_points(effects, by),
-            red_advance=sum(1 for e in effects if e.kind == "point" and e.player == by
-                            and ADVANCE_MARK in e.text),
-            red_back=sum(1 for e in effects if e.kind == "back" and e.player == other),
-            penalties=sum(1 for e in effects if e.kind == "penalty"),
+            red_advance=sum(1 for e in effects if e.kind is EffectKind.POINT
+                            and e.player == by and e.red == "advance"),
+            red_back=sum(1 for e in effects if e.kind is EffectKind.BACK and e.player == other),
+            penalties=sum(1 for e in effects if e.kind is EffectKind.PENALTY),
             own_goals=sum(1 for e in effects if e.reason is Reason.OWN_GOAL),
-            clearings=sum(1 for e in effects if e.kind == "clear"),
+            clearings=sum(1 for e in effects if e.kind is EffectKind.CLEAR),
             chains=1 if event.shot.chain is not None and not event.shot.invalid else 0,
         )
     if isinstance(event, Decision):
         # Each point changed from advance to back takes back its advance (R4).
-        changed = sum(1 for e in effects if e.kind == "back" and e.player == event.by)
+        changed = sum(1 for e in effects if e.kind is EffectKind.BACK and e.player == event.by)
         return Tally(points=_points(effects, event.by), red_advance=-changed, red_back=changed)
     return Tally()
 
@@ -151,7 +147,7 @@ def match_record(match_id: int, created_at: float, rules: Any, setup: Any,
         match_id=match_id,
         created_at=created_at,
         names={p: " ".join(clean.get(p, p).split()) for p in PLAYERS},
-        finished=state.phase == "game_over",
+        finished=state.is_game_over,
         winner=state.winner,
         round_wins=dict(state.round_wins),
         rounds_played=max(1, len(state.rounds)),

@@ -22,183 +22,32 @@ tracker compares that with the board the match expects and decides what the diff
   field, and is then proposed like any sensed shot. A full field is never "no change".
 - **paused**: sensing is paused by the referee or the link is down; readings are ignored.
 
-The tracker is pure: it reads no clock and does no I/O. It proposes shots as match events
-(:class:`~scorekeeper.events.ShotEvent`), which the caller applies to the match as they are,
-and calls :meth:`Tracker.sync` after every change of the match.
+The comparisons behind every mode (which fields differ, the shot a difference shows) are in
+:mod:`scorekeeper.expectation`. The tracker is pure: it reads no clock and does no I/O. It
+proposes shots as match events (:class:`~scorekeeper.events.ShotEvent`), which the caller
+applies to the match as they are, and calls :meth:`Tracker.sync` after every change of the
+match.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from dataclasses import replace
 
+from scorekeeper.errors import Why, because
 from scorekeeper.events import ShotEvent
-from scorekeeper.fields import PLAYERS, Player, color_of, side_of
+from scorekeeper.expectation import (
+    Expectation,
+    agrees,
+    big_differences,
+    board_differences,
+    shot_from_reading,
+)
 from scorekeeper.reading import BoardReading
 from scorekeeper.restore import Override, split_restore
 from scorekeeper.saturation import Question, QuestionError, full_fields, question_for
 from scorekeeper.shot import Shot
-
-Mode = Literal["ready", "restore", "review", "question", "paused"]
-
-
-@dataclass(frozen=True)
-class Expectation:
-    """What the match says the board should look like, and who is due to shoot."""
-
-    board: Mapping[str, int]
-    """Ordinary skitts per field."""
-    turn: Player | None
-    """The player due to shoot, or None (shoot-off, game over)."""
-    big: Mapping[str, str | None] = field(default_factory=dict)
-    """Per player: ``"hand"``, ``"center"`` or None (no big skitts, Trio)."""
-    must_place_big: bool = False
-    """The player due must shoot their big skitt (R11, R12)."""
-    playing: bool = True
-    """False outside the ``playing`` phase: nothing can be a shot then."""
-
-    @classmethod
-    def from_state(cls, state: Any) -> Expectation:
-        """Read the expectation from a match ``State`` (or its ``to_json()`` object).
-
-        A live ``State`` is read field by field: this runs for every settled reading, so it
-        must not serialise the whole state to pick out five values."""
-        if not isinstance(state, Mapping):
-            return cls(board=state.board, turn=state.turn, big=state.big,
-                       must_place_big=state.must_place_big, playing=state.phase == "playing")
-        return cls(
-            board=dict(state["board"]),
-            turn=state.get("turn"),
-            big=dict(state.get("big") or {}),
-            must_place_big=bool(state.get("must_place_big", False)),
-            playing=state.get("phase", "playing") == "playing",
-        )
-
-
-@dataclass(frozen=True)
-class TrackerStatus:
-    """What the tracker is waiting for, in plain words for the scoreboard."""
-
-    mode: Mode
-    message: str
-    expected: Mapping[str, int]
-    """The board the match expects (what a restore must reach)."""
-    differences: Mapping[str, int]
-    """Per field: sensed minus expected, for fields that differ (empty when they agree)."""
-    big_differences: Mapping[str, str] = field(default_factory=dict)
-    """Per player, when a big skitt's spot disagrees: ``"missing"`` or ``"unexpected"``."""
-    overridden: Mapping[str, int] = field(default_factory=dict)
-    """Per field: how far the sensors read from the match where the referee said the board
-    is as the match expects (sensed minus expected then)."""
-    question: Question | None = None
-    """The shot waiting for the referee's count on a full field (mode ``question``)."""
-    full: tuple[str, ...] = ()
-    """Fields whose sensed count is at what their sensors can tell apart."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "mode": self.mode,
-            "message": self.message,
-            "expected": dict(self.expected),
-            "differences": dict(self.differences),
-            "big_differences": dict(self.big_differences),
-            "overridden": dict(self.overridden),
-            "question": None if self.question is None else self.question.to_json(),
-            "full": list(self.full),
-        }
-
-
-def board_differences(reading: BoardReading, expected: Expectation) -> dict[str, int]:
-    """Sensed minus expected count for every field where they differ.
-
-    A field at its sensors' capacity holds that many *or more*: it agrees with any expected
-    count at or above it (a correction or restore never waits for a count the sensors cannot
-    reach), and differs by at least what it shows above a smaller expected count."""
-    out: dict[str, int] = {}
-    for name in sorted(set(expected.board) | set(reading.counts)):
-        want = int(expected.board.get(name, 0))
-        if reading.saturated(name) and want >= reading.count(name):
-            continue
-        diff = reading.count(name) - want
-        if diff:
-            out[name] = diff
-    return out
-
-
-def big_differences(reading: BoardReading, expected: Expectation) -> dict[str, str]:
-    """Big-skitt spots that disagree with the match (only spots the board can sense)."""
-    out: dict[str, str] = {}
-    for player in PLAYERS:
-        sensed = reading.big.get(player)
-        state = expected.big.get(player)
-        if sensed is None or state is None:
-            continue
-        if state == "center" and not sensed:
-            out[player] = "missing"
-        elif state != "center" and sensed:
-            out[player] = "unexpected"
-    return out
-
-
-def agrees(reading: BoardReading, expected: Expectation) -> bool:
-    """True when the sensors see exactly the board the match expects (no skitt on a bridge)."""
-    return (
-        not board_differences(reading, expected)
-        and not big_differences(reading, expected)
-        and not reading.bridges
-    )
-
-
-def shot_from_reading(reading: BoardReading, expected: Expectation) -> Shot | None:
-    """The shot of the player due that turns the expected board into ``reading``.
-
-    Returns None when the reading says nothing about a shot (board unchanged and no launch
-    spot pressed), or when the sensors cannot tell a big-skitt shot's outcome (no spot).
-    """
-    shooter = expected.turn
-    if shooter is None or not expected.playing:
-        return None
-    delta = board_differences(reading, expected)
-    bigs = big_differences(reading, expected)
-    launched = shooter in reading.launched
-    if not delta and not bigs and not reading.bridges and not launched:
-        return None
-    if expected.must_place_big:
-        return _big_shot(shooter, reading, delta, launched)
-    chain = _chain(shooter, reading)
-    knocked = ("loose",) * sum(1 for v in bigs.values() if v == "missing")  # R12: one or both
-    return Shot(by=shooter, delta=delta, chain=chain, knocked_big=knocked)
-
-
-def _big_shot(
-    shooter: Player, reading: BoardReading, delta: dict[str, int], launched: bool
-) -> Shot | None:
-    sensed = reading.big.get(shooter)
-    rest = dict(delta)
-    if sensed:
-        # R20: a big skitt over the minus field is placed; its magnet may show there too.
-        if rest.get("minus", 0) > 0:
-            rest["minus"] -= 1
-            rest = {k: v for k, v in rest.items() if v}
-        return Shot(by=shooter, delta=rest, big="placed")
-    landed = [f for f, v in rest.items() if v > 0 and side_of(f) is not None]
-    if len(landed) == 1 and rest[landed[0]] == 1:
-        # R11: it landed on a colour field; the player takes it back (a restore follows).
-        del rest[landed[0]]
-        return Shot(by=shooter, delta=rest, big=landed[0])
-    if sensed is None and not launched:
-        return None  # no spot to tell placed from missed: the tablet must say
-    # Missed; any skitt the sensors saw appear is left for the rules to refuse (R2).
-    return Shot(by=shooter, delta=rest, big="missed")
-
-
-def _chain(shooter: Player, reading: BoardReading) -> tuple[str, str] | None:
-    for a, b in sorted(reading.bridges):
-        opposite = side_of(a) == side_of(b) != shooter
-        if opposite and side_of(a) is not None and color_of(a) != color_of(b):
-            return (a, b)
-    return None
+from scorekeeper.tracker_status import Mode, TrackerStatus, describe_differences
 
 
 class Tracker:
@@ -215,7 +64,9 @@ class Tracker:
         self._paused_by: set[str] = set()
         self._reading: BoardReading | None = None
         self._expected: Expectation | None = None
-        self._note = ""
+        self._note_text = ""
+        self._refusal: Why | None = None
+        """The rules' refusal the note tells of, as data for the pages' words."""
         self._override: Override | None = None
         """The referee's word that the board is as the match expects (see restore.py)."""
         self._base: tuple[dict[str, int], dict[str, str], frozenset[tuple[str, str]]] | None = None
@@ -224,6 +75,16 @@ class Tracker:
         self._suspect: ShotEvent | None = None
         """The shot a change during a restore looks like, for the referee to score."""
         self._question: Question | None = None
+
+    @property
+    def _note(self) -> str:
+        """Why the referee must look, in the rules' English; a new note ends a refusal's."""
+        return self._note_text
+
+    @_note.setter
+    def _note(self, text: str) -> None:
+        self._note_text = text
+        self._refusal = None
 
     # Inputs --------------------------------------------------------------------------
 
@@ -334,11 +195,13 @@ class Tracker:
         elif after_shot or self._mode in ("ready", "restore"):
             self._restore_from(seen, judged)
 
-    def refused(self, message: str) -> None:
-        """The rules refused the proposed shot: the referee must look at the board."""
+    def refused(self, message: str, why: Why | None = None) -> None:
+        """The rules refused the proposed shot: the referee must look at the board.
+        ``why``: the refusal as data (``IllegalEventError.why``), for words in names."""
         self._mode, self._base, self._suspect = "review", None, None
         self._question = None
         self._note = f"the rules refused the sensed shot: {message}"
+        self._refusal = why
 
     def not_recorded(self, message: str) -> None:
         """A sensed shot could not be written to the match log: it is not scored, and the
@@ -378,7 +241,7 @@ class Tracker:
         like an observed one, then :meth:`sync` with ``after_shot``); :class:`QuestionError`
         for an answer that does not fit (nothing changes then)."""
         if self._question is None:
-            raise QuestionError("answer: no question is open (the board is counted)")
+            raise QuestionError("answer", because("no question is open (the board is counted)"))
         question = self._question.answered(field_name, skitts)
         if question.open is not None:
             self._question = question
@@ -492,6 +355,8 @@ class Tracker:
             overridden=dict(self._override.counts) if self._override else {},
             question=self._question,
             full=full_fields(reading) if reading else (),
+            settled=self._reading is not None,
+            refusal=self._refusal,
         )
 
     def _message(
@@ -524,21 +389,3 @@ class Tracker:
             return f"restore the board: {what}"
         lead = self._note or "the board differs from the match"
         return f"{lead}; referee to decide ({what})" if what else lead
-
-
-def describe_differences(diffs: Mapping[str, int], bigs: Mapping[str, str], bridge: bool) -> str:
-    """Plain words for what must change on the board, e.g. "take 2 off white.blue"."""
-    parts: list[str] = []
-    for name, diff in diffs.items():
-        n = abs(diff)
-        skitts = "skitt" if n == 1 else "skitts"
-        parts.append(f"take {n} {skitts} off {name}" if diff > 0 else f"add {n} {skitts} to {name}")
-    for player, what in bigs.items():
-        parts.append(
-            f"put {player}'s big skitt back on its spot"
-            if what == "missing"
-            else f"take {player}'s big skitt off its spot"
-        )
-    if bridge:
-        parts.append("take the skitt off the bridge between fields")
-    return ", ".join(parts)

@@ -1,27 +1,60 @@
 """What the pages say to players, in their names: the one place player words are made.
 
-The rules describe effects with player ids (``black +1: third skitt on white's yellow``) so
-the log stays exact for the referee. Players at a TV know each other by name, not by side:
-this module turns those texts, the board's restore differences and the round and game
-moments into sentences with the players' names ("Ann +1: third skitt on Bo's yellow"). The
-snapshot and the API's refusal messages both use it, so a page never translates by itself.
+The rules write effects and steps as phrases with the players and fields left open
+(:mod:`scorekeeper.phrases`): filled with side ids they are the referee's exact log, filled
+here with the players' names they are what a page says ("Ann +1: third skitt on Bo's
+yellow"). Words are made from those values, never by searching a finished text for side
+ids, so a person's own words (a correction's reason) are shown exactly as typed. The board's
+restore differences and the round and game moments are worded here too; the snapshot and the
+API's refusal messages both use it, so a page never translates by itself.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
+from scorekeeper.effects import EffectKind
+from scorekeeper.errors import Field, Fields, Player, Why
 from scorekeeper.events import Correction, Event
+from scorekeeper.phrases import fill
+from scorekeeper.state import Phase
 
 PLAYERS = ("black", "white")
+
+
+class Words(Protocol):
+    """A language's words, given by the caller (``web.i18n.Language``): this package reads no
+    catalog itself. The msgids are the English texts below, with ``{name}`` placeholders."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+
+    def number(self, n: float) -> str: ...
+
+
+class _English:
+    """The words as written here: what every function uses when given no language."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def number(self, n: float) -> str:
+        return str(n)
+
+
+ENGLISH: Words = _English()
 
 _FIELD = re.compile(r"\b(black|white)\.([a-z]+)\b")
 _PLAYER = re.compile(r"\b(black|white)\b")
 
 
-SEATS = {"black": "First player", "white": "Second player"}
+SEATS = {"black": "First player", "white": "Second player"}  # English; name_of(t=) translates
 """A side in words where no name is known, in the order pairings and the new-match form list
 the players: it stands where the name would (pages never call a player by a colour)."""
 
@@ -35,14 +68,18 @@ def is_named(name: object) -> bool:
     return isinstance(name, str) and " ".join(name.split()).casefold() not in UNNAMED
 
 
-def name_of(player: str | None, names: Mapping[str, Any]) -> str:
+def name_of(player: str | None, names: Mapping[str, Any], t: Words = ENGLISH) -> str:
     """The player's name, or the seat in words (``Second player``) when none was given."""
     if not player:
-        return "nobody"
+        return t.gettext("nobody")
     given = names.get(player)
     if is_named(given):
         return str(given).strip()
-    return SEATS.get(player, player)
+    if player == "black":
+        return t.gettext("First player")
+    if player == "white":
+        return t.gettext("Second player")
+    return player
 
 
 def given_names(names: Mapping[str, Any]) -> dict[str, str]:
@@ -51,29 +88,47 @@ def given_names(names: Mapping[str, Any]) -> dict[str, str]:
             for player in PLAYERS}
 
 
-def players_named(names: Mapping[str, Any]) -> dict[str, str]:
+def players_named(names: Mapping[str, Any], t: Words = ENGLISH) -> dict[str, str]:
     """Each side's name, or its seat in words when it has none: what the pages show."""
-    return {player: name_of(player, names) for player in PLAYERS}
+    return {player: name_of(player, names, t) for player in PLAYERS}
 
 
-def field_words(field: str, names: Mapping[str, str]) -> str:
+def colour_words(colour: str, t: Words = ENGLISH) -> str:
+    """A field's colour in words (a colour a catalog does not know stays as it is)."""
+    known = {"red": t.gettext("red"), "yellow": t.gettext("yellow"),
+             "blue": t.gettext("blue"), "green": t.gettext("green")}
+    return known.get(colour, colour)
+
+
+def field_words(field: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
     """``Bo's red`` for ``white.red``; ``the minus field`` for ``minus``."""
     if "." not in field:
-        return f"the {field} field"
+        if field == "minus":
+            return t.gettext("the minus field")
+        return t.gettext("the {field} field").format(field=field)
     side, _, colour = field.partition(".")
-    return f"{name_of(side, names)}'s {colour}"
+    return t.gettext("{who}'s {colour}").format(who=name_of(side, names, t),
+                                                 colour=colour_words(colour, t))
 
 
-def in_names(text: str, names: Mapping[str, str]) -> str:
-    """A rules text with field ids and player ids replaced by the players' names."""
-    text = _FIELD.sub(lambda m: field_words(m.group(0), names), text)
+def phrase_words(phrase: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
+    """A rules phrase (an effect's or a step's) in the players' names; a person's words in it
+    are shown as typed."""
+    return fill(phrase, lambda p: name_of(p, names, t), lambda f: field_words(f, names, t))
+
+
+def in_names(text: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
+    """An engine message that is not a phrase (a refusal, the tracker's words about the board)
+    with its field ids and player ids replaced by the players' names. Never for an effect or
+    a step: those are phrases (:func:`phrase_words`), which may hold a person's words."""
+    text = _FIELD.sub(lambda m: field_words(m.group(0), names, t), text)
     text = text.replace("the minus field field", "the minus field")
-    return _PLAYER.sub(lambda m: name_of(m.group(1), names), text)
+    return _PLAYER.sub(lambda m: name_of(m.group(1), names, t), text)
 
 
 def restore_instruction(
     differences: Mapping[str, int], big_differences: Mapping[str, str], names: Mapping[str, str],
-    *, blockades: Sequence[str] = (),
+    *, blockades: Sequence[str] = (), t: Words = ENGLISH,
 ) -> str:
     """One calm sentence for putting the board back, e.g.
     ``Put back: take 3 skitts off Bo's red, 1 off the minus field``.
@@ -85,37 +140,50 @@ def restore_instruction(
     order = sorted(differences.items(), key=lambda kv: (kv[1] < 0, kv[0] == "minus", kv[0]))
     for field, diff in order:
         n = abs(diff)
-        verb = "take" if diff > 0 else "add"
-        where = field_words(field, names)
-        prep = "off" if diff > 0 else "to"
-        if verb in verb_used:
-            parts.append(f"{n} {prep} {where}")
+        where = field_words(field, names, t)
+        count = t.number(n)
+        if diff > 0:
+            text = (t.gettext("{n} off {where}") if "take" in verb_used else
+                    t.ngettext("take {n} skitt off {where}", "take {n} skitts off {where}", n))
+            verb_used.add("take")
         else:
-            skitts = "skitt" if n == 1 else "skitts"
-            parts.append(f"{verb} {n} {skitts} {prep} {where}")
-            verb_used.add(verb)
+            text = (t.gettext("{n} to {where}") if "add" in verb_used else
+                    t.ngettext("add {n} skitt to {where}", "add {n} skitts to {where}", n))
+            verb_used.add("add")
+        parts.append(text.format(n=count, where=where))
     for player, what in sorted(big_differences.items()):
-        who = name_of(player, names)
+        who = name_of(player, names, t)
         parts.append(
-            f"put {who}'s big skitt back on its spot" if what == "missing"
-            else f"take {who}'s big skitt off its spot"
+            t.gettext("put {who}'s big skitt back on its spot").format(who=who)
+            if what == "missing"
+            else t.gettext("take {who}'s big skitt off its spot").format(who=who)
         )
     if not parts:
-        return "Put the board back as the match shows it"
-    text = "Put back: " + ", ".join(parts)
+        return t.gettext("Put the board back as the match shows it")
+    text = t.gettext("Put back: {parts}").format(parts=", ".join(parts))
     if blockades:
-        where = " and on ".join(field_words(f, names) for f in sorted(blockades))
-        text += f"; then lay a flipped skitt from the pot on {where} (the blockades)"
+        where = t.gettext(" and on ").join(field_words(f, names, t) for f in sorted(blockades))
+        text += t.gettext("; then lay a flipped skitt from the pot on {where} (the blockades)"
+                          ).format(where=where)
     return text
 
 
-def skitts_label(n: int) -> str:
+def clearing_instruction(round_number: object, bigs: bool, t: Words = ENGLISH) -> str:
+    """A new round starts from an empty board: one instruction, not every field."""
+    if bigs:
+        return t.gettext("Clear the board for round {round}: every skitt off and the big "
+                         "skitts back in hand").format(round=round_number)
+    return t.gettext("Clear the board for round {round}: every skitt off").format(
+        round=round_number)
+
+
+def skitts_label(n: int, t: Words = ENGLISH) -> str:
     """A count the referee taps: ``0``, ``1``, ``2``; ``1 came off`` for ``-1``."""
-    return f"{-n} came off" if n < 0 else str(n)
+    return t.gettext("{n} came off").format(n=t.number(-n)) if n < 0 else t.number(n)
 
 
 def question_words(
-    question: Mapping[str, Any] | None, names: Mapping[str, str]
+    question: Mapping[str, Any] | None, names: Mapping[str, str], t: Words = ENGLISH
 ) -> dict[str, Any] | None:
     """The referee's question about a field as full as its sensors can count, e.g.
     ``Bo's blue is as full as its sensors can count: did Ann's skitt land there?`` with
@@ -123,28 +191,35 @@ def question_words(
     asked = (question or {}).get("open")
     if not question or not asked:
         return None
-    where = field_words(str(asked["field"]), names)
+    where = field_words(str(asked["field"]), names, t)
     where = where[:1].upper() + where[1:]
-    who = name_of(str(question.get("by")), names)
+    who = name_of(str(question.get("by")), names, t)
     least = int(asked["least"])
     if least > 0:
-        text = (f"{where} is now as full as its sensors can count: how many skitts did "
-                f"{who}'s shot add there?")
-        detail = (f"The sensors saw {least} arrive; more may cling to the cluster where no "
-                  "sensor counts them.")
+        text = t.gettext("{where} is now as full as its sensors can count: how many skitts did "
+                         "{who}'s shot add there?").format(where=where, who=who)
+        detail = t.gettext("The sensors saw {n} arrive; more may cling to the cluster where no "
+                           "sensor counts them.").format(n=t.number(least))
+    elif least < 0:
+        text = t.gettext("{where} is as full as its sensors can count: did {who}'s skitt land "
+                         "there?").format(where=where, who=who)
+        detail = t.gettext("Tap how many skitts the shot added there; it held more than its "
+                           "sensors count, so some may also have come off unseen.")
     else:
-        text = f"{where} is as full as its sensors can count: did {who}'s skitt land there?"
-        detail = "Tap how many skitts the shot added there" + (
-            "; it held more than its sensors count, so some may also have come off unseen."
-            if least < 0 else ".")
+        text = t.gettext("{where} is as full as its sensors can count: did {who}'s skitt land "
+                         "there?").format(where=where, who=who)
+        detail = t.gettext("Tap how many skitts the shot added there.")
+    alert = t.gettext("{where} is as full as its sensors can count: the referee says what "
+                      "{who}'s shot added there").format(where=where, who=who)
     return {"field": asked["field"], "by": question.get("by"), "text": text,
-            "detail": detail, "alert": f"{where} is as full as its sensors can count: the "
-            f"referee says what {who}'s shot added there",
-            "choices": [{"skitts": int(n), "label": skitts_label(int(n))}
+            "detail": detail, "alert": alert,
+            "choices": [{"skitts": int(n), "label": skitts_label(int(n), t)}
                         for n in asked["choices"]]}
 
 
-def moment(state: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str] | None:
+def moment(
+    state: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH
+) -> dict[str, str] | None:
     """The round or game moment the TV shows large until the next shot, or None.
 
     ``{"kind": "round" | "game", "title", "detail"}``: a round won by the last step, or the
@@ -152,92 +227,174 @@ def moment(state: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, str]
     """
     wins = state.get("round_wins") or {}
     score = state.get("score") or {}
-    if state.get("phase") == "game_over":
+    if state.get("phase") == Phase.GAME_OVER:
         winner = state.get("winner")
         loser = next((p for p in PLAYERS if p != winner), None)
         if (state.get("rules") or {}).get("variant") == "trio":
-            detail = f"{score.get(winner, 0)} points to {score.get(loser, 0)}"
+            mine, theirs = int(score.get(winner, 0)), int(score.get(loser, 0))
+            detail = t.ngettext("{mine} point to {theirs}", "{mine} points to {theirs}", mine)
         else:
-            detail = f"{wins.get(winner, 0)} round wins to {wins.get(loser, 0)}"
-        return {"kind": "game", "title": f"{name_of(winner, names)} wins the game",
-                "detail": f"Final result: {detail}"}
+            mine, theirs = int(wins.get(winner, 0)), int(wins.get(loser, 0))
+            detail = t.ngettext("{mine} round win to {theirs}", "{mine} round wins to {theirs}",
+                                mine)
+        detail = detail.format(mine=t.number(mine), theirs=t.number(theirs))
+        return {"kind": "game",
+                "title": t.gettext("{who} wins the game").format(who=name_of(winner, names, t)),
+                "detail": t.gettext("Final result: {detail}").format(detail=detail)}
     for effect in state.get("last_effects") or ():
-        if effect.get("kind") == "round" and effect.get("player"):
+        if effect.get("kind") == EffectKind.ROUND and effect.get("player"):
             winner = effect["player"]
             won = sum(int(v) for v in wins.values())
-            tally = ", ".join(f"{name_of(p, names)} {wins.get(p, 0)}" for p in PLAYERS)
-            return {"kind": "round", "title": f"{name_of(winner, names)} wins round {won}",
-                    "detail": f"Round wins: {tally}"}
+            tally = ", ".join(f"{name_of(p, names, t)} {t.number(int(wins.get(p, 0)))}"
+                              for p in PLAYERS)
+            return {"kind": "round",
+                    "title": t.gettext("{who} wins round {n}").format(
+                        who=name_of(winner, names, t), n=t.number(won)),
+                    "detail": t.gettext("Round wins: {tally}").format(tally=tally)}
     return None
 
 
-def turn_prompt(state: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def shootoff_prompt(t: Words = ENGLISH) -> str:
+    """What the TV says while the shoot-off's result is awaited."""
+    return t.gettext("Shoot-off: who starts? (enter it on the tablet)")
+
+
+def turn_prompt(state: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH) -> str:
     """``Ann to shoot`` / ``Ann: shoot your big skitt to the centre`` / the shoot-off."""
     phase = state.get("phase")
-    if phase == "game_over":
-        return "Game over"
-    if phase == "shootoff":
-        return "Shoot-off: who starts? (enter it on the tablet)"
+    if phase == Phase.GAME_OVER:
+        return t.gettext("Game over")
+    if phase == Phase.SHOOTOFF:
+        return shootoff_prompt(t)
     turn = state.get("turn")
     if not turn:
         return ""
-    who = name_of(turn, names)
+    who = name_of(turn, names, t)
     if state.get("must_place_big"):
-        return f"{who}: shoot your big skitt to the centre"
-    return f"{who} to shoot"
+        return t.gettext("{who}: shoot your big skitt to the centre").format(who=who)
+    return t.gettext("{who} to shoot").format(who=who)
 
 
-def effects_in_names(
-    effects: Sequence[Mapping[str, Any]], names: Mapping[str, str]
-) -> list[dict[str, Any]]:
-    """The effects with their texts in names (the ruling and numbers unchanged)."""
-    return [{**e, "text": in_names(str(e.get("text", "")), names)} for e in effects]
+def reason_words(why: Why, names: Mapping[str, str], t: Words = ENGLISH) -> str:
+    """What a refusal says in words, made from its data: the sentence translated, its
+    players named, its fields said, its numbers written as the language writes them (a
+    sentence without values is said as it is)."""
+    text = t.gettext(why.template)
+    if not why.values:
+        return text
+    return text.format_map({k: _value_words(v, names, t) for k, v in why.values.items()})
 
 
-_CONTEXT = re.compile(r"\s*\[[^\]]*\]\s*$")
-_KEY = re.compile(r"^[a-z_]+(?:\.[a-z_0-9]+)*: ")
-_RULING = re.compile(r"\(?\b(R\d{1,2})\b\)?")
+def _value_words(value: object, names: Mapping[str, str], t: Words) -> str:
+    if isinstance(value, Why):
+        return reason_words(value, names, t)
+    if isinstance(value, Player):
+        return name_of(value, names, t)
+    if isinstance(value, Field):
+        return field_words(value, names, t)
+    if isinstance(value, Fields):
+        return ", ".join(field_words(f, names, t) for f in value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return t.number(value)
+    return str(value)
 
 
-def refusal(message: str, names: Mapping[str, str]) -> str:
+def refusal(why: Why, names: Mapping[str, str], t: Words = ENGLISH, *,
+            ruling: bool = True) -> str:
     """A refused change in players' words, e.g.
-    ``Not possible: a shot can add at most one skitt to the board (R2)``: without the
-    engine's key prefix (``shot.delta: ``) and its trailing ``[round 1, ...]`` context."""
-    text = _KEY.sub("", _CONTEXT.sub("", message.strip()))
-    ruling = _RULING.search(text)
-    if ruling:
-        text = _RULING.sub("", text).strip(" ,;:")
-    text = in_names(text, names).strip()
-    return f"Not possible: {text}" + (f" ({ruling.group(1)})" if ruling else "")
+    ``Not possible: one shot adds at most one skitt to the board, but the changes add 2
+    (R2)``: the refusal's sentence (:func:`reason_words`) and the rulings that refused (left
+    out with ``ruling=False``: the players' tablet leaves rule codes to the referee page)."""
+    reason = reason_words(why, names, t)
+    if why.rules and ruling:
+        return t.gettext("Not possible: {reason} ({ruling})").format(
+            reason=reason, ruling=", ".join(why.rules))
+    return t.gettext("Not possible: {reason}").format(reason=reason)
 
 
-def what_changed(event: Event, text: str, names: Mapping[str, str]) -> list[str]:
+def what_changed(event: Event, names: Mapping[str, str], t: Words = ENGLISH) -> list[str]:
     """What a logged step did, for the person whose change it overtook, e.g.
     ``Bo's score was set to 1`` for a correction; the step's own words otherwise."""
     if not isinstance(event, Correction):
-        return [in_names(text, names)]
+        return [phrase_words(event.phrase(), names, t)]
     out: list[str] = []
     for p, n in (event.score or {}).items():
-        out.append(f"{name_of(p, names)}'s score was set to {n}")
+        out.append(t.gettext("{who}'s score was set to {n}").format(
+            who=name_of(p, names, t), n=t.number(n)))
     for p, n in (event.round_wins or {}).items():
-        out.append(f"{name_of(p, names)}'s round wins were set to {n}")
+        out.append(t.gettext("{who}'s round wins were set to {n}").format(
+            who=name_of(p, names, t), n=t.number(n)))
     for f, n in (event.board or {}).items():
-        out.append(f"{field_words(f, names)} was set to {n} skitt{'' if n == 1 else 's'}")
+        out.append(t.ngettext("{where} was set to {n} skitt", "{where} was set to {n} skitts",
+                              n).format(where=field_words(f, names, t), n=t.number(n)))
     if event.blocked is not None:
-        fields = ", ".join(field_words(f, names) for f in event.blocked) or "none"
-        out.append(f"the blocked fields were set to {fields}")
+        fields = ", ".join(field_words(f, names, t) for f in event.blocked) or t.gettext("none")
+        out.append(t.gettext("the blocked fields were set to {fields}").format(fields=fields))
     if event.turn:
-        out.append(f"{name_of(event.turn, names)} was made the one to shoot")
-    return out or [in_names(text, names)]
+        out.append(t.gettext("{who} was made the one to shoot").format(
+            who=name_of(event.turn, names, t)))
+    return out or [phrase_words(event.phrase(), names, t)]
 
 
-_INNER_CONTEXT = re.compile(r"\s*\[[^\]]*\]")
-_INNER_KEY = re.compile(r"\b[a-z_]+(?:\.[a-z_]+)+: ")
+def board_status(
+    tracker: Mapping[str, Any], state: Mapping[str, Any], names: Mapping[str, str],
+    t: Words = ENGLISH,
+) -> str:
+    """What the board needs, for the referee, made from the tracker's mode and differences
+    (the words of a language other than the rules'; :func:`board_words` words the tracker's
+    own sentence)."""
+    mode = tracker.get("mode")
+    turn = state.get("turn")
+    differences = tracker.get("differences") or {}
+    bigs = tracker.get("big_differences") or {}
+    if mode == "paused":
+        return t.gettext("Sensing is paused")
+    if mode == "ready":
+        if not turn:
+            return t.gettext("Board ready")
+        who = name_of(turn, names, t)
+        if state.get("must_place_big"):
+            return t.gettext("{who} to place the big skitt").format(who=who)
+        return t.gettext("Board ready: {who} to shoot").format(who=who)
+    if mode == "question":
+        asked = question_words(tracker.get("question"), names, t)
+        if asked:
+            return str(asked["alert"])
+    if mode == "restore" and (differences or bigs):
+        return restore_instruction(differences, bigs, names, t=t)
+    if mode == "review" and tracker.get("refusal"):
+        return refused_shot_words(tracker, names, t)
+    if mode == "review" and tracker.get("settled", True):
+        return t.gettext("The board differs from the match: the referee decides")
+    return t.gettext("Waiting for the board to come to rest")
 
 
-def board_words(message: str, names: Mapping[str, str]) -> str:
-    """The tracker's message about the board for the referee's tablet, in names and without
-    the engine's keys and bracketed context."""
-    text = _INNER_KEY.sub("", _INNER_CONTEXT.sub("", message))
-    text = in_names(text, names)
+def refused_shot_words(
+    tracker: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH
+) -> str:
+    """A sensed shot the rules refused, made from the refusal's data (``tracker["refusal"]``,
+    :meth:`Why.to_json`) with what the board differs by, e.g. ``The rules refused the sensed
+    shot: one shot adds at most one skitt ... (R2). The referee decides. Put back: take 2
+    skitts off Bo's blue``."""
+    why = Why.from_json(tracker.get("refusal") or {})
+    reason = reason_words(why, names, t)
+    if why.rules:
+        reason = t.gettext("{reason} ({ruling})").format(reason=reason,
+                                                         ruling=", ".join(why.rules))
+    text = " ".join((t.gettext("The rules refused the sensed shot: {reason}.").format(
+        reason=reason), t.gettext("The referee decides.")))
+    differences = tracker.get("differences") or {}
+    bigs = tracker.get("big_differences") or {}
+    if differences or bigs:
+        return f"{text} {restore_instruction(differences, bigs, names, t=t)}"
+    return text
+
+
+def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH) -> str:
+    """What the board needs in the rules' language: the tracker's own sentence in names (it
+    tells why the referee must look), but a refused shot is said from the refusal's data
+    (:func:`refused_shot_words`), never read back out of the sentence."""
+    if tracker.get("refusal"):
+        return refused_shot_words(tracker, names, t)
+    text = in_names(str(tracker.get("message", "")), names, t)
     return text[:1].upper() + text[1:]

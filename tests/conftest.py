@@ -1,5 +1,8 @@
 """Shared fixtures: a fake clock, and the web app on the simulated board behind a test client.
 
+PINs are hashed at a token scrypt cost in every test (:func:`cheap_pin_hashes`); the commands
+speak English whatever the machine's locale (:func:`english_commands`).
+
 Every fixture that swaps something in restores it, so tests stay independent: the client's
 dependency overrides are cleared and the table (store and source) is closed in teardown.
 """
@@ -13,9 +16,36 @@ import pytest
 from fastapi.testclient import TestClient
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
-from web_helpers import PIN
+from web_helpers import PIN, logged_in
 
 from scorekeeper.clock import FakeClock
+from scorekeeper.store import Connect, open_sqlite
+
+
+@pytest.fixture(autouse=True)
+def english_commands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The ``skitter`` commands (in this process and the servers it starts) speak English
+    whatever the machine's locale (``web/cli/language.py``), as the tests read their output;
+    a test about another language sets its own locale."""
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+@pytest.fixture(autouse=True)
+def cheap_pin_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PINs set in this process are hashed with a token scrypt cost (n=16, r=1, p=1).
+
+    The real cost (``web.config.pin.PIN_COST``, ~50 ms a hash and as much per login, far more
+    on a loaded machine) dominated the set-up of the web tests, which set a PIN for every app.
+    Hashes carry their parameters, so checks against them are as cheap; production code is
+    unchanged, and servers started as processes still hash at the real cost. A test about the
+    real cost itself is marked ``@pytest.mark.real_pin_cost``.
+    """
+    if request.node.get_closest_marker("real_pin_cost") is None:
+        from web.config import pin
+
+        monkeypatch.setattr(pin, "PIN_COST", pin.ScryptCost(n=16, r=1, p=1))
 
 
 @pytest.fixture
@@ -26,7 +56,10 @@ def fake_clock() -> FakeClock:
 
 @pytest.fixture
 def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[..., TestClient]]:
-    """Build clients on ``tmp_path/skitter.db`` (call again after closing one to "restart")."""
+    """Build clients on ``tmp_path/skitter.db`` (call again after closing one to "restart").
+
+    ``connect`` opens the log's connection (a fault test's failing or stalling disk);
+    ``allowed_origins`` as ``skitter serve`` passes its setting of that name."""
     from web.api.app import create_app
     from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
@@ -37,11 +70,13 @@ def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[...,
     pins.set(PIN)
     opened: list[tuple[TestClient, object]] = []
 
-    def build(*, source: str = "sim") -> TestClient:
+    def build(*, source: str = "sim", connect: Connect = open_sqlite,
+              allowed_origins: tuple[str, ...] = ()) -> TestClient:
         broadcaster = Broadcaster()
         table = open_table(tmp_path / "skitter.db", source, clock=fake_clock, wall=fake_clock,
-                           publish=broadcaster.publish)
-        app = create_app(table, Auth.create(pins, fake_clock), broadcaster, poll_interval=None)
+                           publish=broadcaster.publish, connect=connect)
+        app = create_app(table, Auth.create(pins, fake_clock), broadcaster, poll_interval=None,
+                         allowed_origins=allowed_origins)
         client = TestClient(app)
         client.__enter__()
         opened.append((client, table))
@@ -63,9 +98,7 @@ def client(make_client: Callable[..., TestClient]) -> TestClient:
 @pytest.fixture
 def referee(client: TestClient) -> TestClient:
     """The same client, logged in as the referee."""
-    response = client.post("/api/referee/login", json={"pin": PIN})
-    assert response.status_code == 200, response.text
-    return client
+    return logged_in(client)
 
 
 @pytest.fixture

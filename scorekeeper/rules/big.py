@@ -8,8 +8,9 @@ as an own goal, R7). The gifts are handed out in R10 step 5 (:func:`give_gifts`)
 
 from __future__ import annotations
 
-from scorekeeper.effects import Reason, where
+from scorekeeper.effects import EffectKind, Reason, where
 from scorekeeper.fields import color_of, field
+from scorekeeper.phrases import slot
 from scorekeeper.rules.scoring import gift_skitt
 from scorekeeper.rules.tally import Tally
 from scorekeeper.shot import Shot
@@ -22,18 +23,19 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
     """Where the big skitts end up after the shot; returns the gift skitts it earns the
     opponent (R11, R12)."""
     s = t.shooter
+    who = slot(s)
     gifts: list[Gift] = []
     if shot.big == "placed":
         t.big[s] = "center"
-        t.note("big", s, Reason.OPENING, f"{s}'s big skitt is placed in the centre")
+        t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt is placed in the centre")
     elif shot.big == "missed":
-        t.note("big", s, Reason.OPENING, f"{s}'s big skitt missed: still in hand, "
+        t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt missed: still in hand, "
                "try again next turn")
     elif shot.big is not None:
-        t.note("big", s, Reason.OPENING, f"{s}'s big skitt landed on {where(shot.big)}: "
-               f"{s} takes it back and shoots it again next turn")
+        t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt landed on "
+               f"{where(shot.big)}: {who} takes it back and shoots it again next turn", shot.big)
         home = field(s, color_of(shot.big) or "")
-        gifts.append((home, f"{s}'s big skitt landed on {where(shot.big)}", Reason.OPENING))
+        gifts.append((home, f"{who}'s big skitt landed on {where(shot.big)}", Reason.OPENING))
     knocked = shot.knocked_big
     if knocked:
         # R12: the shooter re-places a big skitt, whichever one it was. Someone else's shot
@@ -44,13 +46,13 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
         if t.big[s] == "center":
             t.big[s] = "hand"
             by_hand -= 1
-            t.note("big", s, Reason.DISLODGED_BIG,
-                   f"a big skitt was knocked loose: {s} must re-place a big skitt next turn")
+            t.note(EffectKind.BIG, s, Reason.DISLODGED_BIG,
+                   f"a big skitt was knocked loose: {who} must re-place a big skitt next turn")
         if by_hand:
             t.board_must_change = True
             why = ("both big skitts were knocked loose" if len(knocked) == 2
-                   else f"a big skitt was knocked loose while {s}'s is in hand")
-            t.note("restore", s, Reason.DISLODGED_BIG,
+                   else f"a big skitt was knocked loose while {who}'s is in hand")
+            t.note(EffectKind.RESTORE, s, Reason.DISLODGED_BIG,
                    f"{why}: put one back in the centre by hand")
         for landing in knocked:
             if landing != "loose":

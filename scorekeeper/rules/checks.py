@@ -8,29 +8,52 @@ value and ends with a summary of the state it was tried in.
 from __future__ import annotations
 
 from scorekeeper.checks import show
-from scorekeeper.errors import IllegalEventError, MalformedEventError
+from scorekeeper.errors import (
+    Field,
+    Fields,
+    IllegalEventError,
+    MalformedEventError,
+    Player,
+    Why,
+    because,
+)
 from scorekeeper.fields import MINUS
 from scorekeeper.shot import Shot
 from scorekeeper.state import State
 
 BIG_OUTCOMES = ("placed", "missed")
-TRIO_ABSENT = ("big", "knocked_big", "chain", "blockade", "red", "opponent_red", "unblock")
+TRIO_ABSENT = {
+    "big": because("Trio has no big skitts", rule="R17"),
+    "knocked_big": because("Trio has no big skitts to knock loose", rule="R17"),
+    "chain": because("Trio has no chains", rule="R17"),
+    "blockade": because("Trio has no blockades", rule="R17"),
+    "red": because("Trio has no Hit on Red", rule="R17"),
+    "opponent_red": because("Trio has no Hit on Red", rule="R17"),
+    "unblock": because("Trio has no unblock right", rule="R17"),
+}
+"""The inputs Trio does not know, each with its refusal (R17)."""
 
 
-def refuse(state: State, key: str, why: str, malformed: bool = False) -> IllegalEventError:
-    """The refusal of ``key`` in a step, with the state it was tried in."""
+def refuse(state: State, key: str, template: str | Why, *,
+           rule: str | tuple[str, ...] | None = None, malformed: bool = False,
+           **values: object) -> IllegalEventError:
+    """The refusal of ``key`` in a step, with the state it was tried in (``template`` and
+    ``values``: :class:`~scorekeeper.errors.Why`)."""
     cls = MalformedEventError if malformed else IllegalEventError
-    return cls(f"{key}: {why} {state.summary()}", key=key)
+    return cls.at(key, template, rule=rule, summary=state.summary(), **values)
 
 
 def check_turn(state: State, shot: Shot) -> None:
     """R1: one shot a turn, by the player due; none during a shoot-off or after the game."""
-    if state.phase == "game_over":
-        raise refuse(state, "shot.by", f"{shot.by} cannot shoot, the game is over (undo first)")
-    if state.phase == "shootoff":
-        raise refuse(state, "shot.by", f"{shot.by} cannot shoot, a shoot-off is due (R14)")
+    if state.is_game_over:
+        raise refuse(state, "shot.by", "{who} cannot shoot, the game is over (undo first)",
+                     rule="R13", who=Player(shot.by))
+    if state.shootoff_due:
+        raise refuse(state, "shot.by", "{who} cannot shoot, a shoot-off is due", rule="R14",
+                     who=Player(shot.by))
     if shot.by != state.turn:
-        raise refuse(state, "shot.by", f"{shot.by} shot out of turn, {state.turn} is due (R1)")
+        raise refuse(state, "shot.by", "{who} shot out of turn, {due} is due", rule="R1",
+                     who=Player(shot.by), due=Player(state.turn or ""))
 
 
 def check_names(state: State, shot: Shot) -> None:
@@ -38,8 +61,8 @@ def check_names(state: State, shot: Shot) -> None:
     fields = state.rules.fields
     for name in shot.delta:
         if name not in fields:
-            raise refuse(state, "shot.delta", f"unknown field {show(name)}: expected one of "
-                         f"{', '.join(fields)}", malformed=True)
+            raise refuse(state, "shot.delta", "unknown field {got}: expected one of {fields}",
+                         malformed=True, got=show(name), fields=Fields(fields))
 
 
 def check_variant_inputs(state: State, shot: Shot) -> None:
@@ -49,13 +72,13 @@ def check_variant_inputs(state: State, shot: Shot) -> None:
     if rules.is_trio:
         for key in TRIO_ABSENT:
             if getattr(shot, key):
-                raise refuse(state, f"shot.{key}", f"Trio has no {key.replace('_', ' ')} (R17)")
+                raise refuse(state, "shot." + key, TRIO_ABSENT[key])
         return
     if not rules.flipping:
         for key in ("blockade", "unblock"):
             if getattr(shot, key) is not None:
-                raise refuse(state, f"shot.{key}", "blockades exist only with the flipping "
-                             "option (R16, R20)")
+                raise refuse(state, "shot." + key, "blockades exist only with the flipping "
+                             "option", rule=("R16", "R20"))
 
 
 def check_big_skitt(state: State, shot: Shot) -> None:
@@ -65,19 +88,21 @@ def check_big_skitt(state: State, shot: Shot) -> None:
     holds = state.big[shot.by] == "hand"
     if shot.big is None:
         if holds:
-            raise refuse(state, "shot.big", f"{shot.by} must shoot the big skitt first: it is in "
-                         "hand (R11, R12)")
+            raise refuse(state, "shot.big", "{who} must shoot the big skitt first: it is in "
+                         "hand", rule=("R11", "R12"), who=Player(shot.by))
         return
     if not holds:
-        raise refuse(state, "shot.big", f"{shot.by}'s big skitt is in the centre, not in hand "
-                     "(R11)")
+        raise refuse(state, "shot.big", "{who}'s big skitt is in the centre, not in hand",
+                     rule="R11", who=Player(shot.by))
     if shot.big == MINUS:
-        raise refuse(state, "shot.big", "a big skitt on the minus field is \"placed\" (R20)")
+        raise refuse(state, "shot.big", "a big skitt on the minus field is \"placed\"",
+                     rule="R20")
     if shot.big not in BIG_OUTCOMES and shot.big not in state.rules.color_fields:
-        raise refuse(state, "shot.big", f"expected \"placed\", \"missed\" or a colour field, got "
-                     f"{show(shot.big)}", malformed=True)
+        raise refuse(state, "shot.big", "expected \"placed\", \"missed\" or a colour field, got "
+                     "{got}", malformed=True, got=show(shot.big))
     if shot.chain is not None:
-        raise refuse(state, "shot.chain", "a big-skitt shot has no skitt to make a chain (R15)")
+        raise refuse(state, "shot.chain", "a big-skitt shot has no skitt to make a chain",
+                     rule="R15")
 
 
 def check_knocked_big(state: State, shot: Shot) -> None:
@@ -89,17 +114,17 @@ def check_knocked_big(state: State, shot: Shot) -> None:
     for landing in knocked:
         if landing == MINUS:
             raise refuse(state, "shot.knocked_big", "a big skitt on the minus field is "
-                         "\"loose\" (R20)")
+                         "\"loose\"", rule="R20")
         if landing != "loose" and landing not in state.rules.color_fields:
-            raise refuse(state, "shot.knocked_big", f"expected \"loose\" or a colour field, "
-                         f"got {show(landing)}", malformed=True)
+            raise refuse(state, "shot.knocked_big", "expected \"loose\" or a colour field, "
+                         "got {got}", malformed=True, got=show(landing))
     in_centre = sum(1 for v in state.big.values() if v == "center")
     if in_centre == 0:
-        raise refuse(state, "shot.knocked_big", "no big skitt is in the centre to knock loose "
-                     "(R12)")
+        raise refuse(state, "shot.knocked_big", "no big skitt is in the centre to knock loose",
+                     rule="R12")
     if len(knocked) > in_centre:
-        raise refuse(state, "shot.knocked_big", f"{len(knocked)} big skitts knocked loose, but "
-                     f"only {in_centre} big skitt is in the centre (R12)")
+        raise refuse(state, "shot.knocked_big", "{n} big skitts knocked loose, but only {m} big "
+                     "skitt is in the centre", rule="R12", n=len(knocked), m=in_centre)
 
 
 def check_chain(state: State, shot: Shot) -> None:
@@ -110,10 +135,11 @@ def check_chain(state: State, shot: Shot) -> None:
     opposite = state.rules.opposite(shot.by)
     for f in (f1, f2):
         if f not in opposite:
-            raise refuse(state, "shot.chain", f"{show(f)} is not a field {shot.by} shoots at "
-                         f"({', '.join(opposite)}) (R15)")
+            raise refuse(state, "shot.chain", "{got} is not a field {who} shoots at ({fields})",
+                         rule="R15", got=show(f), who=Player(shot.by), fields=Fields(opposite))
     if f1 == f2:
-        raise refuse(state, "shot.chain", f"a chain joins two different fields, got {f1} twice")
+        raise refuse(state, "shot.chain", "a chain joins two different fields, got {field} "
+                     "twice", rule="R15", field=Field(f1))
 
 
 def check_blockade(state: State, shot: Shot) -> None:
@@ -123,13 +149,14 @@ def check_blockade(state: State, shot: Shot) -> None:
         return
     src, dst = shot.blockade
     if src not in state.blocked:
-        raise refuse(state, "shot.blockade.from", f"{show(src)} is not blocked (R16)")
+        raise refuse(state, "shot.blockade.from", "{got} is not blocked", rule="R16",
+                     got=show(src))
     if dst != "off" and dst not in state.rules.fields:
-        raise refuse(state, "shot.blockade.to", f"expected a field, \"minus\" or \"off\", got "
-                     f"{show(dst)}", malformed=True)
+        raise refuse(state, "shot.blockade.to", "expected a field, \"minus\" or \"off\", got "
+                     "{got}", malformed=True, got=show(dst))
     if dst == src:
         raise refuse(state, "shot.blockade.to", "a blockade that stays on its field was not "
-                     "knocked loose")
+                     "knocked loose", rule="R16")
 
 
 def check_unblock_name(state: State, shot: Shot) -> None:
@@ -138,8 +165,9 @@ def check_unblock_name(state: State, shot: Shot) -> None:
         return
     opposite = state.rules.opposite(shot.by)
     if shot.unblock not in opposite:
-        raise refuse(state, "shot.unblock", f"{show(shot.unblock)} is not a field {shot.by} "
-                     f"shoots at ({', '.join(opposite)}) (R16)")
+        raise refuse(state, "shot.unblock", "{got} is not a field {who} shoots at ({fields})",
+                     rule="R16", got=show(shot.unblock), who=Player(shot.by),
+                     fields=Fields(opposite))
 
 
 def check_reading(state: State, shot: Shot) -> None:
@@ -150,28 +178,33 @@ def check_reading(state: State, shot: Shot) -> None:
     lost = 0
     for name, d in shot.delta.items():
         if board[name] + d < 0:
-            raise refuse(state, f"shot.delta.{name}", f"{d} would leave {board[name] + d} skitts "
-                         f"on {name}, which holds {board[name]} (R2)")
+            raise refuse(state, "shot.delta." + name, "{d} would leave {left} skitts on "
+                         "{field}, which holds {n}", rule="R2", d=d, left=board[name] + d,
+                         field=Field(name), n=board[name])
         total += d
         if d < 0:
             lost -= d
     big_shot = shot.big is not None
     if big_shot:
         if total > 0:
-            raise refuse(state, "shot.delta", f"a big-skitt shot adds no skitt to the board, but "
-                         f"the changes add {total} (R2)")
+            raise refuse(state, "shot.delta", "a big-skitt shot adds no skitt to the board, "
+                         "but the changes add {n}", rule="R2", n=total)
     else:
         if state.pot < 1:
-            raise refuse(state, "shot", "the pot is empty, no ordinary shot is possible (R20)")
+            raise refuse(state, "shot", "the pot is empty, no ordinary shot is possible",
+                         rule="R20")
         chain = 1 if shot.chain is not None else 0
         if total + chain > 1:
-            extra = " plus the chain's skitt" if chain else ""
-            raise refuse(state, "shot.delta", f"one shot adds at most one skitt to the board, but "
-                         f"the changes add {total}{extra} (R2)")
+            if chain:
+                raise refuse(state, "shot.delta", "one shot adds at most one skitt to the "
+                             "board, but the changes add {n} plus the chain's skitt", rule="R2",
+                             n=total)
+            raise refuse(state, "shot.delta", "one shot adds at most one skitt to the board, "
+                         "but the changes add {n}", rule="R2", n=total)
     most = lost + (0 if big_shot else 1)
     if shot.off_board > most:
-        raise refuse(state, "shot.off_board", f"{shot.off_board} skitts cannot have left the "
-                     f"board; at most {most} were in play (R2)")
+        raise refuse(state, "shot.off_board", "{n} skitts cannot have left the board; at most "
+                     "{most} were in play", rule="R2", n=shot.off_board, most=most)
 
 
 def check_shot(state: State, shot: Shot) -> None:
@@ -187,13 +220,14 @@ def check_shot(state: State, shot: Shot) -> None:
     check_reading(state, shot)
 
 
-def is_invalid(state: State, shot: Shot) -> str | None:
+def is_invalid(state: State, shot: Shot) -> Why | None:
     """R8: why the shot is invalid (a net decrease on a home field, or the referee says so),
     or ``None`` for a valid shot."""
     if shot.invalid:
-        return "declared invalid by the referee"
+        return because("declared invalid by the referee")
     home = state.rules.home(shot.by)
     for name, d in shot.delta.items():
         if d < 0 and name in home:
-            return f"it took a skitt off {shot.by}'s own field {name}"
+            return because("it took a skitt off {who}'s own field {field}", who=Player(shot.by),
+                           field=Field(name))
     return None

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scorekeeper.effects import Reason, where
+from scorekeeper.effects import EffectKind, Reason, where
 from scorekeeper.fields import MINUS, color_of, field
 from scorekeeper.rules import big, flipping
 from scorekeeper.rules.rounds import close_shot
@@ -38,9 +38,9 @@ def judge_chain(t: Tally, shot: Shot, hit_blocked: list[str]) -> tuple[list[str]
     if shot.chain is None:
         return scoring, clears
     t.board_must_change = True  # the connecting skitt goes back to the pot
-    t.note("chain", t.shooter, Reason.CHAIN,
+    t.note(EffectKind.CHAIN, t.shooter, Reason.CHAIN,
            f"chain between {where(shot.chain[0])} and {where(shot.chain[1])}: its skitt goes "
-           "back to the pot")
+           "back to the pot", *shot.chain)
     for name in shot.chain:
         if name in hit_blocked:
             continue
@@ -83,7 +83,8 @@ def clearing(t: Tally, delta: Mapping[str, int], unblocked: frozenset[str],
         t.clear(theirs)
         t.clear(mine)
         cleared.add(color)
-        t.note("clear", None, Reason.CLEARING, f"cleared {color} on both sides")
+        t.note(EffectKind.CLEAR, None, Reason.CLEARING, f"cleared {color} on both sides",
+               theirs, mine)
         if t.rules.flipping:
             blocked.update(name for name in (theirs, mine) if t.block(name))
     return cleared, blocked

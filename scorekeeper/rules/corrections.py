@@ -13,45 +13,50 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scorekeeper.effects import Effect, Reason
+from scorekeeper.effects import Effect, EffectKind, Reason
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import Correction
 from scorekeeper.frozen import FrozenMap
+from scorekeeper.phrases import field_slot, literal, slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.tally import Transition
-from scorekeeper.state import State, check_position, lose_if_blocked_in, skitts_out_of_pot
+from scorekeeper.state import Phase, State, check_position, lose_if_blocked_in, skitts_out_of_pot
 
 
-def _describe(c: Correction) -> str:
+def correction_phrase(c: Correction) -> str:
+    """The correction's effect as a phrase; the referee's reason is their own words, kept as
+    typed (the hub words a board's correction again from its step with it)."""
     parts: list[str] = []
     if c.score is not None:
-        parts.append("score " + ", ".join(f"{p} {n}" for p, n in c.score.items()))
+        parts.append("score " + ", ".join(f"{slot(p)} {n}" for p, n in c.score.items()))
     if c.board is not None:
-        parts.append("board " + ", ".join(f"{f} {n}" for f, n in c.board.items()))
+        parts.append("board " + ", ".join(f"{field_slot(f)} {n}" for f, n in c.board.items()))
     if c.blocked is not None:
-        parts.append("blocked " + (", ".join(c.blocked) or "none"))
+        parts.append("blocked " + (", ".join(field_slot(f) for f in c.blocked) or "none"))
     if c.round_wins is not None:
-        parts.append("round wins " + ", ".join(f"{p} {n}" for p, n in c.round_wins.items()))
+        parts.append("round wins " + ", ".join(f"{slot(p)} {n}"
+                                               for p, n in c.round_wins.items()))
     if c.turn is not None:
-        parts.append(f"{c.turn} to shoot")
+        parts.append(f"{slot(c.turn)} to shoot")
     if c.big is not None:
         parts.append("big skitt " + ", ".join(
-            f"{p} {'in the centre' if v == 'center' else 'in hand'}" for p, v in c.big.items()))
+            f"{slot(p)} {'in the centre' if v == 'center' else 'in hand'}"
+            for p, v in c.big.items()))
     what = "; ".join(parts) or "nothing changed"
-    return f"referee correction: {what}" + (f" ({c.reason})" if c.reason else "")
+    return f"referee correction: {what}" + (f" ({literal(c.reason)})" if c.reason else "")
 
 
 def correct(state: State, c: Correction) -> Transition:
     """Apply a referee correction (R19); raises IllegalEventError outside its limits."""
-    if state.phase == "game_over":
-        raise refuse(state, "correct", "the game is over; undo first (R19)")
+    if state.is_game_over:
+        raise refuse(state, "correct", "the game is over; undo first", rule="R19")
     rules = state.rules
     board = dict(state.board)
     score = dict(state.score)
     wins = dict(state.round_wins)
     blocked = set(state.blocked) if c.blocked is None else set(c.blocked)
     if c.big is not None and rules.is_trio:
-        raise refuse(state, "correct.big", "Trio has no big skitts (R17)")
+        raise refuse(state, "correct.big", "Trio has no big skitts", rule="R17")
     try:
         check_position(rules, dict(c.board or {}), blocked, dict(c.score or {}),
                        dict(c.round_wins or {}), "correct")
@@ -70,12 +75,13 @@ def correct(state: State, c: Correction) -> Transition:
         pending_red=(),
         pending_unblock=None,
         reopen=None,
-        last_effects=(Effect("correction", c.turn, 0, Reason.CORRECTION, _describe(c)),),
+        last_effects=(Effect(EffectKind.CORRECTION, c.turn, 0, Reason.CORRECTION,
+                             correction_phrase(c), fields=tuple(c.board or ())),),
         board_must_change=c.board is not None or c.blocked is not None or c.big is not None,
     )
     if c.big is not None:
         changes["big"] = FrozenMap({**state.big, **c.big})
     if c.turn is not None:
-        changes.update(phase="playing", turn=c.turn)
+        changes.update(phase=Phase.PLAYING, turn=c.turn)
     new = lose_if_blocked_in(replace(state, **changes))  # type: ignore[arg-type]
     return Transition(new, new.last_effects)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from scorekeeper.effects import Reason, where
+from scorekeeper.effects import EffectKind, Reason, where
+from scorekeeper.errors import Field, Player
+from scorekeeper.phrases import field_slot, slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.tally import Tally
 from scorekeeper.shot import Shot
@@ -24,7 +26,8 @@ def knock_blockade_loose(t: Tally, shot: Shot) -> str | None:
     src, dst = shot.blockade
     t.blocked.discard(src)
     t.pot += 1
-    t.note("unblock", None, Reason.FLIPPING, f"the blockade on {where(src)} was knocked loose")
+    t.note(EffectKind.UNBLOCK, None, Reason.FLIPPING,
+           f"the blockade on {where(src)} was knocked loose", src)
     return dst
 
 
@@ -37,15 +40,16 @@ def land_blockade(t: Tally, dst: str) -> None:
     if colour_field and t.board[dst] == 0 and dst not in t.blocked:
         t.pot -= 1
         t.blocked.add(dst)
-        t.note("block", None, Reason.FLIPPING, f"the loose blockade now blocks {where(dst)}")
+        t.note(EffectKind.BLOCK, None, Reason.FLIPPING,
+               f"the loose blockade now blocks {where(dst)}", dst)
     elif colour_field and t.board[dst] > 0:
         t.to_pot(dst, 1)
-        t.note("restore", None, Reason.FLIPPING,
-               f"the loose blockade and one skitt of {where(dst)} go to the pot")
+        t.note(EffectKind.RESTORE, None, Reason.FLIPPING,
+               f"the loose blockade and one skitt of {where(dst)} go to the pot", dst)
     else:
         if dst != "off":
             t.board_must_change = True
-        t.note("restore", None, Reason.FLIPPING, "the loose blockade goes to the pot")
+        t.note(EffectKind.RESTORE, None, Reason.FLIPPING, "the loose blockade goes to the pot")
 
 
 def remove_landed_on_blocked(t: Tally, delta: Mapping[str, int],
@@ -81,20 +85,21 @@ def use_unblock_right(t: Tally, shot: Shot, earned: bool,
     fields = tuple(f for f in t.rules.opposite(s) if f in t.blocked and f not in placed_now)
     if shot.unblock is not None:
         if not earned:
-            raise refuse(t.state, "shot.unblock", f"{s} has no unblock right: the shot made no "
+            raise refuse(t.state, "shot.unblock", "{who} has no unblock right: the shot made no "
                          "net increase on an unblocked field it shoots at, no chain point and "
-                         "no chain clearing (R16)")
+                         "no chain clearing", rule="R16", who=Player(s))
         if shot.unblock in placed_now:
-            raise refuse(t.state, "shot.unblock", f"the blockade on {shot.unblock} was placed by "
-                         "this shot's own clearing; the right cannot lift it (R16)")
+            raise refuse(t.state, "shot.unblock", "the blockade on {field} was placed by this "
+                         "shot's own clearing; the right cannot lift it", rule="R16",
+                         field=Field(shot.unblock))
         if shot.unblock not in fields:
-            raise refuse(t.state, "shot.unblock", f"{shot.unblock} is not blocked after the "
-                         "shot (R16)")
-        t.unblock(shot.unblock, f"{s} lifts the blockade on {where(shot.unblock)} "
+            raise refuse(t.state, "shot.unblock", "{field} is not blocked after the shot",
+                         rule="R16", field=Field(shot.unblock))
+        t.unblock(shot.unblock, f"{slot(s)} lifts the blockade on {where(shot.unblock)} "
                   "(unblock right)")
         return None
     if earned and fields:
-        t.note("note", s, Reason.FLIPPING,
-               f"{s} may lift one blockade ({', '.join(fields)}) until the next shot")
+        t.note(EffectKind.NOTE, s, Reason.FLIPPING, f"{slot(s)} may lift one blockade "
+               f"({', '.join(field_slot(f) for f in fields)}) until the next shot", *fields)
         return PendingUnblock(s, fields)
     return None

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scorekeeper.effects import Effect, Reason
+from scorekeeper.effects import Effect, EffectKind, Reason
 from scorekeeper.events import ShootOff
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.frozen import FrozenMap
+from scorekeeper.phrases import slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.tally import Tally, Transition
 from scorekeeper.shot import Shot
-from scorekeeper.state import PendingRed, PendingUnblock, Reopen, State, lose_if_blocked_in
+from scorekeeper.state import (
+    PendingRed,
+    PendingUnblock,
+    Phase,
+    Reopen,
+    State,
+    lose_if_blocked_in,
+)
 
 SHOOTOFF_TARGET = 5
 """R14 (R20): the track's space 5, whatever ``points_to_win_round`` is."""
@@ -71,8 +79,8 @@ def end_round_on_empty_pot(t: Tally) -> Transition:
         text = f"the pot is empty with the points equal ({b} to {w}): round {t.state.round} " \
                "is drawn"
     else:
-        text = f"the pot is empty: {winner} has more points ({max(b, w)} to {min(b, w)})"
-    t.note("round", winner, Reason.POT, text)
+        text = f"the pot is empty: {slot(winner)} has more points ({max(b, w)} to {min(b, w)})"
+    t.note(EffectKind.ROUND, winner, Reason.POT, text)
     return end_round(t, winner)
 
 
@@ -88,7 +96,7 @@ def end_round(t: Tally, winner: Player | None) -> Transition:
     wins = dict(state.round_wins)
     if winner is not None:
         wins[winner] += 1
-        t.note("round", winner, Reason.ROUND, f"{winner} wins round {state.round}")
+        t.note(EffectKind.ROUND, winner, Reason.ROUND, f"{slot(winner)} wins round {state.round}")
     t.board_must_change = True
     common = dict(
         rounds=state.rounds + (winner,),
@@ -104,21 +112,22 @@ def end_round(t: Tally, winner: Player | None) -> Transition:
     if winner is not None and wins[winner] >= rules.rounds_to_win_game:
         # R20: the scores stay as the deciding shot left them; no new round is set up.
         loser = opponent(winner)
-        t.note("game", winner, Reason.ROUND,
-               f"{winner} wins the game, {wins[winner]} round wins to {wins[loser]}")
-        new = replace(state, phase="game_over", turn=None, winner=winner,
+        t.note(EffectKind.GAME, winner, Reason.ROUND,
+               f"{slot(winner)} wins the game, {wins[winner]} round wins to {wins[loser]}")
+        new = replace(state, phase=Phase.GAME_OVER, turn=None, winner=winner,
                       score=FrozenMap(t.score), big=FrozenMap(t.big),
                       last_effects=tuple(t.effects), **common)  # type: ignore[arg-type]
         return Transition(new, new.last_effects)
     next_round = state.round + 1
     if winner is None or needs_shootoff(wins, rules.rounds_to_win_game):
-        phase, turn = "shootoff", None
+        phase, turn = Phase.SHOOTOFF, None
         why = "a drawn round" if winner is None else "both need one more round win"
-        t.note("turn", None, Reason.SHOOTOFF,
+        t.note(EffectKind.TURN, None, Reason.SHOOTOFF,
                f"round {next_round} starts with a shoot-off ({why})")
     else:
-        phase, turn = "playing", opponent(winner)
-        t.note("turn", turn, Reason.ROUND, f"round {next_round}: {turn} lost and starts")
+        phase, turn = Phase.PLAYING, opponent(winner)
+        t.note(EffectKind.TURN, turn, Reason.ROUND,
+               f"round {next_round}: {slot(turn)} lost and starts")
     new = replace(state, phase=phase, turn=turn, round=next_round, score=_ZERO_SCORE,
                   big=_BIG_IN_HAND, last_effects=tuple(t.effects),
                   **common)  # type: ignore[arg-type]
@@ -127,21 +136,21 @@ def end_round(t: Tally, winner: Player | None) -> Transition:
 
 def shoot_off(state: State, event: ShootOff) -> Transition:
     """R14: the score skitt nearer to space 5 starts; equal distance: shoot again."""
-    if state.phase != "shootoff":
-        raise refuse(state, "shootoff", "no shoot-off is due (R14)")
+    if state.phase is not Phase.SHOOTOFF:
+        raise refuse(state, "shootoff", "no shoot-off is due", rule="R14")
     far_b = abs(SHOOTOFF_TARGET - event.black)
     far_w = abs(SHOOTOFF_TARGET - event.white)
     if far_b == far_w:
-        effect = Effect("shootoff", None, 0, Reason.SHOOTOFF,
+        effect = Effect(EffectKind.SHOOTOFF, None, 0, Reason.SHOOTOFF,
                         f"shoot-off {event.black} against {event.white}: equally near to "
                         f"space {SHOOTOFF_TARGET}, shoot again")
         new = replace(state, last_effects=(effect,), board_must_change=False)
         return Transition(new, new.last_effects)
     starter: Player = "black" if far_b < far_w else "white"
-    effect = Effect("shootoff", starter, 0, Reason.SHOOTOFF,
-                    f"shoot-off {event.black} against {event.white}: {starter} is nearer to "
+    effect = Effect(EffectKind.SHOOTOFF, starter, 0, Reason.SHOOTOFF,
+                    f"shoot-off {event.black} against {event.white}: {slot(starter)} is nearer to "
                     f"space {SHOOTOFF_TARGET} and starts")
-    new = replace(state, phase="playing", turn=starter, last_effects=(effect,),
+    new = replace(state, phase=Phase.PLAYING, turn=starter, last_effects=(effect,),
                   board_must_change=False)
     new = lose_if_blocked_in(new)
     return Transition(new, new.last_effects)

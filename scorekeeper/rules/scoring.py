@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 
-from scorekeeper.effects import Reason, ordinal, where
+from scorekeeper.effects import EffectKind, Reason, ordinal, where
 from scorekeeper.fields import RED, Player, color_of, opponent
+from scorekeeper.phrases import slot
 from scorekeeper.rules.tally import Tally
 
 
@@ -25,12 +26,13 @@ def is_red(field_name: str) -> bool:
 
 
 def score_point(t: Tally, scorer: Player, field_name: str, choices: Sequence[str],
-                reason: Reason, text: str) -> None:
+                reason: Reason, text: str, by: Player | None = None) -> None:
     """One point for ``scorer`` on ``field_name``; on red it is the scorer's Hit on Red
     choice (R4): ``advance`` (+1 for the scorer) or ``back`` (−1 for the other player, not
-    possible against a player at −1, then it counts as ``advance``)."""
+    possible against a player at −1, then it counts as ``advance``). ``by``: whose own goal
+    or gift it is."""
     if not is_red(field_name):
-        t.gain(scorer, reason, text)
+        t.gain(scorer, reason, text, (field_name,), by=by)
         return
     other = opponent(scorer)
     log = t.red_log[scorer]
@@ -38,26 +40,27 @@ def score_point(t: Tally, scorer: Player, field_name: str, choices: Sequence[str
     possible = t.can_be_set_back(other)
     if choice == "back" and possible:
         log.append(("back", False))
-        t.set_back(other, scorer)
+        t.set_back(other, scorer, field_name)
         return
     log.append(("advance", possible))
     if choice == "back":
-        text += f" (Hit on Red: {other} is at \u22121, so back counts as advance)"
+        text += f" (Hit on Red: {slot(other)} is at \u22121, so back counts as advance)"
     else:
         text += " (Hit on Red: advance)"
-    t.gain(scorer, reason, text)
+    t.gain(scorer, reason, text, (field_name,), red=choice, by=by)  # type: ignore[arg-type]
 
 
 def field_points(t: Tally, scorer: Player, field_name: str, n0: int, n1: int,
-                 choices: Sequence[str], reason: Reason, prefix: str = "") -> None:
-    """R3 (or R7 for the opponent): each skitt beyond the second, one point at a time, until
-    the round is won (R10)."""
+                 choices: Sequence[str], reason: Reason, prefix: str = "",
+                 by: Player | None = None) -> None:
+    """R3 (or R7 for the opponent, ``by`` the shooter whose home field it is): each skitt
+    beyond the second, one point at a time, until the round is won (R10)."""
     first = max(n0, 2)
     for k in range(points_for(n0, n1)):
         if t.is_round_over:
             return
         text = f"{prefix}{ordinal(first + k + 1)} skitt on {where(field_name)}"
-        score_point(t, scorer, field_name, choices, reason, text)
+        score_point(t, scorer, field_name, choices, reason, text, by)
 
 
 def shooter_points(t: Tally, delta: Mapping[str, int], unblocked: Set[str],
@@ -87,7 +90,7 @@ def own_goals(t: Tally, delta: Mapping[str, int], unblocked: Set[str], cleared: 
             continue
         n0 = t.state.board[name]
         field_points(t, t.opponent, name, n0, n0 + d, choices, Reason.OWN_GOAL,
-                     prefix=f"own goal by {t.shooter}, ")
+                     prefix=f"own goal by {slot(t.shooter)}, ", by=t.shooter)
         if t.is_round_over:
             return
 
@@ -99,11 +102,13 @@ def gift_skitt(t: Tally, home_field: str, why: str, choices: Sequence[str],
     o = t.opponent
     if not t.gift(home_field):
         cause = "the pot is empty" if t.pot < 1 else "the field is blocked"
-        t.note("gift", o, reason, f"no skitt for {o} on {where(home_field)}: {cause} ({why})")
+        t.note(EffectKind.GIFT, o, reason,
+               f"no skitt for {slot(o)} on {where(home_field)}: {cause} ({why})", home_field)
         return
-    t.note("gift", o, reason, f"{o} receives a skitt on {where(home_field)} ({why})")
+    t.note(EffectKind.GIFT, o, reason, f"{slot(o)} receives a skitt on {where(home_field)} "
+           f"({why})", home_field)
     n1 = t.board[home_field]
-    field_points(t, o, home_field, n1 - 1, n1, choices, reason)
+    field_points(t, o, home_field, n1 - 1, n1, choices, reason, by=t.shooter)
 
 
 __all__ = ["field_points", "gift_skitt", "is_red", "own_goals", "points_for", "score_point",

@@ -11,24 +11,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from scorekeeper.effects import Effect, Reason, signed, where
+from scorekeeper.effects import Effect, EffectKind, Reason, signed, where
 from scorekeeper.fields import Player, opponent
+from scorekeeper.phrases import slot
+from scorekeeper.shot import RedChoice
 from scorekeeper.state import State
 
 
-def point_effect(player: Player, reason: Reason, text: str, kind: str = "point") -> Effect:
-    """``player +1: <text>``."""
-    return Effect(kind, player, 1, reason, f"{player} +1: {text}")
+def point_effect(player: Player, reason: Reason, text: str, fields: tuple[str, ...],
+                 red: RedChoice | None = None, by: Player | None = None) -> Effect:
+    """``player +1: <text>`` (``text`` a phrase) for a point on ``fields``; ``by``: whose
+    own goal or gift it was, ``red``: the Hit on Red choice of a point on red."""
+    return Effect(EffectKind.POINT, player, 1, reason, f"{slot(player)} +1: {text}",
+                  fields=fields, who=by, red=red)
 
 
 def penalty_effect(shooter: Player, why: str, at_floor: bool) -> Effect:
     """R6: one penalty point for ``shooter``; at −1 it goes to the opponent as +1."""
+    s = slot(shooter)
     if not at_floor:
-        return Effect("penalty", shooter, -1, Reason.PENALTY,
-                      f"penalty to {shooter}: {why} ({shooter} {signed(-1)})")
+        return Effect(EffectKind.PENALTY, shooter, -1, Reason.PENALTY,
+                      f"penalty to {s}: {why} ({s} {signed(-1)})", who=shooter)
     o = opponent(shooter)
-    return Effect("penalty", o, 1, Reason.PENALTY,
-                  f"penalty to {shooter}: {why}; {shooter} is at \u22121, so {o} +1")
+    return Effect(EffectKind.PENALTY, o, 1, Reason.PENALTY,
+                  f"penalty to {s}: {why}; {s} is at \u22121, so {slot(o)} +1", who=shooter)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +77,16 @@ class Tally:
         """True once a player has reached the points that win the round (or the Trio game)."""
         return self.round_winner is not None
 
-    def note(self, kind: str, player: Player | None, reason: Reason, text: str,
-             amount: int = 0) -> None:
-        """Record an effect that changes no score."""
-        self.effects.append(Effect(kind, player, amount, reason, text))
+    def note(self, kind: EffectKind, player: Player | None, reason: Reason, text: str,
+             *fields: str) -> None:
+        """Record an effect that changes no score (``text`` a phrase, about ``fields``)."""
+        self.effects.append(Effect(kind, player, 0, reason, text, fields=fields))
 
-    def gain(self, player: Player, reason: Reason, text: str, kind: str = "point") -> None:
-        """``player`` +1; ends the round when it reaches the target (R13)."""
+    def gain(self, player: Player, reason: Reason, text: str, fields: tuple[str, ...],
+             red: RedChoice | None = None, by: Player | None = None) -> None:
+        """``player`` +1 on ``fields``; ends the round when it reaches the target (R13)."""
         self.score[player] += 1
-        self.effects.append(point_effect(player, reason, text, kind))
+        self.effects.append(point_effect(player, reason, text, fields, red, by))
         if self.score[player] >= self.rules.points_to_win_round:
             self.round_winner = player
 
@@ -87,11 +94,13 @@ class Tally:
         """R4: ``back`` is not possible against a player at −1."""
         return self.score[player] > -1
 
-    def set_back(self, player: Player, scorer: Player) -> None:
-        """``player`` −1 by the scorer's Hit on Red choice (R4); caller checks it is possible."""
+    def set_back(self, player: Player, scorer: Player, field: str) -> None:
+        """``player`` −1 by the scorer's Hit on Red choice (R4) on ``field``; caller checks it
+        is possible."""
         self.score[player] -= 1
-        self.effects.append(Effect("back", player, -1, Reason.HIT_ON_RED,
-                                   f"{scorer} sets {player} back one: Hit on Red"))
+        self.effects.append(Effect(EffectKind.BACK, player, -1, Reason.HIT_ON_RED,
+                                   f"{slot(scorer)} sets {slot(player)} back one: Hit on Red",
+                                   fields=(field,), who=scorer, red="back"))
 
     def penalty(self, why: str) -> None:
         """One penalty point for the shooter (R6): −1, or +1 to the opponent at −1."""
@@ -137,7 +146,8 @@ class Tally:
         self.pot -= 1
         self.blocked.add(field_name)
         self.board_must_change = True
-        self.note("block", None, Reason.FLIPPING, f"blockade on {where(field_name)}")
+        self.note(EffectKind.BLOCK, None, Reason.FLIPPING, f"blockade on {where(field_name)}",
+                  field_name)
         return True
 
     def unblock(self, field_name: str, text: str) -> None:
@@ -145,4 +155,4 @@ class Tally:
         self.blocked.discard(field_name)
         self.pot += 1
         self.board_must_change = True
-        self.note("unblock", None, Reason.FLIPPING, text)
+        self.note(EffectKind.UNBLOCK, None, Reason.FLIPPING, text, field_name)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from scorekeeper.effects import Reason
+from scorekeeper.effects import EffectKind, Reason
 from scorekeeper.fields import MINUS, Player
 from scorekeeper.frozen import FrozenMap
+from scorekeeper.phrases import field_slot, slot
 from scorekeeper.rules.tally import Tally, Transition
 from scorekeeper.shot import Shot
-from scorekeeper.state import State
+from scorekeeper.state import Phase, State
 
 MINUS_LIMIT = 3
 """The minus field is cleared when it holds more than this many skitts."""
@@ -40,7 +41,7 @@ def resolve_trio(state: State, shot: Shot) -> Transition:
         t.pot -= d
     if t.board[MINUS] > MINUS_LIMIT:
         n = t.clear(MINUS)
-        t.note("clear", None, Reason.TRIO,
+        t.note(EffectKind.CLEAR, None, Reason.TRIO,
                f"the minus field held {n} skitts, more than {MINUS_LIMIT}: cleared")
     return close_trio(t)
 
@@ -56,14 +57,17 @@ def close_trio(t: Tally) -> Transition:
             break
     next_turn = t.opponent
     if scorer is not None:
-        t.gain(scorer, Reason.TRIO, f"a skitt on each of {'/'.join(t.rules.opposite(scorer))}")
+        fields = tuple(t.rules.opposite(scorer))
+        t.gain(scorer, Reason.TRIO,
+               f"a skitt on each of {'/'.join(field_slot(f) for f in fields)}", fields)
         clear_board(t)
-        t.note("clear", None, Reason.TRIO, "the whole board is cleared")
+        t.note(EffectKind.CLEAR, None, Reason.TRIO, "the whole board is cleared")
         next_turn = t.shooter if scorer == t.opponent else t.opponent
-        t.note("turn", next_turn, Reason.TRIO, f"{next_turn} did not score and starts")
+        t.note(EffectKind.TURN, next_turn, Reason.TRIO,
+               f"{slot(next_turn)} did not score and starts")
     elif t.pot == 0:
         clear_board(t)
-        t.note("clear", None, Reason.TRIO, "the pot is empty and no point was scored: the "
+        t.note(EffectKind.CLEAR, None, Reason.TRIO, "the pot is empty and no point was scored: the "
                "whole board is cleared")
     changes = dict(
         score=FrozenMap(t.score),
@@ -77,10 +81,10 @@ def close_trio(t: Tally) -> Transition:
     )
     if t.round_winner is not None:
         winner = t.round_winner
-        t.note("game", winner, Reason.TRIO,
-               f"{winner} wins the game with {t.score[winner]} points")
+        t.note(EffectKind.GAME, winner, Reason.TRIO,
+               f"{slot(winner)} wins the game with {t.score[winner]} points")
         changes["last_effects"] = tuple(t.effects)
-        new = replace(t.state, phase="game_over", turn=None, winner=winner,
+        new = replace(t.state, phase=Phase.GAME_OVER, turn=None, winner=winner,
                       **changes)  # type: ignore[arg-type]
     else:
         new = replace(t.state, turn=next_turn, **changes)  # type: ignore[arg-type]

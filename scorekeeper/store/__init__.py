@@ -34,7 +34,7 @@ gives back.
 from __future__ import annotations
 
 from scorekeeper.store.export import LogExport
-from scorekeeper.store.logfile import StoreError, StoreUnwritable, open_sqlite
+from scorekeeper.store.logfile import Connect, StoreError, StoreUnwritable, open_sqlite
 from scorekeeper.store.reading import LogReading
 from scorekeeper.store.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION, row_sum
 from scorekeeper.store.timelines import LogTimelines
@@ -46,6 +46,7 @@ __all__ = [
     "MIGRATIONS",
     "SCHEMA",
     "SCHEMA_VERSION",
+    "Connect",
     "MatchStore",
     "StoreError",
     "StoreUnwritable",

@@ -12,7 +12,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Self
 
@@ -72,11 +72,21 @@ def open_sqlite(path: str | Path, schema: str) -> sqlite3.Connection:
     return db
 
 
+Connect = Callable[[str | Path, str], sqlite3.Connection]
+"""Opens a store's connection: ``connect(path, schema)``, as :func:`open_sqlite` does."""
+
+
 class LogFile:
     """An open match log: one writer at a time (the serving process); readers may open the
-    same file."""
+    same file.
 
-    def __init__(self, path: str | Path) -> None:
+    ``connect`` opens the connection every read and write goes through (:func:`open_sqlite`).
+    It is the one way in for a faulty disk: a full, failing or frozen card cannot be made
+    without root, so the fault tests pass a ``connect`` that wraps the connection and makes
+    its writes fail or wait. The :meth:`read_only` handle is opened apart from it.
+    """
+
+    def __init__(self, path: str | Path, *, connect: Connect = open_sqlite) -> None:
         self.path = Path(path)
         self.write_problem: str | None = None
         """Why the last write failed (``match log cannot be written: ...``), None when well."""
@@ -86,7 +96,7 @@ class LogFile:
         if not memory and self.path.exists() and not os.access(self.path, os.W_OK):
             raise StoreError(f"match log cannot be written: {self.path} is read-only")
         try:
-            self._db = open_sqlite(path, "")
+            self._db = connect(path, "")
         except sqlite3.OperationalError as exc:
             raise StoreError(f"match log cannot be written: {self.path}: {exc}") from exc
         except sqlite3.DatabaseError as exc:

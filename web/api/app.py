@@ -14,7 +14,7 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor, Future
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -27,10 +27,23 @@ from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.docs import install_docs
 from web.api.guards import install_guards
-from web.api.routers import admin, board, caller, health, match_api, review, scoreboard, stats
+from web.api.routers import (
+    admin,
+    board,
+    caller,
+    health,
+    match_api,
+    review,
+    scoreboard,
+    selftest,
+    stats,
+    stream,
+)
 from web.caller.caller import LANGUAGES, Caller
 from web.caller.speech import Speech
+from web.i18n import SOURCE, LanguageMiddleware, current
 from web.stats.history import History
+from web.table.snapshot import worded
 from web.table.table import Refused, Stale, Table
 
 if TYPE_CHECKING:
@@ -54,6 +67,7 @@ def create_app(
     table_link: TableLink | None = None,
     controls: HardwareControls | None = None,
     caller_language: str = LANGUAGES[0],
+    language: str = SOURCE,
     poll_interval: float | None = POLL_INTERVAL,
     public_url: str | None = None,
     allowed_origins: tuple[str, ...] = (),
@@ -80,8 +94,9 @@ def create_app(
             if controls is not None:
                 writer_steps.append(controls.poll)
             task = asyncio.create_task(
-                _poll([table.watch.tick], poll_interval, table.seconds_to_rest,
-                      thread=table.watch.thread, writer=table.writer, writer_steps=writer_steps),
+                poll_loop([table.poll], poll_interval, table.seconds_to_rest,
+                          thread=table.watch.thread, writer=table.writer,
+                          writer_steps=writer_steps),
                 name="skitter-poll",
             )
         guard = None
@@ -118,17 +133,21 @@ def create_app(
     app.state.auth = auth
     app.state.broadcaster = broadcaster
     app.state.public_url = public_url
+    app.state.language = language
+    broadcaster.translate = worded
     for router in (scoreboard.router, match_api.router, login_router(), admin.router,
-                   board.router, health.router, review.router):
+                   board.router, health.router, review.router, stream.router):
         app.include_router(router)
     # The caller (speech) and players' history live beside the match log, in their own modules.
     app.state.caller = Caller(Speech(table.store.path.parent / "speech"), caller_language)
     app.state.history = History(table.store.path)
     app.include_router(caller.router)
     app.include_router(stats.router)
+    selftest.install(app, table, controls=controls, table_link=table_link)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
     install_guards(app, allowed_origins)
+    app.add_middleware(LanguageMiddleware, default=lambda: app.state.language)
     return app
 
 
@@ -137,7 +156,9 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def refused(request: Request, exc: Refused) -> JSONResponse:
         names = request.app.state.table.names
         return JSONResponse(
-            {"detail": str(exc), "field": exc.field, "message": refusal(str(exc), names)},
+            {"detail": str(exc), "field": exc.field, "rule": exc.rule,
+             "message": refusal(exc.why, names, current()),
+             "plain": refusal(exc.why, names, current(), ruling=False)},
             status_code=422,
         )
 
@@ -145,7 +166,9 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def simulator(request: Request, exc: SimulatorError) -> JSONResponse:
         names = request.app.state.table.names
         return JSONResponse(
-            {"detail": str(exc), "field": "board", "message": refusal(str(exc), names)},
+            {"detail": str(exc), "field": "board",
+             "message": refusal(exc.why, names, current()),
+             "plain": refusal(exc.why, names, current(), ruling=False)},
             status_code=422,
         )
 
@@ -153,19 +176,20 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def unwritable(request: Request, exc: StoreUnwritable) -> JSONResponse:
         # Nothing of the step was kept or applied; the pages show the same message.
         table: Table = request.app.state.table
-        return JSONResponse({"detail": str(exc), "state": table.published}, status_code=503)
+        return JSONResponse({"detail": str(exc), "state": worded(table.published)},
+                            status_code=503)
 
     @app.exception_handler(Stale)
     async def stale(request: Request, exc: Stale) -> JSONResponse:
         table: Table = request.app.state.table
         return JSONResponse(
-            {"detail": str(exc), "state": table.published,
-             "meanwhile": table.meanwhile(exc.seq)},
+            {"detail": str(exc), "state": worded(table.published),
+             "meanwhile": exc.what or table.meanwhile(exc.seq, current())},
             status_code=409,
         )
 
 
-async def _poll(
+async def poll_loop(
     steps: list[Callable[[], object]],
     interval: float,
     rest_in: Callable[[], float | None] = lambda: None,
@@ -185,6 +209,11 @@ async def _poll(
     a shot it concludes goes on to the writer. ``writer_steps`` (the store's recheck, the
     buttons) are handed to ``writer`` on each beat without being waited for, and only once
     the previous round has finished: a stalled disk holds them up, not the loop or sensing.
+
+    :func:`create_app` runs it on the table; it is public because its timing is a contract
+    of its own, checked beat by beat with a scripted ``rest_in``: on a served app's real
+    clock, waking at the settle deadline instead of the next beat is a few milliseconds that
+    a loaded machine hides.
     """
     loop = asyncio.get_running_loop()
 
@@ -228,8 +257,3 @@ async def _poll(
 def _worth_logging(failures: int) -> bool:
     """Log the 1st, 10th, 100th and every 1000th failure in a row, not every beat's."""
     return failures in (1, 10, 100) or failures % 1000 == 0
-
-
-def snapshot_of(app: FastAPI) -> dict[str, Any]:
-    """The current published state of ``app`` (for the command line and tests)."""
-    return app.state.table.snapshot()  # type: ignore[no-any-return]

@@ -41,6 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.clock import Clock
 from web.api.sessions import COOKIE, SESSION_LIFETIME, Session, Sessions, cookie_name
+from web.i18n import current
 
 __all__ = ["COOKIE", "SESSION_LIFETIME", "Auth", "LoginThrottle", "Session", "Sessions",
            "cookie_name", "delay_after", "log_in", "login_router", "require_referee"]
@@ -146,7 +147,8 @@ async def log_in(
         seconds = math.ceil(wait)
         raise HTTPException(
             status_code=status.HTTP_429_TOO_MANY_REQUESTS,
-            detail=f"too many wrong PINs: try again in {seconds} s",
+            detail=current().gettext("too many wrong PINs: try again in {seconds} s").format(
+                seconds=seconds),
             headers={"Retry-After": str(seconds)},
         )
     async with throttle.checking:
@@ -155,7 +157,7 @@ async def log_in(
         delay = math.ceil(throttle.wait_for(client))
         raise HTTPException(
             status_code=status.HTTP_401_UNAUTHORIZED,
-            detail=f"wrong PIN: next try in {delay} s",
+            detail=current().gettext("wrong PIN: next try in {delay} s").format(delay=delay),
             headers={"Retry-After": str(delay)},
         )
     throttle.succeeded(client)
@@ -207,12 +209,20 @@ def require_referee(request: Request, auth: AuthDep) -> Session:
     if session is None:
         raise HTTPException(
             status_code=status.HTTP_401_UNAUTHORIZED,
-            detail=f"{auth.who} session required: log in with the PIN",
+            detail=_session_required(auth.who),
         )
     return session
 
 
 Referee = Annotated[Session, Depends(require_referee)]
+
+
+def _session_required(who: str) -> str:
+    """The 401 of a change without a session, in the request's language (``web.i18n``)."""
+    t = current()
+    if who == "referee":
+        return t.gettext("referee session required: log in with the PIN")
+    return t.gettext("{who} session required: log in with the PIN").format(who=who)
 
 
 class LoginBody(BaseModel):

@@ -15,6 +15,9 @@ The tournament hub sends changes instead (:meth:`Broadcaster.publish_frame`): ea
 needs the ones before it, so a client joining late, or too far behind, gets the full state
 the latest frame leads to instead of what it missed.
 
+The same texts also go to readers that are not WebSockets (:meth:`Broadcaster.stream`, the
+public Server-Sent Events feed): one outbox per reader either way, one path for both.
+
 Limit (as FastAPI's own ConnectionManager says of itself): this lives in one process. Run
 one ``skitter serve`` per board; several worker processes would each have their own
 clients and their own sequence.
@@ -27,7 +30,7 @@ import contextlib
 import json
 import threading
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Callable, Hashable, Mapping
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -51,9 +54,11 @@ def encode(snapshot: Mapping[str, Any]) -> str:
 class _Outbox:
     """One client's backlog of encoded snapshots, and the flag that wakes its sender."""
 
-    __slots__ = ("pending", "wake", "stopped")
+    __slots__ = ("pending", "wake", "stopped", "language")
 
-    def __init__(self) -> None:
+    def __init__(self, language: str | None = None) -> None:
+        self.language = language
+        """The language the client asked for when it connected (None: as published)."""
         self.pending: deque[str] = deque()
         self.wake = asyncio.Event()
         self.stopped = False
@@ -79,11 +84,16 @@ class Broadcaster:
     """Holds the connected sockets and sends each published snapshot to all of them."""
 
     def __init__(self) -> None:
-        self._clients: dict[WebSocket, _Outbox] = {}
+        self._clients: dict[Hashable, _Outbox] = {}
         self._latest: Mapping[str, Any] | None = None
         self._latest_text: str | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._lock = threading.Lock()
+        self.translate: Callable[[Mapping[str, Any], str], Mapping[str, Any]] | None = None
+        """Makes a snapshot's words in a client's language (set by the app); None: every
+        client gets the snapshot as published."""
+        self.source_language = "en"
+        """The language snapshots are published in (its clients need no translation)."""
         self.sent = 0
         """Messages written so far (for tests and the referee's curiosity)."""
 
@@ -113,13 +123,24 @@ class Broadcaster:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
+        texts = {None: text, self.source_language: text}
+        for language in {o.language for o in list(self._clients.values())} - set(texts):
+            texts[language] = self._encode_in(snapshot, language)
         if running is loop:
-            self._put_all(text)
+            self._put_all(texts, snapshot)
         else:
-            loop.call_soon_threadsafe(self._put_all, text)
+            loop.call_soon_threadsafe(self._put_all, texts, snapshot)
 
-    def _put_all(self, text: str) -> None:
+    def _encode_in(self, snapshot: Mapping[str, Any], language: str | None) -> str:
+        if language is None or language == self.source_language or self.translate is None:
+            return encode(snapshot)
+        return encode(self.translate(snapshot, language))
+
+    def _put_all(self, texts: dict[str | None, str], snapshot: Mapping[str, Any]) -> None:
         for outbox in list(self._clients.values()):
+            text = texts.get(outbox.language)
+            if text is None:  # joined since the snapshot was encoded
+                text = texts[outbox.language] = self._encode_in(snapshot, outbox.language)
             outbox.put(text)
 
     def publish_frame(self, frame: str, resync: str) -> None:
@@ -137,24 +158,17 @@ class Broadcaster:
         for outbox in list(self._clients.values()):
             outbox.put(frame, resync)
 
-    async def serve(self, websocket: WebSocket) -> None:
-        """Accept ``websocket`` and stream snapshots to it until it goes away."""
+    async def serve(self, websocket: WebSocket, language: str | None = None) -> None:
+        """Accept ``websocket`` and stream snapshots to it, in ``language`` (what the client
+        asked for when it connected), until it goes away."""
         await websocket.accept()
-        outbox = _Outbox()
-        if self._latest_text is not None:
-            outbox.put(self._latest_text)
-        self._clients[websocket] = outbox
+        outbox = self._join(websocket, language)
         reader = asyncio.create_task(self._watch_for_close(websocket, outbox))
         try:
-            while True:
-                if not outbox.pending:
-                    if outbox.stopped:
-                        break
-                    outbox.wake.clear()
-                    await outbox.wake.wait()
-                    continue
-                await websocket.send_text(outbox.pending.popleft())
-                self.sent += 1
+            async for text in self._drain(outbox):
+                if text is not None:
+                    await websocket.send_text(text)
+                    self.sent += 1
         except (WebSocketDisconnect, RuntimeError, OSError):
             pass  # a dead socket: drop it below
         finally:
@@ -165,6 +179,53 @@ class Broadcaster:
             if websocket.client_state == WebSocketState.CONNECTED:
                 with contextlib.suppress(Exception):
                     await websocket.close()
+
+    async def stream(self, keepalive: float | None = None,
+                     language: str | None = None) -> AsyncIterator[str | None]:
+        """The same texts as a WebSocket gets, for a reader that is not one (the SSE feed):
+        the latest state first, then every later one, in ``language``; None after
+        ``keepalive`` quiet seconds (so the reader can send something that shows whether its
+        client is still there). Ends at :meth:`close_all`; the reader is forgotten when the
+        iteration stops."""
+        key = object()
+        outbox = self._join(key, language)
+        try:
+            async for text in self._drain(outbox, keepalive):
+                if text is not None:
+                    self.sent += 1
+                yield text
+        finally:
+            self._clients.pop(key, None)
+
+    def _join(self, key: Hashable, language: str | None = None) -> _Outbox:
+        """A new reader's outbox, the latest state first (in its ``language``)."""
+        outbox = _Outbox(language)
+        latest = self._latest
+        if latest is not None and language not in (None, self.source_language) \
+                and self.translate is not None:
+            outbox.put(self._encode_in(latest, language))
+        elif self._latest_text is not None:
+            outbox.put(self._latest_text)
+        self._clients[key] = outbox
+        return outbox
+
+    @staticmethod
+    async def _drain(outbox: _Outbox, keepalive: float | None = None) -> AsyncIterator[str | None]:
+        """Each queued text in order, waiting for more, until the outbox is stopped."""
+        while True:
+            if not outbox.pending:
+                if outbox.stopped:
+                    return
+                outbox.wake.clear()
+                if keepalive is None:
+                    await outbox.wake.wait()
+                    continue
+                try:
+                    await asyncio.wait_for(outbox.wake.wait(), keepalive)
+                except TimeoutError:
+                    yield None
+                continue
+            yield outbox.pending.popleft()
 
     async def _watch_for_close(self, websocket: WebSocket, outbox: _Outbox) -> None:
         """Read (and ignore) what the client sends, to notice when it disconnects."""

@@ -14,7 +14,8 @@ before anything is built from it:
   a script, the tests), which must hold the session cookie anyway, so it passes unless its
   ``Sec-Fetch-Site`` header says a browser sent it from elsewhere.
 - :class:`FrameGuard` tells browsers never to show a page in a frame
-  (``X-Frame-Options: DENY``, CSP ``frame-ancestors 'none'``), on every answer.
+  (``X-Frame-Options: DENY``, CSP ``frame-ancestors 'none'``), on every answer but the
+  stream overlays' pages (:data:`FRAMEABLE`).
 - :func:`validation_error` answers a body FastAPI refuses with the field and the problem
   only: FastAPI's own answer repeats the input, which turned a 100 MB body into a 104 MB
   answer.
@@ -33,6 +34,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scorekeeper.checks import MAX_DEPTH, decode_json
 from scorekeeper.errors import MalformedEventError
+from web.api.validation_words import validation_message
+from web.i18n import current
 
 MAX_BODY = 8 * 1024
 """Bytes a request body may hold (the largest real one, a new match, is under 1 kB)."""
@@ -72,8 +75,9 @@ class BodyGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        too_big = _problem(413, f"the request body is larger than {self.limit} bytes",
-                           "too_large")
+        too_big = _problem(413, current().gettext(
+            "the request body is larger than {limit} bytes").format(limit=self.limit),
+            "too_large")
         length = _header(scope, b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await _send_json(send, *too_big)
@@ -146,10 +150,9 @@ class OriginGuard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] in CHANGING and not self._permits(scope):
-            await _send_json(send, 403, {
-                "detail": "refused: the request came from a page of another site or port; "
-                "only this scorekeeper's own pages (or origins named in allowed_origins) "
-                "may change it"})
+            await _send_json(send, 403, {"detail": current().gettext(
+                "refused: the request came from a page of another site or port; only this "
+                "scorekeeper's own pages (or origins named in allowed_origins) may change it")})
             return
         await self.app(scope, receive, send)
 
@@ -173,6 +176,11 @@ FRAME_HEADERS = (
 )
 """No page may be framed, not even by another page of the same host: one click on a framed
 tablet could otherwise score a step (clickjacking). The pages frame nothing themselves."""
+FRAMEABLE = frozenset({"/overlay", "/overlay/standings"})
+"""The stream overlays' pages (the board's and the hub's), fetched with GET: a streaming tool
+may lay them over its picture in a frame. They are read-only, with nothing to click and no
+link to follow, so a frame around them has nothing to trick anyone into; their scripts and
+every other answer keep the headers."""
 
 
 class FrameGuard:
@@ -182,7 +190,8 @@ class FrameGuard:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or (
+                scope.get("method") in ("GET", "HEAD") and scope.get("path") in FRAMEABLE):
             await self.app(scope, receive, send)
             return
 
@@ -206,10 +215,10 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 
 def _described(error: Any) -> dict[str, Any]:
-    """One error as ``loc``, ``msg`` and ``type``: pydantic's ``input`` and ``ctx`` dropped."""
-    msg = str(error.get("msg", ""))
-    if error.get("type") == "json_invalid":  # where the JSON broke, never what it held
-        msg = f"{msg}: {error.get('ctx', {}).get('error', 'not JSON')}"
+    """One error as ``loc``, ``msg`` and ``type``: pydantic's ``input`` and ``ctx`` dropped,
+    the ``msg`` in the request's language (:mod:`web.api.validation_words`); a broken JSON
+    body says where it broke, never what it held."""
+    msg = validation_message(error, current())
     return {"loc": list(error.get("loc", ())), "msg": msg[:MAX_MESSAGE],
             "type": str(error.get("type", ""))}
 

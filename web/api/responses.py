@@ -156,6 +156,9 @@ class CallerLine(Described):
     language: str
     audio: str | None = Field(description="The address of the spoken sentence (WAV).")
     silent: str | None = Field(description="Why there is no audio, in words.")
+    next: dict[str, Any] | None = Field(
+        default=None, description="While the hub offers this board its next tournament game: "
+        "its `id`, the sentence (`text`: \"Next: Anna v Ben, round 2, table 3\") and `audio`.")
 
 
 class PlayerFigures(Described):
@@ -215,6 +218,9 @@ class HeadToHead(Described):
 class Refusal(BaseModel):
     detail: str | list[dict[str, Any]] = Field(description="What was wrong, in words.")
     field: str | None = Field(default=None, description="The field at fault.")
+    rule: str | None = Field(default=None, description="The ruling that refused (R19), if any.")
+    message: str | None = Field(default=None, description="The refusal in the reader's words.")
+    plain: str | None = Field(default=None, description="`message` without the rulings' codes.")
 
 
 class StaleAnswer(BaseModel):

@@ -13,14 +13,13 @@ from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from scorekeeper.checks import MAX_INT
-from scorekeeper.names import BIDI_CONTROLS, check_shown, normal_name
+from scorekeeper.names import BIDI_CONTROLS, MAX_REASON, check_shown, normal_name
+from scorekeeper.names import check_reason as check_reason_text
 from scorekeeper.options import Finger, Hand, ShootingLine
 
-__all__ = ["BIDI_CONTROLS", "check_name", "check_text"]
+__all__ = ["BIDI_CONTROLS", "MAX_REASON", "check_name", "check_text"]
 
 PlayerName = Literal["black", "white"]
-MAX_REASON = 500
-"""Characters a correction's reason may hold."""
 
 
 def check_text(value: str) -> str:
@@ -30,13 +29,10 @@ def check_text(value: str) -> str:
 
 
 def check_reason(correct: object) -> None:
-    """A correction's ``reason`` is plain text of at most ``MAX_REASON`` characters."""
+    """A correction's ``reason`` in a body, by the one rule (:func:`scorekeeper.names.
+    check_reason`), so FastAPI names the field; whether one is required the table says."""
     if isinstance(correct, dict) and isinstance(correct.get("reason"), str):
-        reason = correct["reason"]
-        if len(reason) > MAX_REASON:
-            raise ValueError(f"correct.reason is longer than {MAX_REASON} characters")
-        if reason.strip():
-            check_text(reason)
+        check_reason_text(correct["reason"])
 
 
 PathNumber = Annotated[int, Path(ge=1, le=MAX_INT)]
@@ -165,6 +161,11 @@ class NewMatch(Change):
 
     def setup(self) -> dict[str, Any]:
         return {} if self.first == "shootoff" else {"first": self.first}
+
+
+class StartOffered(Change):
+    offer: str = Field(max_length=64, description="The id of the offered tournament game the "
+                       "person saw (409 when the hub offers another one now).")
 
 
 class SensingAct(Strict):

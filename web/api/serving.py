@@ -46,6 +46,10 @@ SPARE_DESCRIPTORS = 32 + 3 * BACKLOG
 burst."""
 MAX_HEADER_BYTES = 16 * 1024
 """Bytes of request line and headers h11 buffers before refusing."""
+GRACEFUL_SHUTDOWN = 2.0
+"""Seconds a stop waits for answers still being sent. The live feed (``/api/events``) never
+ends by itself, so without a limit one open reader would hold a stop forever; after this its
+stream is cut (an ``EventSource`` reconnects to the restarted server)."""
 
 
 def connection_limit() -> int:
@@ -144,7 +148,8 @@ def server_config(app: Any, host: str, port: int, *, proxy_headers: bool = False
         app, host=host, port=port, log_level="warning", lifespan="on",
         http=TimedH11Protocol, proxy_headers=proxy_headers,
         limit_concurrency=connection_limit(), timeout_keep_alive=KEEP_ALIVE, backlog=BACKLOG,
-        h11_max_incomplete_event_size=MAX_HEADER_BYTES, **extra,
+        h11_max_incomplete_event_size=MAX_HEADER_BYTES,
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN, **extra,
     )
     quiet_repeats()
     return config

@@ -24,15 +24,14 @@ import contextlib
 import hashlib
 import hmac
 import json
-import os
 import secrets
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
+from firmware_bridge.files import replace_file
 from scorekeeper.clock import Clock
 
 COOKIE = "skitter_session"
@@ -61,15 +60,7 @@ class Session:
 def _write_private(path: Path, text: str) -> None:
     """Write ``text`` atomically with mode 0600 (the directory is made when missing)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    replace_file(path, text, mode=0o600, encoding="ascii")
 
 
 def load_secret(data_dir: Path | None) -> bytes:

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from scorekeeper.store import StoreUnwritable
+from web.table.snapshot import worded
 from web.table.table import Table
 
 T = TypeVar("T")
@@ -57,15 +58,17 @@ async def change(
     boot: str | None = None,
 ) -> dict[str, Any]:
     """A change on the writer: check ``seq`` (when the change carries one) and ``boot``,
-    ``act``, and the new state, all there, so no other change can come between them."""
+    ``act``, and the new state, all there, so no other change can come between them. The
+    answer is the snapshot the change published (composed once: the screens got the same
+    one with the same ``seq``), or the newest one should sensing have published since."""
     def run() -> dict[str, Any]:
         with table.watch.holding():
             table.check_boot(boot)
             if seq is not None:
                 table.check_seq(seq)
             act()
-            return table.snapshot()
-    return await on_writer(table, run)
+            return table.published
+    return worded(await on_writer(table, run))
 
 
 async def on_sensing(
@@ -80,4 +83,4 @@ async def on_sensing(
         table.check_known(seq)
         act()
         return table.snapshot()
-    return await asyncio.get_running_loop().run_in_executor(table.watch.thread, run)
+    return worded(await asyncio.get_running_loop().run_in_executor(table.watch.thread, run))

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from web.caller.sentences import LANGUAGES, Line, sentence
+from scorekeeper.words import ENGLISH, Words
+from web.caller.sentences import LANGUAGES, Line, next_game, sentence
 from web.caller.speech import Speech, SpeechError
 from web.table.table import Table
 
@@ -37,15 +38,18 @@ class Caller:
         return {"version": self.version, "language": self.language, "languages": LANGUAGES,
                 "muted": self.muted, "available": missing is None, "silent": silent}
 
-    def change(self, version: int, *, language: str | None, muted: bool | None) -> None:
+    def change(self, version: int, *, language: str | None, muted: bool | None,
+               t: Words = ENGLISH) -> None:
         """Set the language and/or mute; :class:`CallerStale` when ``version`` is old,
-        ``ValueError`` for an unknown language (nothing changes then)."""
+        ``ValueError`` for an unknown language (nothing changes then); their messages in the
+        language ``t`` (the tablet's)."""
         if version != self.version:
-            raise CallerStale(f"the caller's settings changed since version {version} "
-                              f"(now {self.version}); look again and retry")
+            raise CallerStale(t.gettext(
+                "the caller's settings changed since version {version} (now {now}); look "
+                "again and retry").format(version=version, now=self.version))
         if language is not None and language not in LANGUAGES:
-            raise ValueError(f"language: expected one of {', '.join(LANGUAGES)}, "
-                             f"got {language!r}")
+            raise ValueError(t.gettext("language: expected one of {known}, got {got}").format(
+                known=", ".join(LANGUAGES), got=repr(language)))
         if language is not None:
             self.language = language
         if muted is not None:
@@ -57,27 +61,38 @@ class Caller:
         now = table.committed  # as stored, never a step still waiting on the disk
         if not now.log.entries:
             return None
-        entry = now.log.tail(1)[0]
-        return entry["seq"], sentence(entry, now.log.match.state.to_json(), now.names,
-                                      self.language)
+        entry = now.log.entries[-1]
+        return entry.seq, sentence(entry.event, entry.effects, now.log.match.state, now.names,
+                                   self.language)
 
     async def latest(self, table: Table) -> dict[str, Any]:
         """The newest line with its audio address (None while silent, with the reason)."""
         found = self.line_for(table)
         out: dict[str, Any] = {"match_id": table.match_id, "seq": None, "text": None,
-                               "language": self.language, "audio": None, "silent": None}
+                               "language": self.language, "audio": None, "silent": None,
+                               "next": None}
+        offered = table.offered
+        if offered is not None:  # the board waits for its next tournament game
+            line = next_game(offered.to_json(), self.language)
+            audio, out["silent"] = await self._audio(line)
+            out["next"] = {"id": offered.id, "text": line.text, "audio": audio}
         if found is None:
             return out
         seq, line = found
         out.update(seq=seq, text=line.text, language=line.language)
+        out["audio"], out["silent"] = await self._audio(line)
+        return out
+
+    async def _audio(self, line: Line) -> tuple[str | None, str | None]:
+        """The address of ``line`` spoken, or None and why the caller is silent."""
         reason = self.speech.unavailable() or (
             "the caller is muted from the tablet" if self.muted else None)
-        if reason is None:
-            try:
-                key = await self.speech.render(line.text, line.language)
-                out["audio"] = f"/caller/audio/{key}.wav"
-                self.last_error = None
-            except SpeechError as exc:
-                reason = self.last_error = f"the caller is silent: {exc}"
-        out["silent"] = reason
-        return out
+        if reason is not None:
+            return None, reason
+        try:
+            key = await self.speech.render(line.text, line.language)
+        except SpeechError as exc:
+            self.last_error = f"the caller is silent: {exc}"
+            return None, self.last_error
+        self.last_error = None
+        return f"/caller/audio/{key}.wav", None

@@ -16,23 +16,27 @@ from firmware_bridge.clocks import MonotonicClock
 from firmware_bridge.profile import ProfileError, is_shipped_copy
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
+from web.cli.help_words import WORDS
+from web.cli.language import configured_language
 from web.cli.sensors import open_for_command
 
 ETC_PROFILE = "/etc/skitter/board.toml"
 """Where install.sh puts the builder's own copy of the reference profile."""
 
 NAME = "calibrate"
-HELP = ("Learn how many skitts each number of active cells means, field by field, and up to "
-        "how many the counts can be trusted.")
+HELP = WORDS.gettext("Learn how many skitts each number of active cells means, field by "
+                     "field, and up to how many the counts can be trusted.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", help=f"{SPECS_HELP} (default: the profile's hardware)")
-    parser.add_argument("--profile", help="board profile TOML to calibrate and update "
+    parser.add_argument("--source", help=WORDS.gettext(
+        "{sources} (default: the profile's hardware)").format(sources=SPECS_HELP))
+    parser.add_argument("--profile", help=WORDS.gettext(
+                        "board profile TOML to calibrate and update "
                         "(on an installed Pi: /etc/skitter/board.toml; the profile shipped "
-                        "inside skitter is never written)")
+                        "inside skitter is never written)"))
     parser.add_argument("--fields", nargs="+", metavar="FIELD",
-                        help="calibrate only these fields (default: all seven)")
+                        help=WORDS.gettext("calibrate only these fields (default: all seven)"))
 
 
 def _ask(prompt: str) -> str:
@@ -43,6 +47,7 @@ def _ask(prompt: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    t = configured_language()
     clock = MonotonicClock()
     try:
         profile, source = open_for_command(args, clock)
@@ -50,11 +55,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"skitter calibrate: {exc}", file=sys.stderr)
         return 2
     if profile.path is not None and is_shipped_copy(profile.path):
-        print(f"skitter calibrate: board profile {profile.path} is the copy shipped inside "
-              f"skitter, replaced by every update: calibrate your own copy, e.g. "
-              f"'sudo install -m 0644 {profile.path} {ETC_PROFILE}', then 'sudo skitter "
-              f"calibrate --profile {ETC_PROFILE}' and profile = \"{ETC_PROFILE}\" in "
-              "/etc/skitter/skitter.toml (install.sh makes that copy)", file=sys.stderr)
+        print("skitter calibrate: " + t.gettext(
+            "board profile {path} is the copy shipped inside skitter, replaced by every "
+            "update: calibrate your own copy, e.g. 'sudo install -m 0644 {path} {etc}', then "
+            "'sudo skitter calibrate --profile {etc}' and profile = \"{etc}\" in "
+            "/etc/skitter/skitter.toml (install.sh makes that copy)").format(
+            path=profile.path, etc=ETC_PROFILE), file=sys.stderr)
         return 2
     try:
         source.start()
@@ -63,14 +69,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"skitter calibrate: {exc}", file=sys.stderr)
         return 2
     try:
-        print(f"Calibrating board {profile.name!r} ({profile.path}) from source {source.name}.")
-        calibration = Calibration(source, profile, clock, ask=_ask, say=print, wait=time.sleep)
+        print(t.gettext("Calibrating board {board} ({path}) from source {source}.").format(
+            board=repr(profile.name), path=profile.path, source=source.name))
+        calibration = Calibration(source, profile, clock, ask=_ask, say=print, wait=time.sleep,
+                                  t=t)
         maps = calibration.run(args.fields)
         if not maps:
-            print("nothing written")
+            print(t.gettext("nothing written"))
             return 0
         write_count_maps(profile.path, maps, calibration.capacities)  # type: ignore[arg-type]
-        print(f"wrote counts and capacity for {len(maps)} field(s) to {profile.path}")
+        print(t.gettext("wrote counts and capacity for {n} field(s) to {path}").format(
+            n=len(maps), path=profile.path))
         return 0
     except CalibrationError as exc:
         print(f"skitter calibrate: {exc}", file=sys.stderr)

@@ -9,19 +9,22 @@ from __future__ import annotations
 import argparse
 import sys
 
+from web.cli.help_words import WORDS
+from web.cli.language import configured_language
 from web.config.args import add_settings_arguments, settings_from_args
 from web.config.settings import ConfigError, settings_as_dict, settings_to_toml
 
 NAME = "config"
-HELP = "Check the configuration and print the settings in effect (password masked)."
+HELP = WORDS.gettext("Check the configuration and print the settings in effect (password masked).")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``--show`` (the default action) prints TOML; ``--json`` prints JSON instead."""
     parser.add_argument(
-        "--show", action="store_true", help="print the effective configuration (default)"
+        "--show", action="store_true",
+            help=WORDS.gettext("print the effective configuration (default)")
     )
-    parser.add_argument("--json", action="store_true", help="print it as JSON")
+    parser.add_argument("--json", action="store_true", help=WORDS.gettext("print it as JSON"))
     add_settings_arguments(parser)
 
 
@@ -30,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         settings = settings_from_args(args)
     except ConfigError as exc:
-        print(f"skitter: configuration error: {exc}", file=sys.stderr)
+        t = configured_language(getattr(args, "config", None))
+        print("skitter: " + t.gettext("configuration error: {problem}").format(problem=exc),
+              file=sys.stderr)
         return 2
     if args.json:
         import json

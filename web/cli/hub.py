@@ -18,6 +18,8 @@ from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
 from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.serving import Stopped, server_config, stop_on_sigterm
+from web.cli.help_words import WORDS
+from web.cli.language import configured_language
 from web.config.args import command_line_secrets
 from web.config.pin import PinError, PinStore, pin_given
 from web.config.settings import MqttSettings
@@ -29,7 +31,8 @@ from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, settings_from_url
 
 NAME = "hub"
-HELP = "Run the tournament hub: every board live, standings, pairings (needs an MQTT broker)."
+HELP = WORDS.gettext(
+    "Run the tournament hub: every board live, standings, pairings (needs an MQTT broker).")
 DEFAULT_PORT = 8100
 
 
@@ -42,22 +45,30 @@ def default_db(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mqtt", required=True, metavar="URL",
-                        help="broker: mqtt[s]://[user:password@]host[:port]")
-    parser.add_argument("--mqtt-user", help="broker user name (instead of in the URL)")
-    parser.add_argument("--tls-ca", help="CA certificate that signed the broker's certificate")
-    parser.add_argument("--tls-cert", help="client certificate (with --tls-key)")
-    parser.add_argument("--tls-key", help="private key of --tls-cert")
+                        help=WORDS.gettext("broker: mqtt[s]://[user:password@]host[:port]"))
+    parser.add_argument("--mqtt-user",
+                        help=WORDS.gettext("broker user name (instead of in the URL)"))
+    parser.add_argument("--tls-ca",
+                        help=WORDS.gettext("CA certificate that signed the broker's certificate"))
+    parser.add_argument("--tls-cert", help=WORDS.gettext("client certificate (with --tls-key)"))
+    parser.add_argument("--tls-key", help=WORDS.gettext("private key of --tls-cert"))
     parser.add_argument("--tls-insecure", action="store_true",
-                        help="do not check the broker's host name (test brokers only)")
-    parser.add_argument("--topic-prefix", default="skitter", help="first topic level")
-    parser.add_argument("--db", type=Path, help=f"the hub's SQLite file (default {default_db()})")
+                        help=WORDS.gettext("do not check the broker's host name (test brokers "
+                                           "only)"))
+    parser.add_argument("--topic-prefix", default="skitter",
+                        help=WORDS.gettext("first topic level"))
+    parser.add_argument("--db", type=Path, help=WORDS.gettext(
+                        "the hub's SQLite file (default {path})").format(path=default_db()))
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (0.0.0.0: the venue's network)")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="TCP port of the page")
+                        help=WORDS.gettext("address to listen on (0.0.0.0: the venue's network)"))
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT,
+                        help=WORDS.gettext("TCP port of the page"))
     parser.add_argument("--pin-file", metavar="FILE",
-                        help="file whose first line is the hub referee's PIN (or $SKITTER_PIN)")
-    parser.add_argument("--pin", help="set the hub referee's PIN (4-12 digits; visible to every "
-                        "user of the machine: prefer --pin-file)")
+                        help=WORDS.gettext("file whose first line is the hub referee's PIN (or "
+                                           "$SKITTER_PIN)"))
+    parser.add_argument("--pin", help=WORDS.gettext(
+                        "set the hub referee's PIN (4-12 digits; visible to every "
+                        "user of the machine: prefer --pin-file)"))
 
 
 def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
@@ -76,9 +87,11 @@ def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    t = configured_language()
     db = args.db or default_db()
     for warning in command_line_secrets(args.pin, args.mqtt):
-        print(f"skitter hub: warning: {warning}", file=sys.stderr)
+        print("skitter hub: " + t.gettext("warning: {warning}").format(warning=warning),
+              file=sys.stderr)
     try:
         pin = pin_given(args.pin, args.pin_file, os.environ)
         settings = settings_from_url(
@@ -92,15 +105,17 @@ def run(args: argparse.Namespace) -> int:
             topic_prefix=args.topic_prefix,
         )
         if not 1 <= args.port <= 65535:
-            raise WireError(f"--port must be between 1 and 65535, got {args.port}")
+            raise WireError(t.gettext("--port must be between 1 and 65535, got {port}").format(
+                port=args.port))
         pins = PinStore(db.parent / "hub")
         if pin is not None:
             pins.set(pin)
-            print(f"hub referee PIN saved in {pins.path}")
+            print(t.gettext("hub referee PIN saved in {path}").format(path=pins.path))
         else:
             generated = pins.ensure()
             if generated:
-                print(f"hub referee PIN (shown once, stored hashed in {pins.path}): {generated}")
+                print(t.gettext("hub referee PIN (shown once, stored hashed in {path}): {pin}")
+                      .format(path=pins.path, pin=generated))
         store = HubStore(db)
     except (WireError, PinError, HubStoreError) as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
@@ -109,9 +124,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         link, hub = build(settings, store, pins)
         link.start()
-        where = "only this computer" if args.host == "127.0.0.1" else "the network"
-        print(f"skitter hub: tournament page on http://{args.host}:{args.port}/ ({where}); "
-              f"broker {settings.url}; data in {db}")
+        where = t.gettext("only this computer") if args.host == "127.0.0.1" \
+            else t.gettext("the network")
+        print("skitter hub: " + t.gettext("tournament page on {url} ({where}); broker {broker}; "
+                                          "data in {db}").format(
+            url=f"http://{args.host}:{args.port}/", where=where, broker=settings.url, db=db))
         stop_on_sigterm()
         # Each frame is encoded once for every page: no per-page compression on top.
         uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port,

@@ -11,12 +11,15 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from web.cli.help_words import WORDS, Formatter, headings
+
 COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.rules_check",
     "web.cli.serve",
     "web.cli.config_cmd",
     "web.cli.set_pin",
     "web.cli.sensors",
+    "web.cli.selftest",
     "web.cli.calibrate",
     "web.cli.hub",
     "web.cli.log",
@@ -24,23 +27,42 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser with every registered subcommand."""
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser with every registered subcommand, its help in the command's language
+    (``argv``'s ``--config`` file, else the usual one, else the locale: see
+    :mod:`web.cli.language`)."""
+    from web.cli.language import configured_language
+
+    WORDS.t = configured_language(_config_in(sys.argv[1:] if argv is None else argv))
     parser = argparse.ArgumentParser(
-        prog="skitter", description="Scorekeeper for skitter, the magnetic flicking game."
+        prog="skitter", formatter_class=Formatter,
+        description=WORDS.gettext("Scorekeeper for skitter, the magnetic flicking game."),
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    headings(parser)
+    sub = parser.add_subparsers(dest="command", metavar=WORDS.gettext("COMMAND"))
     for dotted in COMMAND_MODULES:
         module = importlib.import_module(dotted)
-        p = sub.add_parser(module.NAME, help=module.HELP, description=module.HELP)
+        about = WORDS.gettext(module.HELP)
+        p = sub.add_parser(module.NAME, help=about, description=about)
+        headings(p)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
 
 
+def _config_in(argv: Sequence[str]) -> str | None:
+    """The ``--config`` file ``argv`` names, if any (read before the parser exists)."""
+    for i, arg in enumerate(argv):
+        if arg == "--config" and i + 1 < len(argv):
+            return argv[i + 1]
+        if arg.startswith("--config="):
+            return arg.split("=", 1)[1]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``skitter`` console script."""
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "_run", None):
         parser.print_help()

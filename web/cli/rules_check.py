@@ -10,15 +10,18 @@ import argparse
 import sys
 
 from scorekeeper.scenarios import run_paths
+from web.cli.help_words import WORDS
+from web.cli.language import configured_language
 
 NAME = "rules-check"
-HELP = "Run rules scenario files (a folder means every *.json under it) and report."
+HELP = WORDS.gettext("Run rules scenario files (a folder means every *.json under it) and report.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="FILE_OR_FOLDER",
-                        help="scenario files, or folders searched recursively for *.json")
+                        help=WORDS.gettext("scenario files, or folders searched recursively for "
+                                           "*.json"))
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_paths(args.paths, sys.stdout)
+    return run_paths(args.paths, sys.stdout, t=configured_language())

@@ -1,4 +1,5 @@
 """``skitter sensors``: the live cell map and field counts, for building and checking a board.
+(``--audit``: the sensors' record over past matches instead, see ``web.cli.sensors_audit``.)
 
 A builder runs it while passing a magnet over each cell: every cell lights up in the map
 next to the field it belongs to, so a miswired sensor shows at once. ``--json`` prints one
@@ -24,25 +25,36 @@ from firmware_bridge.sources import SPECS_HELP, open_source
 from firmware_bridge.timeline import reading_json
 from scorekeeper.clock import Clock
 from scorekeeper.reading import BoardReading
+from scorekeeper.words import ENGLISH, Words
+from web.cli import sensors_audit
+from web.cli.help_words import WORDS
+from web.cli.language import configured_language
 
 NAME = "sensors"
-HELP = "Show the live sensor cells and field counts of a board."
+HELP = WORDS.gettext("Show the live sensor cells and field counts of a board.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--source", help=f"{SPECS_HELP} (default: the profile's hardware, "
-                        "mcp23017 when it has an [mcp23017] section, else serial)")
-    parser.add_argument("--profile", help="board profile TOML (default: the reference profile "
-                        "shipped with skitter; on an installed Pi /etc/skitter/board.toml)")
-    parser.add_argument("--json", action="store_true", help="print JSON lines, one per change")
-    parser.add_argument("--once", action="store_true", help="print one frame and exit")
+    parser.add_argument("--source", help=WORDS.gettext(
+                        "{sources} (default: the profile's hardware, "
+                        "mcp23017 when it has an [mcp23017] section, else serial)").format(
+                            sources=SPECS_HELP))
+    parser.add_argument("--profile", help=WORDS.gettext(
+                        "board profile TOML (default: the reference profile "
+                        "shipped with skitter; on an installed Pi /etc/skitter/board.toml)"))
+    parser.add_argument("--json", action="store_true",
+                        help=WORDS.gettext("print JSON lines, one per change"))
+    parser.add_argument("--once", action="store_true",
+                        help=WORDS.gettext("print one frame and exit"))
     parser.add_argument("--duration", type=float, metavar="SECONDS",
-                        help="stop after this many seconds (default: until Ctrl-C)")
+                        help=WORDS.gettext("stop after this many seconds (default: until Ctrl-C)"))
     parser.add_argument("--interval", type=float, default=0.05, metavar="SECONDS",
-                        help="polling interval (default 0.05)")
-    parser.add_argument("--record", metavar="FILE", help="also write the raw events to FILE")
+                        help=WORDS.gettext("polling interval (default 0.05)"))
+    parser.add_argument("--record", metavar="FILE",
+                        help=WORDS.gettext("also write the raw events to FILE"))
     parser.add_argument("--speed", type=float, default=1.0,
-                        help="replay speed for replay:FILE (0 = all at once)")
+                        help=WORDS.gettext("replay speed for replay:FILE (0 = all at once)"))
+    sensors_audit.add_arguments(parser)
 
 
 def default_spec(profile: BoardProfile) -> str:
@@ -65,6 +77,9 @@ def open_for_command(args: argparse.Namespace, clock: Clock) -> tuple[BoardProfi
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "audit", False):
+        return sensors_audit.run(args)
+    t = configured_language()
     clock = MonotonicClock()
     try:
         profile, source = open_for_command(args, clock)
@@ -77,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         return stream(
             source, pipeline, clock, sys.stdout, as_json=args.json, once=args.once,
             duration=args.duration, interval=args.interval, sleep=time.sleep,
-            clear=sys.stdout.isatty() and not args.json,
+            clear=sys.stdout.isatty() and not args.json, t=t,
         )
     finally:
         source.close()
@@ -95,8 +110,10 @@ def stream(
     interval: float = 0.05,
     sleep: Callable[[float], object] = time.sleep,
     clear: bool = False,
+    t: Words = ENGLISH,
 ) -> int:
-    """Poll ``source`` into ``pipeline`` and print a frame whenever the board changes."""
+    """Poll ``source`` into ``pipeline`` and print a frame whenever the board changes (its
+    words in the language ``t``)."""
     start = clock.now()
     last: object = None
     while True:
@@ -110,7 +127,7 @@ def stream(
             for reading in readings:
                 out.write(json.dumps(reading_data(reading)) + "\n")
         else:
-            text = render_frame(source, pipeline)
+            text = render_frame(source, pipeline, t)
             if text != last:
                 out.write(("\x1b[H\x1b[2J" if clear else "") + text + "\n")
                 last = text
@@ -145,20 +162,22 @@ def reading_data(reading: BoardReading) -> dict[str, Any]:
     return {"type": "reading", "at": reading.at, **reading_json(reading)}
 
 
-def render_frame(source: Source, pipeline: Pipeline) -> str:
-    """The live board as text: the cell map, then counts, spots, bridges and flags."""
+def render_frame(source: Source, pipeline: Pipeline, t: Words = ENGLISH) -> str:
+    """The live board as text: the cell map, then counts, spots, bridges and flags, in the
+    language ``t``."""
     profile = pipeline.profile
     status = source.status()
     active = pipeline.active_cells()
     muted = pipeline.health.muted
     flagged = {f.cell for f in pipeline.flags()}
     roles = profile.cell_roles()
-    link = "up" if status.up else "DOWN"
+    link = t.gettext("up") if status.up else t.gettext("DOWN")
     if status.degraded:
-        link += f", degraded ({status.errors} errors)"
-    lines = [f"board {profile.name} · source {source.name} · link {link}"
+        link += ", " + t.gettext("degraded ({n} errors)").format(n=status.errors)
+    lines = [t.gettext("board {board} · source {source} · link {link}").format(
+        board=profile.name, source=source.name, link=link)
              + (f" · {status.message}" if status.message else "")]
-    lines.append("cells: ■ active  □ idle  ✕ muted  ! flagged  · not used")
+    lines.append(t.gettext("cells: ■ active  □ idle  ✕ muted  ! flagged  · not used"))
 
     def mark(cell: int) -> str:
         if cell in flagged:
@@ -174,28 +193,34 @@ def render_frame(source: Source, pipeline: Pipeline) -> str:
         if profile.mcp23017 is not None and block // 16 < len(profile.mcp23017.addresses):
             label = f"0x{profile.mcp23017.addresses[block // 16]:02X}"
             marks = "".join(mark(c) for c in cells)
-            lines.append(f"  {label} A {marks[:8]} B {marks[8:]}   (cells {block}-{cells[-1]})")
+            lines.append(f"  {label} A {marks[:8]} B {marks[8:]}   ("
+                         + t.gettext("cells {first}-{last}").format(first=block, last=cells[-1])
+                         + ")")
         else:
             lines.append(f"  {block:3d}-{cells[-1]:<3d} " + "".join(mark(c) for c in cells))
     counts = pipeline.current_counts()
-    lines.append("fields:")
+    lines.append(t.gettext("fields:"))
     for name, fc in profile.fields.items():
         marks = "".join(mark(c) for c in fc.cells)
         lines.append(f"  {name:<14} {counts[name]:>2}  {marks}")
     reading = pipeline.reading()
+    # (each message outside the f-strings, where Babel extracts it)
+    on_spot, pressed = t.gettext("on spot"), t.gettext("pressed")
     if profile.big:
-        big = ", ".join(f"{p} {'on spot' if on else '-'}" for p, on in reading.big.items())
-        lines.append(f"big skitts: {big}")
+        big = ", ".join(f"{p} {on_spot if on else '-'}" for p, on in reading.big.items())
+        lines.append(t.gettext("big skitts: {spots}").format(spots=big))
     if profile.bridges:
-        chains = ", ".join(f"{a}/{b}" for a, b in sorted(reading.bridges)) or "none"
-        lines.append(f"bridges: {chains}")
+        chains = ", ".join(f"{a}/{b}" for a, b in sorted(reading.bridges)) or t.gettext("none")
+        lines.append(t.gettext("bridges: {chains}").format(chains=chains))
     if profile.launch:
         spots = ", ".join(
-            f"{p} {'pressed' if any(c in active for c in cells) else '-'}"
+            f"{p} {pressed if any(c in active for c in cells) else '-'}"
             for p, cells in profile.launch.items()
         )
-        lines.append(f"launch spots: {spots}")
-    lines.append("board at rest" if pipeline.at_rest() else "board settling")
-    lines.extend(f"HELD: {reason}" for reason in pipeline.hold_reasons())
-    lines.extend(f"flag: {f.message()}" for f in pipeline.flags() if f.muted)
+        lines.append(t.gettext("launch spots: {spots}").format(spots=spots))
+    lines.append(t.gettext("board at rest") if pipeline.at_rest() else t.gettext("board settling"))
+    lines.extend(t.gettext("HELD: {reason}").format(reason=reason)
+                 for reason in pipeline.hold_reasons())
+    lines.extend(t.gettext("flag: {flag}").format(flag=f.message())
+                 for f in pipeline.flags() if f.muted)
     return "\n".join(lines)

@@ -18,6 +18,9 @@ from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.store import StoreError
+from scorekeeper.words import ENGLISH, Words
+from web.cli.help_words import WORDS
+from web.cli.language import command_language, configured_language
 from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
 from web.config.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 from web.config.settings import ConfigError, Settings
@@ -27,32 +30,40 @@ if TYPE_CHECKING:
     from web.table.table import Table
 
 NAME = "serve"
-HELP = "Run the scorekeeper: live scoreboard, referee display, tablet and virtual board."
+HELP = WORDS.gettext(
+    "Run the scorekeeper: live scoreboard, referee display, tablet and virtual board.")
 
 PAGES = (("scoreboard", ""), ("referee", "referee"), ("tablet", "tablet"),
-         ("virtual board", "board"))
+         ("virtual board", "board"), ("stream overlay", "overlay"))
 ANY_ADDRESS = ("0.0.0.0", "::", "")
 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.epilog = f"Sensor sources: {SPECS_HELP} (default: sim, the simulated board)."
+    parser.epilog = WORDS.gettext(
+        "Sensor sources: {sources} (default: sim, the simulated board).").format(
+        sources=SPECS_HELP)
     parser.add_argument("--pin-file", metavar="FILE",
-                        help=f"file whose first line is the referee PIN to use and keep "
-                        f"(or ${PIN_ENV})")
-    parser.add_argument("--pin", help="referee PIN to use and keep (4-12 digits; visible to "
-                        "every user of the machine: prefer --pin-file)")
+                        help=WORDS.gettext("file whose first line is the referee PIN to use "
+                                           "and keep (or ${variable})").format(
+                                               variable=PIN_ENV))
+    parser.add_argument("--pin", help=WORDS.gettext(
+                        "referee PIN to use and keep (4-12 digits; visible to "
+                        "every user of the machine: prefer --pin-file)"))
     add_settings_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    t = configured_language(getattr(args, "config", None))
     try:
         settings = settings_from_args(args)
+        t = command_language(settings)
         pin = pin_given(args.pin, args.pin_file, os.environ)
     except (ConfigError, PinError) as exc:
-        return _fail(f"configuration: {exc}", 2)
+        return _fail(t.gettext("configuration: {problem}").format(problem=exc), 2)
     for warning in command_line_secrets(args.pin, args.opt_mqtt_url):
-        print(f"skitter: warning: {warning}", file=sys.stderr)
+        print("skitter: " + t.gettext("warning: {warning}").format(warning=warning),
+              file=sys.stderr)
     try:
         pins = PinStore(settings.data_dir, settings.pin_hash)
         if pin is not None:
@@ -61,12 +72,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             new_pin = pins.ensure()
     except (PinError, OSError) as exc:
-        return _fail(f"referee PIN: {exc}", 2)
-    return serve(settings, pins, new_pin)
+        return _fail(t.gettext("referee PIN: {problem}").format(problem=exc), 2)
+    return serve(settings, pins, new_pin, t)
 
 
-def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
-    """Open the table, print where to find it, and run until Ctrl-C."""
+def serve(settings: Settings, pins: PinStore, new_pin: str | None,
+          t: Words = ENGLISH) -> int:
+    """Open the table, print where to find it (in the language ``t``), and run until
+    Ctrl-C."""
     import uvicorn
 
     from firmware_bridge.gpio import lgpio_work_dir
@@ -88,8 +101,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         board_id = settings.board_id or socket.gethostname()
         table_link = TableLink(board_id, settings.mqtt)
         to.append(table_link.published)
-        print(f"skitter: tournament broker {settings.mqtt.host}:{settings.mqtt.port}, "
-              f"board id {board_id!r}")
+        print("skitter: " + t.gettext("tournament broker {host}:{port}, board id {board}")
+              .format(host=settings.mqtt.host, port=settings.mqtt.port, board=repr(board_id)))
     try:
         table = open_table(
             settings.db_path, settings.source, clock=clock, wall=WallClock(),
@@ -100,16 +113,22 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
     except (SourceError, ProfileError, StoreError) as exc:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
-    controls = _hardware_controls(table)
+    try:
+        controls = _hardware_controls(table)
+    except GpioUnavailable as exc:
+        print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the tablet "
+                                      "does their work").format(why=exc))
+        controls = None
     # Under systemd (Type=notify): READY once uvicorn serves; `server` is bound just below,
     # before the app starts.
     watchdog = Watchdog.from_environ(os.environ, serving=lambda: server.started)
     app = create_app(table, Auth.create(pins, clock, wall=WallClock()), broadcaster,
                      table_link=table_link,
                      controls=controls, caller_language=settings.caller_language,
+                     language=settings.language,
                      public_url=addresses[0], allowed_origins=settings.allowed_origins,
                      watchdog=watchdog)
-    _announce(settings, table, addresses, new_pin)
+    _announce(settings, table, addresses, new_pin, t)
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
         ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.api.broadcaster: latency first
@@ -125,15 +144,20 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None) -> int:
         if controls is not None:
             controls.close()
         table.close()
-    print("skitter: stopped; every step is in the match log", settings.db_path)
+    print("skitter: " + t.gettext("stopped; every step is in the match log {path}").format(
+        path=settings.db_path))
     return 0 if server.started else 1
+
+
+class GpioUnavailable(Exception):
+    """The Pi's GPIO cannot be used here (the cause is the message)."""
 
 
 def _hardware_controls(table: Table) -> HardwareControls | None:
     """The profile's GPIO buttons and LEDs, on a real board (not with the simulator).
 
-    They are optional: when the Pi's GPIO cannot be used, the scorekeeper says so and runs on
-    without them (the tablet does everything they do).
+    They are optional: when the Pi's GPIO cannot be used (:class:`GpioUnavailable`), the
+    scorekeeper says so and runs on without them (the tablet does everything they do).
     """
     from web.table.controls import HardwareControls
 
@@ -146,32 +170,50 @@ def _hardware_controls(table: Table) -> HardwareControls | None:
     try:
         return HardwareControls(table, gpio)
     except Exception as exc:  # noqa: BLE001 - gpiozero raises several kinds off a Pi
-        print(f"skitter: GPIO buttons and LEDs unavailable ({exc}); the tablet does their work")
-        return None
+        raise GpioUnavailable(str(exc)) from exc
 
 
-def _announce(settings: Settings, table: Table, addresses: list[str], new_pin: str | None) -> None:
+def _announce(settings: Settings, table: Table, addresses: list[str], new_pin: str | None,
+              t: Words = ENGLISH) -> None:
     steps = len(table.log)
-    print(f"skitter: match {table.match_id} ({steps} steps in the log) from {settings.db_path}")
-    print(f"skitter: sensors: {table.source_name}"
-          + (" (simulated board: use the virtual board page)" if table.source_name == "sim"
-             else ""))
+    print("skitter: " + t.ngettext("match {id} ({n} step in the log) from {path}",
+                                 "match {id} ({n} steps in the log) from {path}", steps).format(
+        id=table.match_id, n=steps, path=settings.db_path))
+    if table.source_name == "sim":
+        print("skitter: " + t.gettext("sensors: {source} (simulated board: use the virtual "
+                                    "board page)").format(source=table.source_name))
+    else:
+        print("skitter: " + t.gettext("sensors: {source}").format(source=table.source_name))
     if settings.host in ANY_ADDRESS:
-        print(f"skitter: listening on every network interface, port {settings.port}")
+        print("skitter: " + t.gettext("listening on every network interface, port {port}").format(
+            port=settings.port))
     elif settings.host in ("127.0.0.1", "localhost", "::1"):
-        print(f"skitter: listening on {settings.host}:{settings.port} only (this computer); "
-              "use --host 0.0.0.0 to serve the venue's network")
+        print("skitter: " + t.gettext("listening on {host}:{port} only (this computer); use "
+                                    "--host 0.0.0.0 to serve the venue's network").format(
+            host=settings.host, port=settings.port))
     else:
-        print(f"skitter: listening on {settings.host}:{settings.port}")
+        print("skitter: " + t.gettext("listening on {host}:{port}").format(
+            host=settings.host, port=settings.port))
+    labels = page_labels(t)
+    width = max(len(label) for label in labels.values()) + 1
     for label, path in PAGES:
-        print(f"  {label:<14} " + "   ".join(a + path for a in addresses))
-    print(f"  {'API docs':<14} {addresses[0]}docs")
+        print(f"  {labels[label]:<{width}}" + "   ".join(a + path for a in addresses))
+    print(f"  {labels['API docs']:<{width}}{addresses[0]}docs")
     if new_pin is not None:
-        print(f"skitter: referee PIN (new, shown once; 'skitter set-pin' changes it): {new_pin}")
+        print("skitter: " + t.gettext("referee PIN (new, shown once; 'skitter set-pin' changes "
+                                    "it): {pin}").format(pin=new_pin))
     else:
-        print("skitter: referee PIN: as set before ('skitter set-pin' changes it)")
-    print("skitter: Ctrl-C stops")
+        print("skitter: " + t.gettext("referee PIN: as set before ('skitter set-pin' changes "
+                                    "it)"))
+    print("skitter: " + t.gettext("Ctrl-C stops"))
     sys.stdout.flush()
+
+
+def page_labels(t: Words = ENGLISH) -> dict[str, str]:
+    """The pages' names in the language ``t``, by their English name (:data:`PAGES`)."""
+    return {"scoreboard": t.gettext("scoreboard"), "referee": t.gettext("referee"),
+            "tablet": t.gettext("tablet"), "virtual board": t.gettext("virtual board"),
+            "stream overlay": t.gettext("stream overlay"), "API docs": t.gettext("API docs")}
 
 
 def page_addresses(host: str, port: int) -> list[str]:

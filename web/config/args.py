@@ -10,25 +10,29 @@ import argparse
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from web.cli.help_words import WORDS
 from web.config.settings import Settings, load_settings
 
-# (option names, settings key, type, help)
+# (option names, settings key, type, help: marked for the catalogs, translated when added)
 _OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str], ...] = (
-    ("--source", "source", str, "sim, mcp23017, serial, serial:PORT or replay:FILE"),
-    ("--profile", "profile", str, "board profile file (default: the shipped profile)"),
-    ("--data-dir", "data_dir", str, "folder for the match log and the referee PIN"),
-    ("--db", "db", str, "match log database (default: DATA_DIR/skitter.db)"),
-    ("--host", "host", str, "address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)"),
-    ("--port", "port", int, "TCP port (default 8000)"),
-    ("--settle-ms", "settle_ms", int, "settle window in ms (default: the profile's)"),
-    ("--debounce-ms", "debounce_ms", int, "debounce in ms (default: the profile's)"),
-    ("--record", "record", str, "record every sensor event to this file"),
-    ("--board-id", "board_id", str, "this board's name in a tournament"),
-    (("--mqtt", "--mqtt-url"), "mqtt.url", str,
+    ("--source", "source", str, WORDS.gettext("sim, mcp23017, serial, serial:PORT or replay:FILE")),
+    ("--profile", "profile", str,
+     WORDS.gettext("board profile file (default: the shipped profile)")),
+    ("--data-dir", "data_dir", str, WORDS.gettext("folder for the match log and the referee PIN")),
+    ("--db", "db", str, WORDS.gettext("match log database (default: DATA_DIR/skitter.db)")),
+    ("--host", "host", str,
+     WORDS.gettext("address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")),
+    ("--port", "port", int, WORDS.gettext("TCP port (default 8000)")),
+    ("--settle-ms", "settle_ms", int,
+     WORDS.gettext("settle window in ms (default: the profile's)")),
+    ("--debounce-ms", "debounce_ms", int, WORDS.gettext("debounce in ms (default: the profile's)")),
+    ("--record", "record", str, WORDS.gettext("record every sensor event to this file")),
+    ("--board-id", "board_id", str, WORDS.gettext("this board's name in a tournament")),
+    (("--mqtt", "--mqtt-url"), "mqtt.url", str, WORDS.gettext(
      "tournament broker, mqtt[s]://[user@]host[:port] (a password here is visible to "
-     "every user of the machine: use --mqtt-password-file or $SKITTER_MQTT_PASSWORD)"),
+     "every user of the machine: use --mqtt-password-file or $SKITTER_MQTT_PASSWORD)")),
     ("--mqtt-password-file", "mqtt.password_file", str,
-     "file whose first line is the broker password"),
+     WORDS.gettext("file whose first line is the broker password")),
 )
 
 
@@ -38,18 +42,19 @@ def add_config_argument(parser: argparse.ArgumentParser) -> None:
         "--config",
         metavar="FILE",
         type=Path,
-        help="configuration file (default: $SKITTER_CONFIG, else /etc/skitter/skitter.toml "
-        "when present)",
+        help=WORDS.gettext("configuration file (default: $SKITTER_CONFIG, else "
+                           "/etc/skitter/skitter.toml when present)"),
     )
 
 
 def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     """Add ``--config`` and one option per overridable key (each defaults to "not given")."""
     add_config_argument(parser)
-    group = parser.add_argument_group("configuration overrides (win over the file)")
+    group = parser.add_argument_group(WORDS.gettext("configuration overrides (win over the file)"))
     for option, key, kind, text in _OPTIONS:
         names = (option,) if isinstance(option, str) else option
-        group.add_argument(*names, dest=_dest(key), type=kind, default=None, help=text)
+        group.add_argument(*names, dest=_dest(key), type=kind, default=None,
+                           help=WORDS.gettext(text))
 
 
 def overrides_from_args(args: argparse.Namespace) -> dict[str, object]:

@@ -15,9 +15,11 @@ import hmac
 import os
 import re
 import secrets
-import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+
+from firmware_bridge.files import replace_file
 
 PIN_FILE_NAME = "referee-pin"
 """The PIN hash file inside the data directory."""
@@ -29,13 +31,24 @@ PIN_MIN_DIGITS = 4
 PIN_MAX_DIGITS = 12
 GENERATED_PIN_DIGITS = 6
 
-# scrypt's work area is 128 * r * n bytes: n=2**12, r=8 is 4 MiB, where the common 2**14
-# would add 16 MiB to the server's resident memory at every check (glibc keeps the block) on
-# a Pi whose budget is 80 MB. p=4 keeps the CPU cost of a guess about the same (~50 ms).
-# Hashes carry their parameters, so PINs stored with other settings still verify.
-_SCRYPT_N = 2**12
-_SCRYPT_R = 8
-_SCRYPT_P = 4
+
+@dataclass(frozen=True)
+class ScryptCost:
+    """scrypt's parameters: ``n`` (work factor, a power of two), ``r`` (block size), ``p``."""
+
+    n: int
+    r: int
+    p: int
+
+
+PIN_COST = ScryptCost(n=2**12, r=8, p=4)
+"""What a new PIN hash costs. scrypt's work area is 128 * r * n bytes: n=2**12, r=8 is 4 MiB,
+where the common 2**14 would add 16 MiB to the server's resident memory at every check (glibc
+keeps the block) on a Pi whose budget is 80 MB. p=4 keeps the CPU cost of a guess about the
+same (~50 ms). Hashes carry their parameters, so PINs stored with other settings still verify.
+The test suite lowers it (the ``cheap_pin_hashes`` fixture in tests/conftest.py): a check is
+~50 ms here, often 0.5 s on a busy machine, and most web tests set a PIN and log in."""
+
 _DKLEN = 32
 _HASH_RE = re.compile(
     r"^scrypt\$n=(?P<n>\d+),r=(?P<r>\d+),p=(?P<p>\d+)\$(?P<salt>[A-Za-z0-9+/=]+)\$(?P<hash>[A-Za-z0-9+/=]+)$"
@@ -95,14 +108,13 @@ def generate_pin(digits: int = GENERATED_PIN_DIGITS) -> str:
 
 
 def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
-    """The storable hash of a valid PIN (raises :class:`PinError` for an invalid one)."""
+    """The storable hash of a valid PIN at :data:`PIN_COST` (raises :class:`PinError` for an
+    invalid one)."""
     pin = check_pin_format(pin)
     salt = salt if salt is not None else secrets.token_bytes(16)
-    digest = _scrypt(pin, salt, _SCRYPT_N, _SCRYPT_R, _SCRYPT_P)
-    return (
-        f"scrypt$n={_SCRYPT_N},r={_SCRYPT_R},p={_SCRYPT_P}"
-        f"${_b64(salt)}${_b64(digest)}"
-    )
+    cost = PIN_COST  # read at every call, so the test suite's lower cost takes effect
+    digest = _scrypt(pin, salt, cost.n, cost.r, cost.p)
+    return f"scrypt$n={cost.n},r={cost.r},p={cost.p}${_b64(salt)}${_b64(digest)}"
 
 
 def is_pin_hash(text: str) -> bool:
@@ -209,18 +221,11 @@ def write_pin_file(path: Path, hashed: str) -> None:
     file is handed to the directory's owner so the service can still read it.
     """
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".referee-pin.", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(hashed + "\n")
-        if hasattr(os, "geteuid") and os.geteuid() == 0:
-            owner = path.parent.stat()
-            os.chown(tmp, owner.st_uid, owner.st_gid)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    owner = None
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        folder = path.parent.stat()
+        owner = (folder.st_uid, folder.st_gid)
+    replace_file(path, hashed + "\n", mode=0o600, encoding="ascii", owner=owner)
 
 
 def _parse(text: object) -> tuple[int, int, int, bytes, bytes] | None:

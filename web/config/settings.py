@@ -25,6 +25,7 @@ from pathlib import Path
 
 from web.config.values import (
     ALL_KEYS,
+    CALLER_LANGUAGES,
     CHECKS,
     ORIGIN_COMMAND_LINE,
     ORIGIN_DEFAULT,
@@ -169,8 +170,13 @@ class Settings:
     """Trust ``X-Forwarded-For`` (only behind a reverse proxy: otherwise anyone could claim
     another address and dodge the wrong-PIN throttle)."""
 
+    language: str = "en"
+    """The venue's language for pages, answers and commands (a catalog in ``web/locale``);
+    a page may ask for another with ``?lang=`` or its browser's Accept-Language."""
+
     caller_language: str = "en"
-    """The language the caller speaks at start (``en`` or ``de``; the tablet may change it)."""
+    """The language the caller speaks at start (``en`` or ``de``; the tablet may change it);
+    when not set, ``language`` if the caller speaks it."""
 
     mqtt: MqttSettings = field(default_factory=MqttSettings)
     """Tournament link; off unless ``mqtt.url`` is set."""
@@ -255,6 +261,10 @@ def load_settings(
         values[key] = CHECKS[key](key, item)
         origins[key] = item.origin
 
+    if "caller_language" not in values and values.get("language") in CALLER_LANGUAGES:
+        # a venue in German hears a German caller too, unless told otherwise
+        values["caller_language"] = values["language"]
+        origins["caller_language"] = origins["language"]
     if "data_dir" not in values:
         values["data_dir"] = _default_data_dir(environ)
         if environ.get("SKITTER_DATA"):

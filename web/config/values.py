@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from firmware_bridge.sources import SourceSpec, SpecError, parse_spec
 from web.config.pin import is_pin_hash
 
 ORIGIN_DEFAULT = "default"
@@ -22,7 +23,6 @@ ORIGIN_ENV = "environment"
 ORIGIN_FILE = "file"
 ORIGIN_COMMAND_LINE = "command line"
 
-SOURCE_KINDS = ("sim", "mcp23017", "serial", "replay")
 MQTT_DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
 
 
@@ -30,22 +30,10 @@ class ConfigError(ValueError):
     """The configuration cannot be used; the message names the key and where it came from."""
 
 
-@dataclass(frozen=True)
-class SourceSpec:
-    """A parsed ``source`` value: ``kind`` plus the part after the colon, if any."""
-
-    kind: str
-    """``sim``, ``mcp23017``, ``serial`` or ``replay``."""
-
-    argument: str | None = None
-    """The serial port (``serial:/dev/skitter-board``) or the replay file; None otherwise."""
-
-
-
 TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
     "settle_ms", "debounce_ms", "record", "board_id", "allowed_origins", "proxy_headers",
-    "caller_language",
+    "caller_language", "language",
 )  # fmt: skip
 MQTT_KEYS = (
     "url", "username", "password", "password_file", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
@@ -55,24 +43,12 @@ ALL_KEYS = TOP_KEYS + tuple(f"mqtt.{k}" for k in MQTT_KEYS)
 
 
 def parse_source(spec: str) -> SourceSpec:
-    """Split a ``source`` value; raise :class:`ConfigError` naming the key when it is wrong."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ConfigError("source: must be one of sim, mcp23017, serial, serial:PORT, replay:FILE")
-    kind, colon, argument = spec.strip().partition(":")
-    if kind not in SOURCE_KINDS:
-        raise ConfigError(
-            f"source: unknown source {spec!r}; use sim, mcp23017, serial, serial:PORT "
-            "or replay:FILE"
-        )
-    if kind in ("sim", "mcp23017") and colon:
-        raise ConfigError(f"source: {kind!r} takes no ':' argument, got {spec!r}")
-    if kind == "serial" and colon and not argument:
-        raise ConfigError(
-            "source: 'serial:' needs a port after the colon, e.g. serial:/dev/ttyACM0"
-        )
-    if kind == "replay" and not argument:
-        raise ConfigError("source: 'replay' needs a file, e.g. replay:match.log")
-    return SourceSpec(kind, argument or None)
+    """Split a ``source`` value by the bridge's one grammar (:func:`firmware_bridge.sources.
+    parse_spec`); raise :class:`ConfigError` naming the key when it is wrong."""
+    try:
+        return parse_spec(spec)
+    except SpecError as exc:
+        raise ConfigError(f"source: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- checking values
@@ -197,6 +173,15 @@ def _check_language(key: str, raw: Raw) -> str:
     return text
 
 
+def _check_page_language(key: str, raw: Raw) -> str:
+    from web.i18n import available
+
+    text = _want_str(key, raw)
+    if text not in available():
+        raise fail(key, raw, f"must be one of {', '.join(available())} (web/locale/*.po)")
+    return text
+
+
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
 
 
@@ -275,6 +260,7 @@ CHECKS = {
     "record": _want_path,
     "board_id": _check_name,
     "caller_language": lambda k, r: _check_language(k, r),
+    "language": lambda k, r: _check_page_language(k, r),
     "mqtt.url": _check_mqtt_url,
     "mqtt.username": _want_str,
     "allowed_origins": _check_origins,

@@ -1,15 +1,12 @@
 // The virtual board: taps go to the simulated board; the real pipeline scores them.
-"use strict";
+
+import { drawBoard } from "./board-drawing.js";
+import { toast } from "./dom.js";
+import { Skitter } from "./live.js";
+import { Referee } from "./referee-login.js";
+import { t } from "./words.js";
 
 let profile = null;
-
-function toast(text, ok) {
-  const t = document.getElementById("toast");
-  t.textContent = text;
-  t.className = ok ? "ok show" : "show";
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.className = ""; }, ok ? 1200 : 5000);
-}
 
 // A refused tap is explained over the spot that was tapped, where the player is looking
 // (issue 13, item 14); a refusal of a button (the lay-out) goes to the toast at the bottom.
@@ -55,7 +52,11 @@ function draw(s) {
   const st = s.state;
   const turn = st.turn;
   // who aims where: the first player sits at the bottom and shoots at the top fields
-  const aim = turn ? `${Skitter.nameOf(s, turn)} shoots at ${Skitter.nameOf(s, turn === "black" ? "white" : "black")}'s fields, ${turn === "black" ? "top" : "bottom"}.` : "";
+  const aimArgs = turn && { who: Skitter.nameOf(s, turn),
+    other: Skitter.nameOf(s, turn === "black" ? "white" : "black") };
+  const aim = !turn ? "" : turn === "black"
+    ? t("{who} shoots at {other}'s fields, top.", aimArgs)
+    : t("{who} shoots at {other}'s fields, bottom.", aimArgs);
   document.getElementById("aim").textContent = aim;
   document.getElementById("message").textContent = (s.words && s.words.board) || s.tracker.message;
   document.getElementById("score").textContent =
@@ -64,11 +65,12 @@ function draw(s) {
   // Skitts beyond what a field's cells count lie there unseen, as on a real board.
   const over = v.over || {};
   document.getElementById("full-note").textContent = Object.keys(over).map((f) =>
-    `${Skitter.fieldLabel(s, f)} is full: more than the sensors count (${v.counts[f]} on it, ` +
-    `the sensors count ${v.sensed[f]}).`).join(" ");
-  Skitter.drawBoard(document.getElementById("vboard"), {
+    t("{where} is full: more than the sensors count ({n} on it, the sensors count " +
+      "{sensed}).", { where: Skitter.fieldLabel(s, f), n: v.counts[f], sensed: v.sensed[f] }))
+    .join(" ");
+  drawBoard(document.getElementById("vboard"), {
     counts: v.counts, expected: st.board, blocked: st.blocked, colors: st.rules.colors,
-    names: s.names, big: v.big, full: over,
+    names: s.names, fields: (s.words || {}).fields, big: v.big, full: over,
     differences: s.tracker.mode === "ready" ? {} : s.tracker.differences,
     bridges: profile.bridges.map((f) => ({ fields: f, on: onBridge.has(f.join("/")) })),
     interactive: true,
@@ -87,7 +89,7 @@ window.addEventListener("resize", hideNote);
 document.getElementById("lay-out").onclick = () =>
   tap("/api/board/lay-out",
     Skitter.state ? { seq: Skitter.state.seq, boot: Skitter.state.boot } : {}, "",
-    "The board lies as the match expects");
+    t("The board lies as the match expects"));
 Skitter.api("/api/board").then((r) => {
   if (r.ok) profile = r.data.profile;
   if (Skitter.state) draw(Skitter.state);

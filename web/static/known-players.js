@@ -1,12 +1,13 @@
 // The new-match form offers the names of players already known (from finished and started
 // matches), and a name typed in another case becomes the known spelling, so one person
 // keeps one history.
-"use strict";
+
+import { api } from "./api.js";
+import { h } from "./dom.js";
 
 (() => {
   const form = document.getElementById("new-match");
   if (!form) return;
-  const h = Common.h;
   const list = h("datalist", { id: "known-players" });
   document.body.appendChild(list);
   let known = [];
@@ -20,7 +21,7 @@
     });
   }
   async function load() {
-    const result = await Common.api("/api/players");
+    const result = await api("/api/players");
     if (!result.ok || !Array.isArray(result.data)) return;  // the form works without suggestions
     known = result.data;
     list.replaceChildren(...known.map((name) => h("option", { value: name })));

@@ -1,9 +1,11 @@
 // The referee's question about a field as full as its sensors can count (issue 24): one
 // sentence in players' words and one button per count. A tap answers it with the `seq` of
 // the state the question was shown in, so a question the match has moved past gets a 409.
-"use strict";
 
-const Question = (() => {
+import { h } from "./dom.js";
+import { t } from "./words.js";
+
+export const Question = (() => {
   const shown = new WeakMap();  // section → what it shows, so a re-render keeps its buttons
 
   // section: an element holding .question-text, .question-detail and .question-choices;
@@ -19,11 +21,12 @@ const Question = (() => {
     const seen = { seq: s.seq, boot: s.boot };
     section.querySelector(".question-text").textContent = q.text;
     section.querySelector(".question-detail").textContent = q.detail;
-    const buttons = q.choices.map((c) => Common.h("button", {
+    const buttons = q.choices.map((c) => h("button", {
       type: "button", class: "choice", dataset: { skitts: c.skitts },
       "aria-label": `${c.label} (${q.text})`,
       onclick: () => send("/api/referee/board/answer", { field: q.field, skitts: c.skitts },
-        { done: `recorded: ${c.label}`, seen, where: section.id, lead: "Not recorded" }),
+        { done: t("recorded: {what}", { what: c.label }), seen, where: section.id,
+          lead: t("Not recorded") }),
     }, c.label));
     section.querySelector(".question-choices").replaceChildren(...buttons);
   }

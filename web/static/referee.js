@@ -1,17 +1,20 @@
 // The referee display: the scoreboard plus the log, the sensors and a score chart.
-"use strict";
+
+import { boardOptions, drawBoard } from "./board-drawing.js";
+import { h, svg as g, toast } from "./dom.js";
+import "./durability.js";
+import { renderEffects } from "./last-shot.js";
+import { Skitter } from "./live.js";
+import { renderPlayers } from "./player-panel.js";
+import { Question } from "./question.js";
+import "./referee-audit.js";
+import { Referee } from "./referee-login.js";
+import { Review } from "./review.js";
+import { lang, nt, t } from "./words.js";
 
 let profile = null;
 let logKey = null;
 let entries = [];
-
-function toast(text) {
-  const t = document.getElementById("toast");
-  t.textContent = text;
-  t.className = "show";
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => { t.className = ""; }, 5000);
-}
 
 // A change from this page (the question about a full field): 401 asks for the PIN again.
 // how.seen: the state the person answered in (a 409 says what changed meanwhile).
@@ -24,7 +27,7 @@ async function answer(path, body, how) {
 
 function time(at) {
   const d = new Date(at * 1000);
-  return d.toLocaleString([], { year: "numeric", month: "short", day: "numeric",
+  return d.toLocaleString(lang, { year: "numeric", month: "short", day: "numeric",
     hour: "2-digit", minute: "2-digit", second: "2-digit" });
 }
 
@@ -38,22 +41,21 @@ function playedIn(i) {
 // The log in words (made by the server), newest first, the raw step behind a "details"
 // toggle, and a heading row above each round's steps.
 function renderLog(s) {
-  const h = Common.h;
   const rows = [];
   let round = null;
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i];
     if (playedIn(i) !== round) {
       round = playedIn(i);
-      rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, `Round ${round}`)));
+      rows.push(h("tr", { class: "round-sep" }, h("td", { colspan: 7 }, t("Round {n}", { n: round }))));
     }
     rows.push(h("tr", { class: e.undone ? "undone" : "", dataset: { seq: e.seq } },
       h("td", { class: "seq" }, String(e.seq)),
       h("td", { class: "time" }, time(e.at)),
-      h("td", { class: "source" }, h("span", { class: `tag ${e.source}` }, e.source)),
+      h("td", { class: "source" }, h("span", { class: `tag ${e.source}` }, sourceWords(e.source))),
       h("td", { class: "step" }, e.words || e.text,
-        e.reason ? h("div", {}, h("em", {}, `reason: ${e.reason}`)) : null,
-        h("details", { class: "raw" }, h("summary", {}, "details"),
+        e.reason ? h("div", {}, h("em", {}, t("reason: {reason}", { reason: e.reason }))) : null,
+        h("details", { class: "raw" }, h("summary", {}, t("details")),
           h("code", {}, JSON.stringify(e.step)))),
       h("td", { class: "did" }, ...(e.effects || []).map((x) =>
         h("div", {}, h("span", { class: "reason" }, x.reason), x.text))),
@@ -67,7 +69,6 @@ function renderLog(s) {
 
 function drawChart(s) {
   const svg = document.getElementById("chart");
-  const g = Common.svg;
   const W = 600, H = 220, pad = 28;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const target = s.state.rules.points_to_win_round;
@@ -89,10 +90,10 @@ function drawChart(s) {
       nodes.push(g("line", { class: "round-mark", x1: at, x2: at, y1: pad / 2, y2: H - pad }),
         g("text", { class: "round-label", x: at < W / 4 ? at + 3 : at - 3, y: pad,
           "text-anchor": at < W / 4 ? "start" : "end" },
-          `round ${playedIn(i)} ends`));
+          t("round {n} ends", { n: playedIn(i) })));
     }
   });
-  nodes.push(g("text", { x: W - pad, y: H - 6, "text-anchor": "end" }, "steps →"));
+  nodes.push(g("text", { x: W - pad, y: H - 6, "text-anchor": "end" }, t("steps →")));
   svg.replaceChildren(...nodes);
   // the legend: each name after the one before, on a new line when it would not fit
   let lx = pad + 10, ly = 14;
@@ -117,25 +118,35 @@ async function refreshLog(s) {
   if (r.ok) { entries = r.data.entries; renderLog(s); }
 }
 
+// Who made a step, as the log's tag says it (the tag's class keeps the source's id).
+function sourceWords(source) {
+  const said = { sensor: t("sensors"), manual: t("by hand"), button: t("button"),
+                 hub: t("hub") };
+  return said[source] || source;
+}
+
+// Why a cell is flagged, in words (the flag's kind is its id).
+const FLAGS = { "stuck active": t("stuck active"), "stuck inactive": t("stuck inactive"),
+                jittery: t("jittery") };
+
 // A cell's place in players' words ("Bo's red", "Ann's launch spot"); the profile's role id
-// (white.red, launch:black) stays in the cell's tooltip for the referee's tools.
+// (white.red, launch:black) stays in the cell's data-role for the referee's tools.
 function placeOf(s, role) {
   const [kind, what] = role.split(":");
   if (!what) return Skitter.fieldLabel(s, kind);
-  if (kind === "big") return `${Skitter.nameOf(s, what)}'s big skitt`;
-  if (kind === "launch") return `${Skitter.nameOf(s, what)}'s launch`;
-  if (kind === "bridge") return "bridge";
+  if (kind === "big") return t("{who}'s big skitt", { who: Skitter.nameOf(s, what) });
+  if (kind === "launch") return t("{who}'s launch", { who: Skitter.nameOf(s, what) });
+  if (kind === "bridge") return t("bridge");
   return kind;
 }
 
 function renderCells(s) {
   const box = document.getElementById("cells");
-  if (!profile || !s.sensors) { box.textContent = "no sensor source"; return; }
+  if (!profile || !s.sensors) { box.textContent = t("no sensor source"); return; }
   const active = new Set(s.sensors.active);
   const muted = new Set(s.sensors.muted);
   const flags = {};
   for (const f of s.sensors.flags) flags[f.cell] = f;
-  const h = Common.h;
   const mute = async (cell, on) => {
     // the state the cell was drawn from: what the referee saw when they decided
     const r = await Skitter.api("/api/referee/mute", { cell, muted: on, seq: s.seq, boot: s.boot });
@@ -148,12 +159,14 @@ function renderCells(s) {
     const isMuted = muted.has(c);
     const cls = ["cell", active.has(c) ? "active" : "", role ? "" : "unused", f ? "flagged" : "",
       isMuted ? "muted" : ""].join(" ");
-    cells.push(h("div", { class: cls, title: f ? f.message : role || "unused",
-      dataset: { cell: c } }, String(c), h("br"), role ? placeOf(s, role) : "–",
-      f ? [h("br"), f.kind] : null,
+    const place = role ? placeOf(s, role) : t("unused");
+    const flag = f ? FLAGS[f.kind] || f.kind : "";
+    cells.push(h("div", { class: cls, title: f ? `${place}: ${flag}` : place,
+      dataset: { cell: c, role: role || "" } }, String(c), h("br"), role ? place : "–",
+      f ? [h("br"), flag] : null,
       role && (f || isMuted) ? [h("br"), h("button", {
         class: "secondary needs-referee", dataset: { mute: c, on: String(!isMuted) },
-        onclick: () => mute(c, !isMuted) }, isMuted ? "unmute" : "mute")] : null));
+        onclick: () => mute(c, !isMuted) }, isMuted ? t("unmute") : t("mute"))] : null));
   }
   box.replaceChildren(...cells);
 }
@@ -161,20 +174,26 @@ function renderCells(s) {
 Skitter.onState((s) => {
   const st = s.state;
   renderPlayers(s);
-  document.getElementById("round").textContent = st.rules.variant === "trio" ? "Trio" : `Round ${st.round}`;
-  document.getElementById("pot").textContent = `Pot ${st.pot}`;
-  document.getElementById("tracker").textContent = `The board (${s.tracker.mode}): ${(s.words && s.words.board) || s.tracker.message}`;
+  document.getElementById("round").textContent = st.rules.variant === "trio" ? t("Trio")
+    : t("Round {n}", { n: st.round });
+  document.getElementById("pot").textContent = t("Pot {n}", { n: st.pot });
+  document.getElementById("tracker").textContent = t("The board: {what}",
+    { what: (s.words && s.words.board) || s.tracker.message });
   document.getElementById("match-info").textContent =
-    `match ${s.match_id} · state ${s.seq} · source ${s.sensing.source}`;
+    t("match {id} · state {seq} · source {source}",
+      { id: s.match_id, seq: s.seq, source: s.sensing.source });
   Skitter.renderAlerts(document.getElementById("alerts"), s);
   Question.render(document.getElementById("question"), s, answer);
   const opts = boardOptions(s);
-  Skitter.drawBoard(document.getElementById("board"), opts);
+  drawBoard(document.getElementById("board"), opts);
   renderEffects(document.getElementById("effects"), s, true);
   const link = s.link;
   document.getElementById("link").textContent = link.up
-    ? `link up${link.degraded ? " (degraded)" : ""} · ${link.errors} errors` : `link DOWN: ${link.message}`;
-  document.getElementById("pause").textContent = s.sensing.paused ? "Resume sensing" : "Pause sensing";
+    ? (link.degraded ? t("link up (degraded)") : t("link up")) + " · " +
+      nt("{n} error", "{n} errors", link.errors)
+    : t("link DOWN: {why}", { why: link.message });
+  document.getElementById("pause").textContent = s.sensing.paused ? t("Resume sensing")
+    : t("Pause sensing");
   renderCells(s);
   refreshLog(s);
 });
@@ -203,11 +222,15 @@ function span(seconds) {
 function renderClock() {
   const el = document.getElementById("clock");
   if (!el) return;
-  if (!entries.length) { el.textContent = "The match clock starts with the first step"; return; }
+  if (!entries.length) {
+    el.textContent = t("The match clock starts with the first step");
+    return;
+  }
   const now = Date.now() / 1000;
   const round = entries[entries.length - 1].round;
   const first = entries.find((e) => e.round === round) || entries[0];
-  el.textContent = `Match ${span(now - entries[0].at)} · round ${round} ${span(now - first.at)}` +
-    ` · started ${time(entries[0].at)}`;
+  el.textContent = t("Match {match} · round {round} {in_round} · started {at}", {
+    match: span(now - entries[0].at), round, in_round: span(now - first.at),
+    at: time(entries[0].at) });
 }
 setInterval(renderClock, 1000);

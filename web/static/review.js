@@ -1,9 +1,13 @@
 // Shot review: replay one step of the match log from what the sensors recorded.
 // The referee page opens it from the log (a "review" button on each row); the scoreboard
 // mirrors it when the referee chooses to show it there (Review.mirror on each state).
-"use strict";
 
-const Review = (() => {
+import { Skitter } from "./live.js";
+import { drawBoard } from "./board-drawing.js";
+import { h, $, toast } from "./dom.js";
+import { num, t } from "./words.js";
+
+export const Review = (() => {
   const SPEEDS = { "1": 1, "0.25": 0.25 };
   let data = null;      // the review of the open step (GET /api/match/log/{seq}/review)
   let index = 0;        // the frame shown
@@ -12,8 +16,6 @@ const Review = (() => {
   let shown = false;    // mirrored on the scoreboard
   let mirrorData = null;
   let mirrorTimer = null;
-
-  const $ = (id) => document.getElementById(id);
 
   function frameAt(frames, ms) {
     let i = 0;
@@ -27,12 +29,15 @@ const Review = (() => {
     for (const [p, on] of Object.entries(frame.big || {})) big[p] = on ? "center" : null;
     const on = new Set((frame.bridges || []).map((b) => b.join("/")));
     const bridges = ((review && review.bridges) || []).map((f) => ({ fields: f, on: on.has(f.join("/")) }));
-    return { counts: frame.counts, big, colors: s.state.rules.colors, names: s.names, bridges };
+    return { counts: frame.counts, big, colors: s.state.rules.colors, names: s.names,
+             fields: (s.words || {}).fields, bridges };
   }
 
   function changeWords(frame, i, total) {
-    if (frame.cell === undefined) return "the board at rest before the shot";
-    return `change ${i} of ${total}: a skitt ${frame.on ? "arrived on" : "left"} ${frame.place}`;
+    if (frame.cell === undefined) return t("the board at rest before the shot");
+    return frame.on
+      ? t("change {i} of {total}: a skitt arrived on {place}", { i, total, place: frame.place })
+      : t("change {i} of {total}: a skitt left {place}", { i, total, place: frame.place });
   }
 
   // -- the referee's panel ------------------------------------------------------------------
@@ -58,16 +63,16 @@ const Review = (() => {
     const frames = data.frames;
     const total = Math.max(0, frames.length - 1);
     const end = data.settled_ms || 0;
-    $("review-title").textContent = `Review of step ${data.seq}`;
-    const h = Common.h;
+    $("review-title").textContent = t("Review of step {n}", { n: data.seq });
     const sensed = data.source === "sensor";
     $("review-body").replaceChildren(h("div", { class: "review-words" },
-      h("p", {}, h("strong", {}, `${sensed ? "The sensors concluded" : "Entered by hand"}:`), " ",
+      h("p", {}, h("strong", {}, sensed ? t("The sensors concluded:")
+        : t("Entered by hand:")), " ",
         h("span", { id: "review-concluded" }, data.recorded)),
-      h("p", {}, h("strong", {}, "The match recorded:"), " ", data.recorded),
+      h("p", {}, h("strong", {}, t("The match recorded:")), " ", data.recorded),
       data.ruling ? h("p", { class: "review-ruling", id: "review-ruling" }, data.ruling) : null,
-      h("p", { class: "muted" }, `Score after this step: ${data.score}`),
-      data.later.length ? [h("p", {}, h("strong", {}, "Later:")),
+      h("p", { class: "muted" }, t("Score after this step: {score}", { score: data.score })),
+      data.later.length ? [h("p", {}, h("strong", {}, t("Later:"))),
         h("ul", {}, data.later.map((l) => h("li", {}, l)))] : null,
       data.note ? h("p", { class: "review-note" }, data.note) : null));
     const has = frames.length > 0;
@@ -75,19 +80,21 @@ const Review = (() => {
     if (!has) return;
     index = Math.min(index, total);
     const frame = frames[index];
-    Skitter.drawBoard($("review-board"), boardOf(s, frame, data));
+    drawBoard($("review-board"), boardOf(s, frame, data));
     const scrub = $("review-scrub");
     scrub.max = String(Math.max(end, frames[total].ms));
     scrub.value = String(Math.round(at));
     $("review-time").textContent =
-      `${(at / 1000).toFixed(2)} s of ${(Math.max(end, frames[total].ms) / 1000).toFixed(2)} s`;
+      t("{at} s of {end} s", { at: num(at / 1000, 2),
+        end: num(Math.max(end, frames[total].ms) / 1000, 2) });
     $("review-change").textContent = changeWords(frame, index, total);
-    $("review-cell").textContent = frame.where ? `sensor detail: ${frame.where}` : "";
+    $("review-cell").textContent = frame.where
+      ? t("sensor detail: {where}", { where: frame.where }) : "";
     $("review-prev").disabled = index === 0;
     $("review-next").disabled = index === total;
     $("review-amend").hidden = !data.can_amend;
-    $("review-show").textContent = shown ? "End the review on the scoreboard"
-      : "Show the review on the scoreboard";
+    $("review-show").textContent = shown ? t("End the review on the scoreboard")
+      : t("Show the review on the scoreboard");
   }
 
   function go(i) {
@@ -151,11 +158,11 @@ const Review = (() => {
     const off = Number(form.elements.off_board.value || 0);
     if (off) extra.off_board = off;
     if (form.elements.invalid.checked) extra.invalid = true;
-    if (!Object.keys(extra).length) { toast("nothing to add to the shot"); return; }
+    if (!Object.keys(extra).length) { toast(t("nothing to add to the shot")); return; }
     const r = await Skitter.api("/api/match/amend",
       { ...extra, seq: seen ? seen.seq : Skitter.state.seq, boot: seen ? seen.boot : undefined });
     if (!r.ok) { toast(Skitter.errorText(r)); return; }  // a 409 says what changed
-    toast("the last shot was amended");
+    toast(t("the last shot was amended"));
     form.reset();
     await open(data.seq);  // the review stays on the shot, now with its amendment
   }
@@ -191,12 +198,8 @@ const Review = (() => {
 
   // The review's row button, for the referee's log table.
   function button(entry) {
-    const b = document.createElement("button");
-    b.className = "secondary review-open";
-    b.type = "button";
-    b.dataset.review = String(entry.seq);
-    b.textContent = "review";
-    return b;
+    return h("button", { class: "secondary review-open", type: "button",
+      dataset: { review: String(entry.seq) } }, t("review"));
   }
 
   // -- the scoreboard's mirror ----------------------------------------------------------------
@@ -214,8 +217,9 @@ const Review = (() => {
       mirrorData = r.data;
     }
     box.hidden = false;
-    $("review-mirror-words").textContent = `Replay of the shot: ${mirrorData.recorded}` +
-      (mirrorData.ruling ? ` (ruled invalid)` : "");
+    $("review-mirror-words").textContent =
+      t("Replay of the shot: {what}", { what: mirrorData.recorded }) +
+      (mirrorData.ruling ? " " + t("(ruled invalid)") : "");
     const frames = mirrorData.frames;
     if (!frames.length) return;
     const end = Math.max(mirrorData.settled_ms || 0, frames[frames.length - 1].ms);
@@ -223,7 +227,7 @@ const Review = (() => {
     const draw = () => {
       const ms = want.playing
         ? Math.min(end, want.ms + (performance.now() - started) * want.speed) : want.ms;
-      Skitter.drawBoard($("review-mirror-board"), boardOf(s, frames[frameAt(frames, ms)], mirrorData));
+      drawBoard($("review-mirror-board"), boardOf(s, frames[frameAt(frames, ms)], mirrorData));
       if (ms >= end) { clearInterval(mirrorTimer); mirrorTimer = null; }
     };
     draw();

@@ -1,5 +1,12 @@
 // The TV scoreboard: everything from the live state, nothing to click.
-"use strict";
+
+import { boardOptions, drawBoard } from "./board-drawing.js";
+import { startCaller } from "./caller.js";
+import { renderEffects } from "./last-shot.js";
+import { Skitter } from "./live.js";
+import { renderPlayers } from "./player-panel.js";
+import { Review } from "./review.js";
+import { nt, t } from "./words.js";
 
 function renderMoment(s) {
   const box = document.getElementById("moment");
@@ -15,17 +22,23 @@ function renderMoment(s) {
 Skitter.onState((s) => {
   const st = s.state;
   renderPlayers(s);
+  const rules = st.rules;
   document.getElementById("round").textContent =
-    st.rules.variant === "trio" ? "Trio" : `Round ${st.round}`;
-  document.getElementById("pot").textContent = `Pot ${st.pot}`;
-  document.getElementById("match-info").textContent =
-    `${st.rules.variant}${st.rules.flipping ? " · flipping" : ""} · ${st.rules.points_to_win_round} ${st.rules.points_to_win_round === 1 ? "point" : "points"}` +
-    (st.rules.variant === "classic"
-      ? ` · ${st.rules.rounds_to_win_game} ${st.rules.rounds_to_win_game === 1 ? "round" : "rounds"}` : "");
+    rules.variant === "trio" ? t("Trio") : t("Round {n}", { n: st.round });
+  document.getElementById("pot").textContent = t("Pot {n}", { n: st.pot });
+  const info = [rules.variant === "trio" ? t("Trio") : t("classic")];
+  if (rules.flipping) info.push(t("flipping"));
+  info.push(nt("{n} point", "{n} points", rules.points_to_win_round));
+  if (rules.variant === "classic") info.push(nt("{n} round", "{n} rounds", rules.rounds_to_win_game));
+  document.getElementById("match-info").textContent = info.join(" · ");
   document.getElementById("turn").textContent = (s.words && s.words.turn) || "";
   renderMoment(s);
+  // The hub offers this board its next tournament game: announced until it is started.
+  const next = document.getElementById("next");
+  next.textContent = s.offered ? t("Next: {game}", { game: s.offered.words }) : "";
+  next.classList.toggle("hidden", !s.offered);
   Skitter.renderAlerts(document.getElementById("alerts"), s);
-  Skitter.drawBoard(document.getElementById("board"), boardOptions(s));
+  drawBoard(document.getElementById("board"), boardOptions(s));
   renderEffects(document.getElementById("effects"), s);
   Review.mirror(s);
 });
@@ -33,3 +46,4 @@ Skitter.api("/api/about").then((r) => {
   if (r.ok) document.getElementById("url").textContent = r.data.scoreboard;
 });
 Skitter.start();
+startCaller("tv");

@@ -1,31 +1,34 @@
 // /stats: every player's figures from /api/stats, a ratings chart drawn by uPlot (served
 // from /static/vendor), and head to head between two players. Plain words, no JSON.
-"use strict";
+
+import { data } from "./api.js";
+import { h, $ } from "./dom.js";
+import { num, t, nt } from "./words.js";
 
 (() => {
   const COLOURS = ["#ffd43b", "#4dabf7", "#ff8787", "#69db7c", "#da77f2", "#ffa94d",
                    "#3bc9db", "#f783ac"];
-  const $ = (id) => document.getElementById(id);
-  const h = Common.h;
 
-  function fixed(n, digits) { return n === null || n === undefined ? "not rated" : n.toFixed(digits); }
-  function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+  // a figure as the page's language writes it ("3,4" in German)
+  function fixed(n, digits) {
+    return n === null || n === undefined ? t("not rated") : num(n, digits);
+  }
 
   function table(players) {
     const body = $("players-table").querySelector("tbody");
     if (!players.length) {
       body.replaceChildren(h("tr", {}, h("td", { colspan: 11 },
-        "No finished matches between named players yet. Type the players' names when you " +
-        "start a match.")));
+        t("No finished matches between named players yet. Type the players' names " +
+          "when you start a match."))));
       return;
     }
     body.replaceChildren(...players.map((p) => h("tr", {},
       h("td", { class: "name" }, p.name), h("td", {}, fixed(p.rating, 1)),
-      h("td", {}, `${p.matches_won} of ${p.matches}`),
-      h("td", {}, `${p.rounds_won} of ${p.rounds_played}`),
-      h("td", {}, p.points_per_shot.toFixed(2)), h("td", {}, `${p.red_advance} / ${p.red_back}`),
+      h("td", {}, t("{n} of {total}", { n: p.matches_won, total: p.matches })),
+      h("td", {}, t("{n} of {total}", { n: p.rounds_won, total: p.rounds_played })),
+      h("td", {}, fixed(p.points_per_shot, 2)), h("td", {}, `${p.red_advance} / ${p.red_back}`),
       h("td", {}, p.penalties), h("td", {}, p.own_goals), h("td", {}, p.clearings),
-      h("td", {}, p.chains), h("td", {}, p.shots_per_round.toFixed(1)))));
+      h("td", {}, p.chains), h("td", {}, fixed(p.shots_per_round, 1)))));
   }
 
   let plot = null;
@@ -33,12 +36,12 @@
     const box = $("rating-chart");
     const rows = ratings.after_match;
     if (!rows.length || typeof uPlot === "undefined") {
-      box.textContent = "The chart appears after the first finished match.";
+      box.textContent = t("The chart appears after the first finished match.");
       return;
     }
     const xs = rows.map((_, i) => i + 1);
-    const data = [xs, ...ratings.names.map((_, j) => rows.map((r) => r[j]))];
-    const series = [{ label: "Match" }, ...ratings.names.map((name, j) => ({
+    const columns = [xs, ...ratings.names.map((_, j) => rows.map((r) => r[j]))];
+    const series = [{ label: t("Match") }, ...ratings.names.map((name, j) => ({
       label: name, stroke: COLOURS[j % COLOURS.length], width: 3, spanGaps: true,
       points: { size: 8 },
     }))];
@@ -47,12 +50,12 @@
       width: Math.max(280, box.clientWidth), height: window.innerWidth < 700 ? 220 : 300,
       series, scales: { x: { time: false } }, legend: { live: false },
       cursor: { show: false },
-      axes: [{ ...axis, label: "after match", incrs: [1, 2, 5, 10, 20, 50] },
-             { ...axis, label: "rating" }],
+      axes: [{ ...axis, label: t("after match"), incrs: [1, 2, 5, 10, 20, 50] },
+             { ...axis, label: t("rating") }],
     };
     box.textContent = "";
     if (plot) plot.destroy();
-    plot = new uPlot(opts, data, box);
+    plot = new uPlot(opts, columns, box);
   }
 
   function headToHead(players) {
@@ -63,17 +66,24 @@
     if (players.length > 1) b.selectedIndex = 1;
     const show = async () => {
       const out = $("h2h-result");
-      if (players.length < 2) { out.textContent = "Two players are needed."; return; }
-      if (a.value === b.value) { out.textContent = "Choose two different players."; return; }
+      if (players.length < 2) { out.textContent = t("Two players are needed."); return; }
+      if (a.value === b.value) {
+        out.textContent = t("Choose two different players.");
+        return;
+      }
       try {
-        const met = await Common.data(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
+        const met = await data(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
                                 `&b=${encodeURIComponent(b.value)}`);
+        const matches = nt("{n} match", "{n} matches", met.matches);
         out.textContent = met.matches === 0
-          ? `${met.names[0]} and ${met.names[1]} have not played each other yet.`
-          : `${met.names[0]} against ${met.names[1]}: ${plural(met.matches, "match", "matches")}, ` +
-            `${met.names[0]} won ${met.wins[0]}, ${met.names[1]} won ${met.wins[1]}; ` +
-            `rounds ${met.rounds[0]} to ${met.rounds[1]}.`;
-      } catch (err) { out.textContent = `Head to head could not be read: ${err.message}`; }
+          ? t("{a} and {b} have not played each other yet.",
+            { a: met.names[0], b: met.names[1] })
+          : t("{a} against {b}: {matches}, {a} won {wa}, {b} won {wb}; rounds {ra} to " +
+            "{rb}.", { a: met.names[0], b: met.names[1], wa: met.wins[0], wb: met.wins[1],
+            ra: met.rounds[0], rb: met.rounds[1], matches });
+      } catch (err) {
+        out.textContent = t("Head to head could not be read: {why}", { why: err.message });
+      }
     };
     a.onchange = show; b.onchange = show;
     show();
@@ -81,18 +91,21 @@
 
   async function load() {
     try {
-      const s = await Common.data("/api/stats");
+      const s = await data("/api/stats");
+      // (each count on its own: Babel extracts no message nested in another's call)
+      const finished = nt("{n} finished match", "{n} finished matches", s.matches);
+      const players = nt("{n} player", "{n} players", s.players.length);
       $("stats-summary").textContent = s.matches
-        ? `${plural(s.matches, "finished match", "finished matches")} between ` +
-          `${plural(s.players.length, "player", "players")}.`
-        : "No finished matches between named players yet.";
+        ? t("{matches} between {players}.", { matches: finished, players })
+        : t("No finished matches between named players yet.");
       table(s.players);
       chart(s.ratings);
       headToHead(s.players);
       $("stats-problems").textContent = s.problems.join(" ");
       document.body.dataset.loaded = "yes";
     } catch (err) {
-      $("stats-summary").textContent = `The statistics could not be read: ${err.message}`;
+      $("stats-summary").textContent = t("The statistics could not be read: {why}",
+        { why: err.message });
     }
   }
   let resizeTimer = null;

@@ -1,42 +1,39 @@
 // The tablet's amend form, the fields a referee adds to the last shot beyond the sensed
 // changes: both big skitts knocked loose (R12), Hit on Red point by point for the shooter and
-// for the opponent (R4, R7). Loaded before tablet.js, whose helpers ($, S, options) it uses
-// when the form is filled.
-"use strict";
+// for the opponent (R4, R7).
 
-const other = (p) => (p === "black" ? "white" : "black");
+import { $, h } from "./dom.js";
+import { options } from "./form-controls.js";
+import { Skitter } from "./live.js";
+import { t } from "./words.js";
+
+export const other = (p) => (p === "black" ? "white" : "black");
 const RED_POINTS = 3;  // the red points one shot usually scores; more when the shot had more
 
 // One select per red point of `scorer` (R4): "Ann +1" (advance) or "Ann sets Bo back one" (back).
-function amendRed(box, id, scorer, choices) {
-  const s = S();
-  const caption = document.createElement("span");
-  caption.className = "caption";
-  caption.textContent = `Hit on Red, ${Skitter.nameOf(s, scorer)}'s red points:`;
-  box.replaceChildren(caption);
+export function amendRed(box, id, scorer, choices) {
+  const s = Skitter.state;
+  const points = [];
   const n = Math.max(RED_POINTS, choices.length);
   for (let i = 0; i < n; i++) {
-    const l = document.createElement("label");
-    l.textContent = `point ${i + 1} `;
-    const sel = document.createElement("select");
-    sel.id = `${id}-${i + 1}`;
-    sel.className = id;
-    options(sel, [["advance", `${Skitter.nameOf(s, scorer)} +1`],
-      ["back", `${Skitter.nameOf(s, scorer)} sets ${Skitter.nameOf(s, other(scorer))} back one`]]);
+    const sel = h("select", { id: `${id}-${i + 1}`, class: id });
+    const said = s.words.red_choices[scorer];  // "Ann +1", "Ann sets Bo back one"
+    options(sel, [["advance", said.advance], ["back", said.back]]);
     sel.value = choices[i] || "advance";
-    l.appendChild(sel);
-    box.appendChild(l);
+    points.push(h("label", {}, t("point {n}", { n: i + 1 }) + " ", sel));
   }
+  box.replaceChildren(h("span", { class: "caption" }, t("Hit on Red, {who}'s red points:",
+    { who: Skitter.nameOf(s, scorer) })), ...points);
 }
 
 // The choices as the engine takes them: point by point, a missing one is advance.
-function redChoices(id) {
+export function redChoices(id) {
   const picked = [...document.querySelectorAll(`select.${id}`)].map((x) => x.value);
   while (picked.length && picked[picked.length - 1] === "advance") picked.pop();
   return picked.length ? picked : null;
 }
 
-function showSecondKnocked() {
+export function showSecondKnocked() {
   const first = $("amend-knocked").value;
   $("amend-knocked-2-box").classList.toggle("hidden", !first || $("amend-knocked-box").classList.contains("hidden"));
   if (!first) $("amend-knocked-2").value = "";

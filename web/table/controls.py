@@ -11,10 +11,12 @@ nothing and is reported in :attr:`HardwareControls.last_message`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from firmware_bridge.gpio import Buttons, Leds
 from firmware_bridge.profile import GpioConfig
+from scorekeeper.errors import Player, because
 from scorekeeper.events import Decision, Undo
 from scorekeeper.fields import PLAYERS
 from web.table.table import Refused, Table
@@ -40,12 +42,18 @@ class HardwareControls:
             self.close()
             raise
         self._lit: str | None = None
+        self.divert: Callable[[str, str], None] | None = None
+        """While set, presses go here (role, name) instead of to the match: the board
+        self-test proves the buttons without undoing anything."""
 
     def poll(self) -> None:
         """Act on the presses since the last call, then light the LED of the player due."""
         for role, buttons in self.buttons.items():
             for name in buttons.poll():
-                self._press(role, name)
+                if self.divert is not None:
+                    self.divert(role, name)
+                else:
+                    self._press(role, name)
         self._show_turn()
 
     def _press(self, role: str, name: str) -> None:
@@ -64,20 +72,23 @@ class HardwareControls:
     def _end_turn(self, role: str) -> None:
         turn = self.table.match.state.turn
         if role in PLAYERS and turn != role:
-            raise Refused(f"it is not {role}'s turn (due: {turn})", "turn")
+            raise Refused(because("it is not {who}'s turn (due: {due})", who=Player(role),
+                                  due=Player(turn or "")), "turn")
         self.table.no_change(source="button")
 
     def _red_back(self, role: str) -> None:
         pending = next((p for p in self.table.match.state.pending_red if p.player == role), None)
         if pending is None:
-            raise Refused(f"{role} has no Hit on Red point to push back", "red")
+            raise Refused(because("{who} has no Hit on Red point to push back",
+                                  who=Player(role)), "red")
         choices = list(pending.choices)
         for i, (choice, changeable) in enumerate(zip(choices, pending.changeable, strict=True)):
             if choice == "advance" and changeable:
                 choices[i] = "back"
                 break
         else:
-            raise Refused(f"{role}'s Hit on Red points are all back already", "red")
+            raise Refused(because("{who}'s Hit on Red points are all back already",
+                                  who=Player(role)), "red")
         self.table.apply_step(Decision(by=role, red=tuple(choices)), source="button")
 
     def _show_turn(self) -> None:

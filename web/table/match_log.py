@@ -36,7 +36,8 @@ class LogEntry:
     source: str
     event: Event
     text: str
-    effects: list[dict[str, Any]]
+    """The step's rules words with side ids (the referee's log)."""
+    effects: tuple[Effect, ...]
     score: dict[str, int]
     round: int
 
@@ -55,7 +56,7 @@ class LogEntry:
             "kind": self.kind,
             "text": self.text,
             "reason": reason_of(self.event),
-            "effects": self.effects,
+            "effects": [e.to_json() for e in self.effects],
             "score": self.score,
             "round": self.round,
             "undone": undone,
@@ -106,6 +107,11 @@ class MatchLog:
         """The last ``n`` entries, as sent."""
         return self.to_json(max(0, len(self.entries) - n))
 
+    def tail_entries(self, n: int) -> list[tuple[LogEntry, bool]]:
+        """The last ``n`` entries, each with whether an undo took it back."""
+        first = max(0, len(self.entries) - n)
+        return [(e, self.undone(i)) for i, e in enumerate(self.entries[first:], first)]
+
     def __len__(self) -> int:
         return len(self.entries)
 
@@ -148,6 +154,6 @@ def log_entry(
     return LogEntry(
         seq=seq, at=at, source=source, event=event,
         text=event.describe() if words is None else words,
-        effects=[e.to_json() for e in effects],
+        effects=tuple(effects),
         score=dict(state.score), round=state.round,
     )

@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from scorekeeper.events import ShotEvent, Undo
-from scorekeeper.words import in_names, what_changed
+from scorekeeper.words import ENGLISH, Words, phrase_words, what_changed
 from web.table.match_log import LogEntry
 
 
-def since(entries: Sequence[LogEntry], first: int, names: Mapping[str, str]) -> list[str]:
-    """What the entries from index ``first`` on did, in players' words."""
+def since(entries: Sequence[LogEntry], first: int, names: Mapping[str, str],
+          t: Words = ENGLISH) -> list[str]:
+    """What the entries from index ``first`` on did, in players' words (the steps' own words
+    are the rules', in the language they are written in)."""
     out: list[str] = []
     for i in range(first, len(entries)):
         e = entries[i]
@@ -26,13 +28,15 @@ def since(entries: Sequence[LogEntry], first: int, names: Mapping[str, str]) -> 
             continue  # an amendment: its undo and its shot are stored together
         if isinstance(e.event, ShotEvent) and i and entries[i - 1].at == e.at \
                 and isinstance(entries[i - 1].event, Undo):
-            out.append(in_names(f"someone amended {e.text}", names))
+            out.append(t.gettext("someone amended {what}").format(
+                what=phrase_words(e.event.phrase(), names, t)))
         elif isinstance(e.event, Undo):
             back = taken_back_by(entries, i)
-            out.append(in_names(f"someone took back {back.text}" if back else
-                                "someone took back a step", names))
+            out.append(t.gettext("someone took back {what}").format(
+                what=phrase_words(back.event.phrase(), names, t)) if back
+                else t.gettext("someone took back a step"))
         else:
-            out.extend(what_changed(e.event, e.text, names))
+            out.extend(what_changed(e.event, names, t))
     return out
 
 

@@ -19,15 +19,19 @@ from firmware_bridge.counts import big_spots, bridges, field_counts
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
 from firmware_bridge.timeline import Timeline
+from scorekeeper.effects import EffectKind
 from scorekeeper.events import Correction, Event, ShotEvent
 from scorekeeper.shot import Shot
-from scorekeeper.words import in_names, name_of
+from scorekeeper.words import ENGLISH, Words, field_words, name_of, phrase_words
 from web.table.match_log import LogEntry, MatchLog
 
-NO_TIMELINE = {
-    "manual": "entered by hand: no sensor timeline (the sensors did not make this step)",
-    "pruned": "this step's sensor timeline was removed (skitter log --prune-timelines)",
-}
+
+def _no_timeline(kind: str, t: Words) -> str:
+    """Why a step has no timeline to play back."""
+    if kind == "manual":
+        return t.gettext("entered by hand: no sensor timeline (the sensors did not make this "
+                         "step)")
+    return t.gettext("this step's sensor timeline was removed (skitter log --prune-timelines)")
 
 
 def review_file(
@@ -51,36 +55,40 @@ def review_file(
 
 def build_review(
     log: MatchLog, seq: int, timeline: Mapping[str, Any] | None,
-    profile: BoardProfile, match_id: int, names: Mapping[str, str],
+    profile: BoardProfile, match_id: int, names: Mapping[str, str], t: Words = ENGLISH,
 ) -> dict[str, Any]:
-    """Everything the review of step ``seq`` shows; ``LookupError`` for an unknown step."""
+    """Everything the review of step ``seq`` shows, its sentences in the language ``t``;
+    ``LookupError`` for an unknown step."""
     entries = log.entries
     index = next((i for i, e in enumerate(entries) if e.seq == seq), None)
     if index is None:
-        raise LookupError(f"step {seq}: no such step in this match's log")
+        raise LookupError(t.gettext("step {seq}: no such step in this match's log").format(
+            seq=seq))
     entry = entries[index]
     out: dict[str, Any] = {
         "seq": seq,
         "source": entry.source,
-        "recorded": step_words(entry.event, names),
-        "ruling": ruling_words(entry, names),
+        "recorded": step_words(entry.event, names, t),
+        "ruling": ruling_words(entry, names, t),
         "bridges": [list(b.fields) for b in profile.bridges],
-        "score": " · ".join(f"{name_of(p, names)} {n}" for p, n in entry.score.items()),
-        "later": later_changes(entries, index, log.undone(index), names),
+        "score": " · ".join(f"{name_of(p, names, t)} {t.number(n)}"
+                            for p, n in entry.score.items()),
+        "later": later_changes(entries, index, log.undone(index), names, t),
         "can_amend": log.last_standing() is entry and entry.kind == "shot",
         "file": review_file(entry, timeline, profile, match_id, names),
         "frames": [],
         "note": "",
     }
     if timeline is None:
-        out["note"] = NO_TIMELINE["manual" if entry.source != "sensor" else "pruned"]
+        out["note"] = _no_timeline("manual" if entry.source != "sensor" else "pruned", t)
         return out
     try:
         parsed = Timeline.from_json(timeline)
     except ValueError as exc:
-        out["note"] = f"this step's sensor timeline cannot be read ({exc})"
+        out["note"] = t.gettext("this step's sensor timeline cannot be read ({why})").format(
+            why=exc)
         return out
-    out["frames"] = frames(parsed, profile, names)
+    out["frames"] = frames(parsed, profile, names, t)
     out["settled_ms"] = parsed.settled_ms
     out["reading"] = dict(parsed.reading)
     out["note"] = parsed.note()
@@ -88,7 +96,7 @@ def build_review(
 
 
 def frames(
-    timeline: Timeline, profile: BoardProfile, names: Mapping[str, str]
+    timeline: Timeline, profile: BoardProfile, names: Mapping[str, str], t: Words = ENGLISH,
 ) -> list[dict[str, Any]]:
     """The board before the shot, then after each change: counts, big spots, and where the
     change was in player words (``place``) and in sensor terms (``where``)."""
@@ -104,23 +112,25 @@ def frames(
         else:
             active.discard(change.cell)
         frame = _frame(profile, active, muted, change.ms, change.cell, change.active)
-        frame["place"] = place_words(roles.get(change.cell, ""), names)
+        frame["place"] = place_words(roles.get(change.cell, ""), names, t)
         out.append(frame)
     return out
 
 
-def place_words(role: str, names: Mapping[str, str]) -> str:
+def place_words(role: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
     """Where on the board a cell is, for players: ``Bo's red``, ``Ann's launch spot``."""
     kind, _, what = role.partition(":")
     if not what:
-        return field_words(kind, names) if kind else "a cell that counts for nothing"
+        return field_words(kind, names, t) if kind else t.gettext(
+            "a cell that counts for nothing")
     if kind == "big":
-        return f"{name_of(what, names)}'s big skitt spot"
+        return t.gettext("{who}'s big skitt spot").format(who=name_of(what, names, t))
     if kind == "launch":
-        return f"{name_of(what, names)}'s launch spot"
+        return t.gettext("{who}'s launch spot").format(who=name_of(what, names, t))
     if kind == "bridge":
         a, _, b = what.partition("/")
-        return f"the bridge between {field_words(a, names)} and {field_words(b, names)}"
+        return t.gettext("the bridge between {first} and {second}").format(
+            first=field_words(a, names, t), second=field_words(b, names, t))
     return role
 
 
@@ -143,84 +153,84 @@ def _frame(
 
 
 def later_changes(
-    entries: Sequence[LogEntry], index: int, undone: bool, names: Mapping[str, str]
+    entries: Sequence[LogEntry], index: int, undone: bool, names: Mapping[str, str],
+    t: Words = ENGLISH,
 ) -> list[str]:
     """What happened to the step later (``undone``: an undo took it back): the undo, the
     amended shot, corrections before the next shot."""
     out: list[str] = []
+    taken_back = False
     for later in entries[index + 1:]:
         kind = later.kind
         if kind == "undo" and undone:
-            out.append(f"step {later.seq}: taken back")
-            undone = False
+            out.append(t.gettext("step {seq}: taken back").format(seq=later.seq))
+            undone, taken_back = False, True
             continue
         if kind == "shot":
-            if out and out[-1].endswith("taken back"):
-                words = step_words(later.event, names)
-                out.append(f"step {later.seq}: amended to {words}")
+            if taken_back:
+                out.append(t.gettext("step {seq}: amended to {words}").format(
+                    seq=later.seq, words=step_words(later.event, names, t)))
             break
         if isinstance(later.event, Correction):
             reason = later.event.reason or ""
-            out.append(f"step {later.seq}: corrected ({reason})" if reason
-                       else f"step {later.seq}: corrected")
+            out.append(t.gettext("step {seq}: corrected ({reason})").format(
+                seq=later.seq, reason=reason) if reason
+                else t.gettext("step {seq}: corrected").format(seq=later.seq))
+            taken_back = False
     return out
 
 
-def ruling_words(entry: LogEntry, names: Mapping[str, str]) -> str:
+def ruling_words(entry: LogEntry, names: Mapping[str, str], t: Words = ENGLISH) -> str:
     """How the rules ruled the step, when that is not what its words say: a shot the rules
     ruled invalid (R8) reads as any other shot until this is said."""
-    invalid = [e for e in entry.effects if e.get("kind") == "invalid"]
+    invalid = [e for e in entry.effects if e.kind is EffectKind.INVALID]
     if not invalid:
         return ""
-    why = "; ".join(in_names(str(e.get("text", "")), names) for e in invalid)
-    return f"ruled invalid by the rules ({invalid[0].get('reason', 'R8')}): {why}"
+    why = "; ".join(phrase_words(e.phrase, names, t) for e in invalid)
+    return t.gettext("ruled invalid by the rules ({ruling}): {why}").format(
+        ruling=invalid[0].reason.clause, why=why)
 
 
-def step_words(event: Event, names: Mapping[str, str]) -> str:
-    """A step in player words; a shot as ``Ann: +1 skitt on Bo's yellow, 1 skitt off minus``."""
+def step_words(event: Event, names: Mapping[str, str], t: Words = ENGLISH) -> str:
+    """A step in player words; a shot as ``Ann: +1 skitt on Bo's yellow, 1 skitt off the
+    minus field``."""
     if isinstance(event, ShotEvent):
-        return shot_words(event.shot, names)
+        return shot_words(event.shot, names, t)
     return event.kind
 
 
-def shot_words(shot: Shot, names: Mapping[str, str]) -> str:
+def shot_words(shot: Shot, names: Mapping[str, str], t: Words = ENGLISH) -> str:
     """What a shot did, in the words players use."""
     parts: list[str] = []
     changes = list(shot.delta.items())
     changes.sort(key=lambda fn: fn[1] < 0)  # what arrived, then what left (as played)
     for field, n in changes:
-        place = field_words(field, names)
+        place = field_words(field, names, t)
         if n > 0:
-            parts.append(f"+{n} {_skitts(n)} on {place}")
+            parts.append(t.ngettext("+{n} skitt on {place}", "+{n} skitts on {place}", n).format(
+                n=t.number(n), place=place))
         elif n < 0:
-            parts.append(f"{-n} {_skitts(-n)} off {place}")
+            parts.append(t.ngettext("{n} skitt off {place}", "{n} skitts off {place}",
+                                    -n).format(n=t.number(-n), place=place))
     if shot.off_board:
-        parts.append(f"{shot.off_board} {_skitts(shot.off_board)} off the board")
+        parts.append(t.ngettext("{n} skitt off the board", "{n} skitts off the board",
+                                shot.off_board).format(n=t.number(shot.off_board)))
     if shot.big == "placed":
-        parts.append("big skitt placed")
+        parts.append(t.gettext("big skitt placed"))
     elif shot.big == "missed":
-        parts.append("big skitt missed its spot")
+        parts.append(t.gettext("big skitt missed its spot"))
     elif shot.big is not None:
-        parts.append(f"big skitt on {field_words(shot.big, names)}")
+        parts.append(t.gettext("big skitt on {place}").format(
+            place=field_words(shot.big, names, t)))
     if len(shot.knocked_big) == 2:
-        parts.append("knocked both big skitts loose")
+        parts.append(t.gettext("knocked both big skitts loose"))
     elif shot.knocked_big:
-        parts.append("knocked a big skitt loose")
+        parts.append(t.gettext("knocked a big skitt loose"))
     if shot.chain is not None:
         first, second = shot.chain
-        parts.append(f"chain {field_words(first, names)} to {field_words(second, names)}")
+        parts.append(t.gettext("chain {first} to {second}").format(
+            first=field_words(first, names, t), second=field_words(second, names, t)))
     if shot.invalid:
-        parts.append("declared invalid")
-    return f"{name_of(shot.by, names)}: {', '.join(parts) if parts else 'nothing changed'}"
-
-
-def field_words(field: str, names: Mapping[str, str]) -> str:
-    """``white.yellow`` as ``Bo's yellow``; ``minus`` stays."""
-    if "." not in field:
-        return field
-    side, colour = field.split(".", 1)
-    return f"{name_of(side, names)}'s {colour}"
-
-
-def _skitts(n: int) -> str:
-    return "skitt" if n == 1 else "skitts"
+        parts.append(t.gettext("declared invalid"))
+    said = ", ".join(parts) if parts else t.gettext("nothing changed")
+    return f"{name_of(shot.by, names, t)}: {said}"

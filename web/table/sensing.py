@@ -8,15 +8,29 @@ the simulated board) is read here, so the table never reaches into the bridge it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from firmware_bridge.counts import big_spots, bridges, field_counts
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.simulator import SimulatedBoard, SimulatorError
-from firmware_bridge.source import LinkStatus, Source
+from firmware_bridge.source import LinkStatus, SensorEvent, Source
 from scorekeeper.reading import BoardReading
+
+
+def no_source_view() -> dict[str, Any]:
+    """What :meth:`Sensing.view` would say of a table without sensors."""
+    return {
+        "link": {"up": False, "message": "no sensor source", "degraded": False, "errors": 0},
+        "sensors": None,
+        "virtual": None,
+    }
+
+
+def link_json(link: LinkStatus) -> dict[str, Any]:
+    return {"up": link.up, "message": link.message, "degraded": link.degraded,
+            "errors": link.errors}
 
 
 class Sensing:
@@ -35,6 +49,9 @@ class Sensing:
         self._last_error = ""
         self._rest_at: float | None = None
         self._events_seen = 0
+        self.tap: Callable[[list[SensorEvent]], None] | None = None
+        """Also given every raw event polled, before the pipeline (the board self-test's
+        walk, ``web.table.selftest_run``); runs on the sensing thread."""
 
     def rest_deadline(self) -> float | None:
         """When the board will have been still for the settle window after the last change
@@ -54,6 +71,8 @@ class Sensing:
             self.errors += 1
             self._last_error = f"{type(exc).__name__}: {exc}"
             events = []
+        if events and self.tap is not None:
+            self.tap(events)
         if events:
             self._events_seen += len(events)
             pipeline = self.pipeline
@@ -76,16 +95,26 @@ class Sensing:
         may have changed (``link``: the status just read), so a polling step that saw
         nothing new can skip building and comparing the whole view.
 
-        It covers every input of :func:`web.table.snapshot.sensing_part` that moves by itself: the
-        link, events taken from the source (the virtual board), debounced cells, flags and
-        restore windows (they change with time), mutes and source errors. The tracker and
-        the pause switch change only through the watch, which publishes then anyway.
+        It covers every input of :meth:`view` (made right below, so the two cannot drift):
+        the link, events taken from the source (the virtual board), debounced cells, flags
+        and restore windows (they change with time), mutes and source errors. The tracker
+        and the pause switch change only through the watch, which publishes then anyway.
         """
         health = self.pipeline.health
         return (
             link, self._events_seen, self.pipeline.active_cells(), tuple(health.flags()),
             health.unrestored(), health.muted, self.errors,
         )
+
+    def view(self, link: LinkStatus) -> dict[str, Any]:
+        """What the pages are shown about the sensors: the link (``link``: the status read
+        once for this step, the one :meth:`change_key` was made of), the cells and the
+        virtual board."""
+        return {
+            "link": link_json(link),
+            "sensors": self.sensors_json(),
+            "virtual": self.simulated_json(),
+        }
 
     def link(self) -> LinkStatus:
         """The source's link, or down with the error a source raised from ``status``."""

@@ -8,29 +8,37 @@ the match and its log is made here, when a snapshot is sent.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from scorekeeper.effect_words import effect_words, effects_in_names, sent_effects_in_words
+from scorekeeper.effects import EffectKind
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import Decision, ShotEvent
+from scorekeeper.events import Decision, Event, ShotEvent, parse_event
 from scorekeeper.options import Handicap
+from scorekeeper.state import Phase, State
+from scorekeeper.step_words import step_words
+from scorekeeper.stream_words import last_shot_line, one_line
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import (
+    ENGLISH,
+    Words,
+    board_status,
     board_words,
-    effects_in_names,
+    clearing_instruction,
+    field_words,
     given_names,
-    in_names,
     moment,
     name_of,
+    phrase_words,
     players_named,
     question_words,
     restore_instruction,
+    shootoff_prompt,
     turn_prompt,
 )
-from web.table.match_log import LogEntry
-from web.table.sensing import Sensing
-
-if TYPE_CHECKING:
-    from web.table.table import Table
+from web.table.committed import Committed
+from web.table.match_log import LogEntry, MatchLog
+from web.table.offer import offer_in_language
 
 LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
@@ -52,70 +60,150 @@ def handicaps_shown(stored: Any) -> dict[str, dict[str, str]]:
     return out
 
 
-def match_part(table: Table) -> dict[str, Any]:
-    """The match part of the snapshot, built by the writer after each commit and kept (the
-    sensing side publishes it again with each new view of the sensors)."""
-    last = table.log.last_standing()
+def match_part(now: Committed, review_shown: Mapping[str, Any] | None,
+               offered: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The match part of the snapshot, built from what the writer committed and kept (the
+    sensing side publishes it again with each new view of the sensors); ``offered`` is the
+    tournament game the hub offers the board, as the tablet shows it."""
+    log, names = now.log, now.names
+    last = log.last_standing()
+    state = now.match.state
+    shown = state.to_json()
     return {
-        "match_id": table.match_id,
-        "names": players_named(table.names),
-        "given_names": given_names(table.names),
-        "handicaps": handicaps_shown(table.meta.get("handicaps")),
-        "state": table.match.state.to_json(),
-        "can_undo": bool(table.match.can_undo),
-        "log": log_in_words(table.log.tail(LOG_TAIL), table.names),
+        "match_id": now.match_id,
+        "names": players_named(names),
+        "given_names": given_names(names),
+        "handicaps": handicaps_shown(now.meta.get("handicaps")),
+        "state": shown,
+        "can_undo": bool(now.match.can_undo),
+        "log": [entry_in_words(e, undone, names) for e, undone in log.tail_entries(LOG_TAIL)],
         "last_step": None if last is None else last.to_json(undone=False),  # it stands
-        "log_length": len(table.log),
-        "review_shown": table.review_shown,
-        "taken_back": _in_words(table.log.taken_back_last(), table.names),
-        "decided_shot": _in_words(_decided_shot(table), table.names),
+        "log_length": len(log),
+        "review_shown": review_shown,
+        "taken_back": _in_words(log.taken_back_last(), names),
+        "decided_shot": _in_words(_decided_shot(log), names),
+        "offered": offered,
+        "pairing": now.meta.get("pairing"),
+        "words": match_words(state, shown, last, names),
     }
 
 
-def _decided_shot(table: Table) -> LogEntry | None:
+def match_words(state: State, shown: Mapping[str, Any], last: LogEntry | None,
+                names: Mapping[str, str]) -> dict[str, Any]:
+    """The words of the match itself, made from its values in names (``shown``: the state as
+    sent): its effects, the turn, a round or game moment, the overlay's last-shot line."""
+    effects = effects_in_names(state.last_effects, names)
+    line = "" if last is None else one_line(
+        phrase_words(last.event.phrase(), names), [e["text"] for e in effects], kind=last.kind,
+        entered=last.source == "manual")
+    return {"effects": effects, "turn": turn_prompt(shown, names),
+            "moment": moment(shown, names), "last_shot": line}
+
+
+def _decided_shot(log: MatchLog) -> LogEntry | None:
     """When the newest step is a late decision: the shot it decided (the TV explains the
     shot with the decision, instead of the decision alone)."""
-    entries = table.log.entries
+    entries = log.entries
     if not entries or not isinstance(entries[-1].event, Decision):
         return None
     for i in range(len(entries) - 2, -1, -1):
-        if isinstance(entries[i].event, ShotEvent) and not table.log.undone(i):
+        if isinstance(entries[i].event, ShotEvent) and not log.undone(i):
             return entries[i]
     return None
 
 
 def _in_words(entry: LogEntry | None, names: Mapping[str, str]) -> dict[str, Any] | None:
-    if entry is None:
-        return None
-    return log_in_words([entry.to_json(undone=False)], names)[0]
+    return None if entry is None else entry_in_words(entry, False, names)
+
+
+def entry_in_words(entry: LogEntry, undone: bool, names: Mapping[str, str]) -> dict[str, Any]:
+    """A log entry as sent, with ``words`` (the step in names) beside the raw ``text`` and its
+    effects in words; each effect keeps the rules' text as ``rule_text`` and its values
+    (``fields``...: another language words it again from those)."""
+    return {**entry.to_json(undone=undone), "words": phrase_words(entry.event.phrase(), names),
+            "heading": heading(entry.event, names),
+            "effects": [{**e.to_json(), "text": effect_words(e, names), "rule_text": e.text}
+                        for e in entry.effects]}
+
+
+def in_language(snapshot: Mapping[str, Any], t: Words, *, source: bool) -> dict[str, Any]:
+    """``snapshot`` with every word a person reads made again in the language ``t``, from the
+    snapshot's own data (names, state, tracker, log texts): the one path for the pages, the
+    WebSocket and every API answer in another language. ``source``: ``t`` is the language the
+    rules write their texts in (then the snapshot is already in it)."""
+    if source or not snapshot or "state" not in snapshot:
+        return dict(snapshot)
+    names = players_named(snapshot.get("given_names") or {}, t)
+    state = snapshot["state"]
+    view = {k: snapshot[k] for k in ("link", "sensors", "tracker") if k in snapshot}
+    storage = snapshot.get("storage") or {}
+
+    def reword(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
+        return None if entry is None else sent_entry_in_words(entry, names, t)
+
+    return {
+        **snapshot,
+        "names": names,
+        "log": [reword(e) for e in snapshot.get("log") or []],
+        "taken_back": reword(snapshot.get("taken_back")),
+        "decided_shot": reword(snapshot.get("decided_shot")),
+        "alerts": alerts(state, view, names, storage=None if storage.get("ok", True)
+                         else storage.get("message"), t=t),
+        "words": {**words_part(state, view, names, t),
+                  **table_words(state, names, t, snapshot.get("handicaps") or {}),
+                  "last_shot": _last_shot(snapshot.get("last_step"), state, names, t)},
+        "offered": offer_in_language(snapshot.get("offered"), t),
+    }
+
+
+def _last_shot(last: Mapping[str, Any] | None, state: Mapping[str, Any],
+               names: Mapping[str, str], t: Words) -> str:
+    """The overlay's last-shot line in ``t``, from the standing step as sent and its effects
+    (as the hub words a board's, :func:`~scorekeeper.stream_words.last_shot_line`)."""
+    if last is None:
+        return ""
+    return last_shot_line(parse_event(last["step"]), state.get("last_effects") or [], names,
+                          entered=last.get("source") == "manual", t=t)
+
+
+def worded(snapshot: Mapping[str, Any], code: str | None = None) -> dict[str, Any]:
+    """``snapshot`` in the language ``code`` (default: the request's, ``web.i18n.current``)."""
+    from web.i18n import SOURCE, current, language
+
+    lang = current() if code is None else language(code)
+    return in_language(snapshot, lang, source=lang.code == SOURCE)
+
+
+def sent_entry_in_words(entry: Mapping[str, Any], names: Mapping[str, str],
+                        t: Words) -> dict[str, Any]:
+    """A log entry as sent, worded again in ``t``: the step from its step object (so a
+    person's words in it stay as typed), each effect from its values
+    (:func:`~scorekeeper.effect_words.sent_effects_in_words`; an entry stored before effects
+    carried them, from its rules text, ``rule_text``)."""
+    raw = [{**e, "text": e.get("rule_text", e.get("text", ""))}
+           for e in entry.get("effects") or []]
+    event = parse_event(entry["step"])
+    return {**entry, "words": step_words(event, names, t),
+            "heading": heading(event, names, t),
+            "effects": [{**w, "rule_text": str(e.get("text", ""))}
+                        for w, e in zip(sent_effects_in_words(raw, names, t), raw, strict=True)]}
 
 
 def sensing_part(
-    sensing: Sensing | None, tracker: Tracker, paused: bool, source_name: str
+    sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str
 ) -> dict[str, Any]:
-    """Tracker status, link, sensor health and the virtual board, as published."""
-    if sensing is None:
-        return {
-            "tracker": tracker.status().to_json(),
-            "link": {"up": False, "message": "no sensor source", "degraded": False, "errors": 0},
-            "sensors": None,
-            "sensing": {"paused": paused, "source": source_name, "virtual_board": False},
-            "virtual": None,
-        }
-    link = sensing.link()
+    """Tracker status, link, sensor health and the virtual board, as published (``sensed``:
+    :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``)."""
     return {
         "tracker": tracker.status().to_json(),
-        "link": {
-            "up": link.up, "message": link.message, "degraded": link.degraded,
-            "errors": link.errors,
-        },
-        "sensors": sensing.sensors_json(),
+        "link": sensed["link"],
+        "sensors": sensed["sensors"],
         "sensing": {
             "paused": paused,
             "source": source_name,
-            "virtual_board": sensing.simulator is not None,
+            "virtual_board": sensed["virtual"] is not None,
         },
-        "virtual": sensing.simulated_json(),
+        "virtual": sensed["virtual"],
     }
 
 
@@ -135,13 +223,14 @@ def compose(
         **view,
         "storage": {"ok": storage is None, "message": storage or ""},
         "alerts": alerts(state, view, names, storage=storage),
-        "words": words_part(state, view, names),
+        "words": {**match["words"], **board_part(state, view, names),
+                  **table_words(state, names, ENGLISH, match.get("handicaps") or {})},
     }
 
 
 def alerts(
     state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str] | None = None,
-    *, storage: str | None = None,
+    *, storage: str | None = None, t: Words = ENGLISH,
 ) -> list[dict[str, str]]:
     """Everything that stops play, most urgent first, in players' words for a TV across the
     room. Cell numbers and expander addresses stay in the referee's sensor details.
@@ -151,21 +240,21 @@ def alerts(
     names = names or {}
 
     def who(player: str | None) -> str:
-        return name_of(player, names)
+        return name_of(player, names, t)
 
     out: list[dict[str, str]] = []
     if storage:
         out.append({"kind": "storage", "message": storage})
     link = view["link"]
     if not link["up"]:
-        out.append({"kind": "link", "message": "The board's sensors are not connected: "
-                    "play is paused until they are back"})
+        out.append({"kind": "link", "message": t.gettext(
+            "The board's sensors are not connected: play is paused until they are back")})
     sensors = view.get("sensors") or {}
     if any(not f.get("muted") for f in sensors.get("flags", [])):
-        out.append({"kind": "sensor", "message": "A board sensor needs the referee: "
-                    "play waits until it is checked"})
+        out.append({"kind": "sensor", "message": t.gettext(
+            "A board sensor needs the referee: play waits until it is checked")})
     tracker = view["tracker"]
-    question = question_words(tracker.get("question"), names)
+    question = question_words(tracker.get("question"), names, t)
     if tracker["mode"] == "question" and question:
         out.append({"kind": "question", "message": question["alert"]})
     elif tracker["mode"] == "restore":
@@ -174,34 +263,34 @@ def alerts(
         blockades = [f for f in state.get("blocked") or () if differences.get(f, 0) > 0]
         if _new_round_clearing(state, differences, bigs):
             # a new round starts from an empty board: one instruction, not every field
-            message = f"Clear the board for round {state.get('round')}: every skitt off" + (
-                " and the big skitts back in hand" if bigs else "")
+            message = clearing_instruction(state.get("round"), bool(bigs), t)
         else:
-            message = restore_instruction(differences, bigs, names, blockades=blockades)
+            message = restore_instruction(differences, bigs, names, blockades=blockades, t=t)
         out.append({"kind": "restore", "message": message})
-    elif tracker["mode"] == "review":
-        out.append({"kind": "review", "message": "The board does not match the match: "
-                    "the referee decides on the tablet"})
+    elif tracker["mode"] == "review" and tracker.get("settled", True):
+        # (before the first settled reading the board is not judged yet: no fault)
+        out.append({"kind": "review", "message": t.gettext(
+            "The board does not match the match: the referee decides on the tablet")})
     elif tracker["mode"] == "paused" and link["up"]:
-        out.append({"kind": "paused", "message": "Sensing is paused by the referee"})
+        out.append({"kind": "paused", "message": t.gettext("Sensing is paused by the referee")})
     pending = state.get("pending") or {}
     for red in pending.get("red") or []:
         if any(red.get("changeable", [])):
             out.append({
                 "kind": "decision",
-                "message": f"{who(red['player'])} may push Hit on Red points back before the "
-                "next shot",
+                "message": t.gettext("{who} may push Hit on Red points back before the next "
+                                     "shot").format(who=who(red["player"])),
             })
     unblock = pending.get("unblock")
     if unblock:
-        fields = ", ".join(in_names(f, names) for f in unblock.get("fields", []))
+        fields = ", ".join(field_words(f, names, t) for f in unblock.get("fields", []))
         out.append({
             "kind": "decision",
-            "message": f"{who(unblock['player'])} may lift a blockade ({fields})",
+            "message": t.gettext("{who} may lift a blockade ({fields})").format(
+                who=who(unblock["player"]), fields=fields),
         })
-    if state.get("phase") == "shootoff":
-        out.append({"kind": "shootoff",
-                    "message": "Shoot-off: who starts? (enter it on the tablet)"})
+    if state.get("phase") == Phase.SHOOTOFF:
+        out.append({"kind": "shootoff", "message": shootoff_prompt(t)})
     return out
 
 
@@ -209,31 +298,79 @@ def _new_round_clearing(
     state: Mapping[str, Any], differences: Mapping[str, int], bigs: Mapping[str, str]
 ) -> bool:
     """The last step ended a round and the board is to be emptied for the next one."""
-    ended = any(e.get("kind") == "round" for e in state.get("last_effects") or ())
+    ended = any(e.get("kind") == EffectKind.ROUND for e in state.get("last_effects") or ())
     board = state.get("board") or {}
-    return (ended and state.get("phase") == "playing" and bool(differences)
+    return (ended and state.get("phase") == Phase.PLAYING and bool(differences)
             and not any(board.values()) and all(d > 0 for d in differences.values())
             and all(b == "unexpected" for b in bigs.values()))
 
 
-def words_part(
-    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str]
+def board_part(
+    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str],
+    t: Words = ENGLISH, *, source: bool = True,
 ) -> dict[str, Any]:
-    """The words the pages show for the match itself: effects, the turn, a round or game
-    moment, and what the board needs (see :mod:`scorekeeper.words`)."""
+    """The words the pages show for the board: what it needs, and the referee's question."""
     return {
-        "board": board_words(view["tracker"]["message"], names),
-        "effects": effects_in_names(state.get("last_effects") or [], names),
-        "turn": turn_prompt(state, names),
-        "moment": moment(state, names),
-        "question": question_words(view["tracker"].get("question"), names),
+        "board": board_words(view["tracker"], names, t) if source
+        else board_status(view["tracker"], state, names, t),
+        "question": question_words(view["tracker"].get("question"), names, t),
     }
 
 
-def log_in_words(entries: list[dict[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """Log entries with ``words`` beside the raw ``text`` and effects in names."""
-    return [
-        {**e, "words": in_names(str(e.get("text", "")), names),
-         "effects": effects_in_names(e.get("effects") or [], names)}
-        for e in entries
-    ]
+def words_part(
+    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str], t: Words,
+) -> dict[str, Any]:
+    """The words of a snapshot as sent, made again in the language ``t`` (not the rules'):
+    effects, the turn, a round or game moment, and what the board needs."""
+    return {
+        **board_part(state, view, names, t, source=False),
+        "effects": sent_effects_in_words(state.get("last_effects") or [], names, t),
+        "turn": turn_prompt(state, names, t),
+        "moment": moment(state, names, t),
+    }
+
+
+def table_words(state: Mapping[str, Any], names: Mapping[str, str], t: Words,
+                handicaps: Mapping[str, Any]) -> dict[str, Any]:
+    """Words the pages show beside the match's: each field's name ("Bo's red"), each
+    player's handicaps and the two Hit on Red choices; the pages show these, never compose
+    them."""
+    return {
+        "fields": {f: field_words(f, names, t) for f in state.get("board") or {}},
+        "handicaps": handicap_words(handicaps, t),
+        "red_choices": red_choice_words(names, t),
+    }
+
+
+def handicap_words(shown: Mapping[str, Any], t: Words = ENGLISH) -> dict[str, str]:
+    """Each player's handicaps (R18, as :func:`handicaps_shown` gives them) in words,
+    ``semicircle line · non-dominant hand``; the plain choices (the standard line, the usual
+    finger, the dominant hand) say nothing."""
+    words = {
+        "line": {"semicircle": t.gettext("semicircle line"),
+                 "beginner": t.gettext("beginner line")},
+        "finger": {"different": t.gettext("a different finger")},
+        "hand": {"non-dominant": t.gettext("non-dominant hand")},
+    }
+    return {
+        player: " · ".join(said for key in ("line", "finger", "hand")
+                           if (said := words[key].get(str(chosen.get(key, "")))))
+        for player, chosen in shown.items() if isinstance(chosen, Mapping)
+    }
+
+
+def red_choice_words(names: Mapping[str, str], t: Words = ENGLISH) -> dict[str, dict[str, str]]:
+    """A Hit on Red point's two choices (R4) for each player who chooses: ``Ann +1`` and
+    ``Ann sets Bo back one``, the tablet's buttons and the amend form's options."""
+    other = {"black": "white", "white": "black"}
+    return {
+        player: {"advance": f"{name_of(player, names, t)} +1",
+                 "back": t.gettext("{who} sets {other} back one").format(
+                     who=name_of(player, names, t), other=name_of(other[player], names, t))}
+        for player in ("black", "white")
+    }
+
+
+def heading(event: Event, names: Mapping[str, str], t: Words = ENGLISH) -> str:
+    """What the last shot's list calls a step: ``Bo's shot``, or the step in words."""
+    return step_words(event, names, t)

@@ -4,6 +4,11 @@ Sensing runs apart from the writer (``Table.writer``), on its own thread (:attr:
 so a disk that holds up a commit never stops the board being read: readings are taken, the
 link and stuck cells are watched and the sensor view is published all through a stall.
 
+The watch decides and says what it decided; it neither stores nor publishes. A polling step
+returns :class:`Polled` (a shot for the writer, a new view to show), an act of the referee
+the shot it makes, and the table (``web.table.table``) stores the shot through its writer and
+publishes, taking the view from :meth:`Watch.shown`.
+
 Who touches what:
 
 - :attr:`Watch.lock` guards the tracker, the pipeline and the simulated board, the pause
@@ -13,12 +18,13 @@ Who touches what:
 - Sensing never reads the match (the writer changes it). After each change the writer
   hands over an immutable :class:`~scorekeeper.tracker.Expectation` (:meth:`Watch.expect`);
   every expectation has its own number, the *epoch*.
-- A shot the tracker concludes goes to the writer with the epoch it was judged against.
-  From then until the writer is done with it (stored and applied, refused, or not
-  recorded), judging is *held*: readings keep coming and are queued in order, none is judged
-  against the expectation the shot is about to change, and none is lost. A page's change
-  holds judging too while it runs (:meth:`Watch.holding`). Once the hold ends, the next
-  polling step judges the queue, in order, against the new expectation. A reading is judged
+- A shot the tracker concludes goes to the writer (:class:`Sensed`, returned by
+  :meth:`Watch.tick`) with the epoch it was judged against. From then until the writer is
+  done with it (stored and applied, refused, or not recorded: the table then calls
+  :meth:`Watch.release`), judging is *held*: readings keep coming and are queued in order,
+  none is judged against the expectation the shot is about to change, and none is lost. A
+  page's change holds judging too while it runs (:meth:`Watch.holding`). Once the hold ends,
+  the next polling step judges the queue, in order, against the new expectation. A reading is judged
   once; a sensed shot whose epoch is no longer current when the writer reaches it (the match
   changed in between) is not scored but goes to the referee.
 - A link that goes down or comes back is handled at once, hold or not. Readings queued
@@ -28,40 +34,60 @@ Who touches what:
 from __future__ import annotations
 
 import contextlib
-import logging
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from dataclasses import replace
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from typing import Any
 
-from firmware_bridge.simulator import SimulatedBoard, SimulatorError
+from firmware_bridge.simulator import SimulatedBoard
+from firmware_bridge.source import LinkStatus
 from scorekeeper.clock import Clock
+from scorekeeper.errors import Why
 from scorekeeper.events import ShotEvent
 from scorekeeper.reading import BoardReading
 from scorekeeper.saturation import QuestionError
-from scorekeeper.store import StoreUnwritable
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.errors import Refused
-from web.table.sensing import Sensing
+from web.table.sensing import Sensing, no_source_view
 from web.table.snapshot import sensing_part
-
-log = logging.getLogger("skitter.table")
+from web.table.virtual_board import land_skitt
 
 QUEUE_LIMIT = 100
 """Readings kept while judging is held; one more sends the board to the referee."""
 
-Apply = Callable[[ShotEvent, str, Mapping[str, Any] | None], None]
-"""Store and apply a shot (writer thread): the shot, its source, its sensor timeline."""
+
+
+@dataclass(frozen=True)
+class Sensed:
+    """A shot the tracker concluded, for the writer: judging is held until the writer is
+    done with it, and it is scored only while ``epoch`` is still the current expectation."""
+
+    shot: ShotEvent
+    timeline: Mapping[str, Any] | None
+    """The sensor timeline that ended in the reading, stored with the shot."""
+    epoch: int
+
+
+@dataclass(frozen=True)
+class Polled:
+    """What one polling step decided: a shot for the writer (whose publish then shows the
+    view as well), or a view that differs from the one last shown, or neither."""
+
+    sensed: Sensed | None = None
+    view: dict[str, Any] | None = None
+
+
+QUIET = Polled()
+"""Most polling steps decide nothing: one value for them all (a step costs microseconds)."""
 
 
 class Watch:
     """The table's sensors, seen through the pipeline and judged by the tracker."""
 
     def __init__(
-        self, sensing: Sensing | None, clock: Clock, *, source_name: str, writer: Executor,
-        apply: Apply, publish: Callable[[dict[str, Any]], None],
+        self, sensing: Sensing | None, clock: Clock, *, source_name: str,
     ) -> None:
         self.sensing = sensing
         self.clock = clock
@@ -71,9 +97,6 @@ class Watch:
         self.lock = threading.RLock()
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-sensing")
         """Where the polling loop and the virtual board's taps run (never the writer)."""
-        self._writer = writer
-        self._apply = apply
-        self._send = publish
         self._expected = Expectation(board={}, turn=None, playing=False)
         self.epoch = 0
         """Number of the current expectation; goes up with every change of the match."""
@@ -82,6 +105,7 @@ class Watch:
         self._overflowed = False
         self._link_up: bool | None = None
         self._view: dict[str, Any] | None = None
+        """The view last shown (:meth:`shown`, or a polling step's :attr:`Polled.view`)."""
         self._view_owed = False
         """A step handed a shot to the writer and left the view to its publish; the next
         step compares the view all the same (the writer may be waiting on the disk)."""
@@ -125,25 +149,22 @@ class Watch:
         finally:
             self.release()
 
-    def refused(self, message: str) -> None:
+    def refused(self, message: str, why: Why | None = None) -> None:
         """The rules refused a sensed shot: the referee looks at the board."""
         with self.lock:
-            self.tracker.refused(message)
-            self.publish()
+            self.tracker.refused(message, why)
 
     def not_recorded(self, message: str) -> None:
         """A sensed shot was not stored: it is not scored, the referee decides."""
         with self.lock:
             self.tracker.not_recorded(message)
-            self.publish()
 
     # -- the polling loop ----------------------------------------------------------------------
 
-    def tick(self) -> list[Future[None]]:
-        """One polling step: link, readings, shots; publish what changed. Returns the writer's
-        jobs for the shots handed over (the loop does not wait for them; tests may)."""
+    def tick(self) -> Polled:
+        """One polling step: link, readings, a shot concluded; what changed to show."""
         if self.sensing is None:
-            return []
+            return QUIET
         with self.lock:
             # Poll first, then read the link: a link that went down or came back during
             # this poll is seen before any of its readings is judged. Readings of the poll in
@@ -159,22 +180,23 @@ class Watch:
                 self._link_up = link.up
             for reading in readings:
                 self._queue_reading(reading)
-            jobs, judged = self._judge()
-            if jobs:
+            sensed, judged = self._judge()
+            if sensed is not None:
                 # The writer publishes once the shot is stored, with the view as it is then:
                 # one snapshot per shot, not a sensing one first that the event loop would be
                 # busy sending to every screen while the shot is stored. Should the writer be
-                # slow (a stalled disk), the next step publishes the view instead.
+                # slow (a stalled disk), the next step shows the view instead.
                 self._view_owed = True
-                return jobs
+                return Polled(sensed)
             # Most steps change nothing: compare a cheap key first, the whole view only then.
             key = self.sensing.change_key(link)
             if judged or self._view_owed or key != self._key:
                 self._key, self._view_owed = key, False
-                view = self.view()
+                view = self.view(link)
                 if view != self._view:
-                    self.publish(view)
-        return jobs
+                    self._view = view
+                    return Polled(view=view)
+        return QUIET
 
     def seconds_to_rest(self) -> float | None:
         """Seconds until the board will be at rest after its last change, if that is ahead.
@@ -199,10 +221,9 @@ class Watch:
             self._overflowed = True
         self._queue.append((reading, self._timeline_of(reading)))
 
-    def _judge(self) -> tuple[list[Future[None]], int]:
-        """Judge queued readings in order until one concludes a shot (the writer has it
-        then, and judging is held until it is done) or the queue is empty."""
-        jobs: list[Future[None]] = []
+    def _judge(self) -> tuple[Sensed | None, int]:
+        """Judge queued readings in order until one concludes a shot (for the writer:
+        judging is held until it is done) or the queue is empty; how many were judged."""
         judged = 0
         if self._overflowed and not self._holds:
             self._overflowed = False
@@ -218,48 +239,8 @@ class Watch:
                     self._asked_timeline = timeline
                 continue
             self._holds += 1
-            try:
-                jobs.append(self._writer.submit(self._store_sensed, shot, timeline, self.epoch))
-            except RuntimeError as exc:  # the writer is shut down (the server is stopping)
-                self._holds -= 1
-                self.tracker.not_recorded(str(exc))
-        return jobs, judged
-
-    # -- on the writer: a sensed shot stored ---------------------------------------------------
-
-    def _store_sensed(
-        self, shot: ShotEvent, timeline: Mapping[str, Any] | None, epoch: int
-    ) -> None:
-        """Writer: store and apply a sensed shot, unless the match changed since it was
-        judged (then the referee decides); judging resumes once this is done."""
-        try:
-            if epoch != self.epoch:
-                self.not_recorded("the match changed while it was being recorded")
-            else:
-                self._apply_sensed(shot, source="sensor", timeline=timeline)
-        except Exception as exc:  # noqa: BLE001 - the hold must end; the referee decides
-            log.exception("a sensed shot could not be stored")
-            self.not_recorded(str(exc))
-        finally:
-            self.release()
-
-    def _apply_sensed(
-        self, shot: ShotEvent, *, source: str, timeline: Mapping[str, Any] | None = None,
-        answer: bool = False,
-    ) -> None:
-        """Apply a sensed shot; a refusal goes to the tracker for the referee, and is also
-        raised when a person asked (``answer``: Accept must not look accepted)."""
-        try:
-            self._apply(shot, source, timeline)
-        except Refused as exc:
-            self.refused(str(exc))
-            if answer:
-                raise
-        except StoreUnwritable as exc:
-            if source != "sensor":
-                raise
-            # Not scored: the referee accepts the board again once the log can be written.
-            self.not_recorded(str(exc))
+            return Sensed(shot, timeline, self.epoch), judged
+        return None, judged
 
     def _timeline_of(self, reading: BoardReading) -> Mapping[str, Any] | None:
         """The sensor timeline that ended in ``reading``, taken when the reading is."""
@@ -278,7 +259,7 @@ class Watch:
         if self.sensing is not None:
             self.sensing.resync()
 
-    # -- the referee and the virtual board -----------------------------------------------------
+    # -- the referee and the virtual board (the table shows the view after each) --------------
 
     def set_paused(self, paused: bool) -> None:
         """Pause or resume sensing; a board changed meanwhile goes to the referee."""
@@ -288,48 +269,41 @@ class Watch:
                 self.tracker.pause("referee")
             else:
                 self._resume("referee")
-            self.publish()
 
-    def accept_board(self) -> None:
-        """Writer: the referee takes the sensed board as the shot of the player due (a full
-        field still needs the referee's count: the question is asked then)."""
+    def accept_board(self) -> ShotEvent | None:
+        """Writer: the referee takes the sensed board as the shot of the player due: that
+        shot, or None when a full field still needs the referee's count (the question is
+        asked then); :class:`Refused` when the board shows none (the tracker looks again)."""
         with self.lock:
             shot = self.tracker.accept_board(self._expected)
             if shot is None and self.tracker.question is not None:
                 self._asked_timeline = None
-                self.publish()
-                return
-            if shot is None:
+            elif shot is None:
                 self.tracker.sync(self._expected)
-                self.publish()
                 raise Refused("the sensed board shows no shot of the player due", "board")
-        self._apply_sensed(shot, source="manual", answer=True)
+            return shot
 
-    def answer(self, field_name: str, skitts: int) -> None:
+    def answer(self, field_name: str, skitts: int) -> Sensed | None:
         """Writer: the referee's count for a full field. Once every full field of the shot
-        is answered, the shot is recorded as sensed (the sensors saw the rest of it)."""
+        is answered, the shot, to be recorded as sensed (the sensors saw the rest of it)."""
         with self.lock:
             try:
                 shot = self.tracker.answer(field_name, skitts)
             except QuestionError as exc:
-                key, _, _ = str(exc).partition(":")
-                raise Refused(str(exc), key) from None
+                raise Refused(exc.why, exc.key) from None
             if shot is None:
-                self.publish()
-                return
+                return None
             timeline, self._asked_timeline = self._asked_timeline, None
-        self._apply_sensed(shot, source="sensor", timeline=timeline, answer=True)
+            return Sensed(shot, timeline, self.epoch)
 
     def no_change(self) -> ShotEvent | None:
         """Writer: the player due shot and nothing changed that the sensors see: the shot,
-        or None with the referee asked when a field is as full as its sensors count."""
+        or None (with the referee asked when a field is as full as its sensors count)."""
         with self.lock:
             asking = self.tracker.question is not None
             shot = self.tracker.mark_no_change(self._expected)
-            if shot is None and self.tracker.question is not None:
-                if not asking:
-                    self._asked_timeline = None  # asked by a button: no sensor timeline
-                self.publish()
+            if shot is None and self.tracker.question is not None and not asking:
+                self._asked_timeline = None  # asked by a button: no sensor timeline
             return shot
 
     def restore_board(self) -> None:
@@ -338,7 +312,6 @@ class Watch:
             self.tracker.restore_board()
             if self.sensing is not None:
                 self.sensing.set_expected(self._expected.board)
-            self.publish()
 
     def board_as_expected(self) -> None:
         """Writer: the referee says the board lies as the match expects, whatever the sensors
@@ -348,7 +321,6 @@ class Watch:
                 self.tracker.board_as_expected()
             except ValueError as exc:
                 raise Refused(str(exc), "board") from None
-            self.publish()
 
     def board_as_sensed(self) -> dict[str, int]:
         """The field counts that make the match agree with the sensed board (the table
@@ -360,30 +332,20 @@ class Watch:
                 raise Refused(str(exc), "board") from None
 
     def mute(self, cell: int, muted: bool) -> None:
-        """Mute or unmute a cell (``ValueError`` for one the profile lacks), then poll."""
+        """Mute or unmute a cell (``ValueError`` for one the profile lacks; the table polls
+        next)."""
         with self.lock:
             self.require_sensing().mute(cell, muted)
-        self.tick()
 
     def on_simulator(self, action: Callable[[SimulatedBoard], None]) -> None:
-        """A tap on the virtual board, then a polling step (the pipeline sees it at once)."""
+        """A tap on the virtual board (the table polls next: the pipeline sees it at once)."""
         with self.lock:
             action(self.require_sensing().require_simulator())
-        self.tick()
 
     def place_skitt(self, field_name: str) -> None:
-        """A skitt of the shot lands on ``field_name`` of the virtual board. On a field as
-        full as its cells count no cell changes, as on a real board: the shot then shows
-        on the launch spot of the player due, as a flick off it does."""
-        def land(sim: SimulatedBoard) -> None:
-            seen = sim.sensed(field_name)
-            sim.place_skitt(field_name)
-            turn = self._expected.turn
-            if sim.sensed(field_name) == seen and turn and self._expected.playing \
-                    and sim.profile.launch.get(turn):
-                with contextlib.suppress(SimulatorError):  # already pressed for this shot
-                    sim.press_launch(turn)
-        self.on_simulator(land)
+        """A skitt of the shot lands on ``field_name`` of the virtual board
+        (``web.table.virtual_board``; the table polls next)."""
+        self.on_simulator(lambda sim: land_skitt(sim, field_name, self._expected))
 
     def lay_out(self) -> None:
         """Put the simulated board where the match expects it (virtual board only): every
@@ -409,16 +371,22 @@ class Watch:
 
     # -- what is published ---------------------------------------------------------------------
 
-    def view(self) -> dict[str, Any]:
-        """Tracker, link, sensor health and the virtual board, as the pages are shown them."""
+    def view(self, link: LinkStatus | None = None) -> dict[str, Any]:
+        """Tracker, link, sensor health and the virtual board, as the pages are shown them
+        (``link``: the status this polling step read, so it is read once a step)."""
         with self.lock:
-            return sensing_part(self.sensing, self.tracker, self.paused, self.source_name)
+            if self.sensing is None:
+                sensed = no_source_view()
+            else:
+                sensed = self.sensing.view(self.sensing.link() if link is None else link)
+            return sensing_part(sensed, self.tracker, self.paused, self.source_name)
 
-    def publish(self, view: dict[str, Any] | None = None) -> None:
-        """Publish a new snapshot with this view (the table adds the committed match)."""
+    def shown(self) -> dict[str, Any]:
+        """The view to publish now, kept as the one last shown (a polling step shows a view
+        only when it differs from that one)."""
         with self.lock:
-            self._view = self.view() if view is None else view
-            self._send(self._view)
+            self._view = self.view()
+            return self._view
 
     def close(self) -> None:
         """Stop the sensing thread (after what it was given), then release the sensors."""

@@ -17,8 +17,9 @@ from firmware_bridge.profile import load_profile
 from firmware_bridge.replay import RecordingSource
 from firmware_bridge.sources import open_source
 from scorekeeper.clock import Clock
-from scorekeeper.store import MatchStore
+from scorekeeper.store import Connect, MatchStore, open_sqlite
 from web.table.sensing import Sensing
+from web.table.sensor_health_log import HealthLog
 from web.table.table import Table
 
 Publish = Callable[[Mapping[str, Any]], None]
@@ -77,10 +78,13 @@ def open_table(
     settle_ms: int | None = None,
     debounce_ms: int | None = None,
     publish: Publish | None = None,
+    connect: Connect = open_sqlite,
 ) -> Table:
     """A table on the match log ``db`` (resuming its newest match) fed by source ``spec``,
-    handing every snapshot to ``publish`` (the app's broadcaster, see :func:`publishing`)."""
-    store = MatchStore(db)
+    handing every snapshot to ``publish`` (the app's broadcaster, see :func:`publishing`).
+    ``connect``: how the log's connection is opened (:class:`~scorekeeper.store.MatchStore`;
+    the fault tests wrap it to give the served app a failing or stalling disk)."""
+    store = MatchStore(db, connect=connect)
     try:
         sensing = open_sensing(
             spec, clock, profile_path=profile_path, record=record, settle_ms=settle_ms,
@@ -89,6 +93,9 @@ def open_table(
     except Exception:
         store.close()
         raise
+    if str(db) != ":memory:":  # each match's sensor flags and I2C errors, for the audit
+        health = HealthLog(Path(db).parent)
+        publish = health.observe if publish is None else publishing(publish, health.observe)
     try:
         return Table(store, clock=clock, wall=wall, sensing=sensing, publish=publish)
     except Exception:

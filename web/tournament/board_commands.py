@@ -1,10 +1,16 @@
-"""The board's answers to the hub's commands: undo, correct and resend.
+"""The board's answers to the hub's commands: undo, correct, resend, offer and withdraw.
 
 A command from the hub is checked here before the table sees it: it must carry its own id,
 be a kind the wire knows, and be made against the match and the event the board is at now
 (the referee at the hub may be looking at an older picture). ``undo`` and ``correct`` then go
 to the table's handler, through the same checks as its tablet; ``resend`` rewinds the link.
-Every command gets exactly one answer on ``<prefix>/<board>/command/result``.
+``offer`` (a tournament game for the tablet to start) is read here by
+:meth:`web.table.offer.Offer.from_json`, checked as the board's API checks a new match,
+and handed to the table as an :class:`~web.table.offer.Offer`; it changes no match, nor
+does ``withdraw`` (the offer of that id taken back).
+Every command gets exactly one answer on ``<prefix>/<board>/command/result``. A refusal by
+the rules travels twice: its English ``message`` and its ``why``
+(:meth:`scorekeeper.errors.Why.to_json`), which the hub words in its pages' languages.
 """
 
 from __future__ import annotations
@@ -14,11 +20,14 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 
+from scorekeeper.errors import IllegalEventError, Why, because
+from web.table.offer import Offer, OfferError, check_pairing_id
 from web.tournament import wire
 
 CommandHandler = Callable[[dict[str, Any]], Mapping[str, Any] | None]
-"""Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}``; returns the
-answer (e.g. ``{"seq": 17}``) or raises with a message for the hub's referee."""
+"""Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}`` or ``{"kind":
+"offer", "offer": Offer}``; returns the answer (e.g. ``{"seq": 17}``) or raises with a
+message for the hub's referee."""
 
 
 class BoardCommands:
@@ -68,28 +77,49 @@ class BoardCommands:
         if kind == "resend":
             self._resend(command)
             return
+        if kind == "offer":
+            try:
+                command = {**command, "offer": Offer.from_json(command.get("offer"))}
+            except OfferError as exc:
+                self.publish_result(command, ok=False, message=str(exc))
+                return
+            self._carry_out(command)
+            return
+        if kind == "withdraw":
+            try:
+                check_pairing_id(command.get("offer"), "offer")
+            except OfferError as exc:
+                self.publish_result(command, ok=False, message=str(exc))
+                return
+            self._carry_out(command)
+            return
         match_id = command.get("match_id")
         current = self._current_match()
         if match_id is not None and match_id != current:
-            self.publish_result(
-                command, ok=False,
-                message=f"this board now plays match {current}, not match {match_id}",
-            )
+            self._refuse(command, because("this board now plays match {now}, not match "
+                                          "{asked}", now=str(current), asked=str(match_id)))
             return
         seq = command.get("seq")
         if current is not None and isinstance(seq, int):
             now = self._event_count(current)
             if seq != now:
-                self.publish_result(
-                    command, ok=False,
-                    message=f"the match changed since event {seq} (now at event {now}); "
-                    "look again and retry",
-                )
+                self._refuse(command, because(
+                    "the match changed since event {seq} (now at event {now}); look again "
+                    "and retry", seq=seq, now=now))
                 return
+        self._carry_out(command)
+
+    def _refuse(self, command: Mapping[str, Any], why: Why) -> None:
+        """A refusal of the board's own (the match moved on): in English and as data."""
+        self.publish_result(command, ok=False, message=why.english(), why=why)
+
+    def _carry_out(self, command: dict[str, Any]) -> None:
         try:
             answer = dict(self._on_command(dict(command)) or {})
         except Exception as exc:  # the board's refusal, shown to the hub's referee
-            self.publish_result(command, ok=False, message=str(exc) or type(exc).__name__)
+            why = exc.why if isinstance(exc, IllegalEventError) else None
+            self.publish_result(command, ok=False, message=str(exc) or type(exc).__name__,
+                                why=why)
             return
         self.publish_result(command, ok=True, result=answer)
         self._changed()
@@ -114,8 +144,10 @@ class BoardCommands:
         ok: bool,
         message: str | None = None,
         result: Mapping[str, Any] | None = None,
+        why: Why | None = None,
     ) -> None:
-        """The answer to ``command`` (also to one that could not be read: ``id`` None)."""
+        """The answer to ``command`` (also to one that could not be read: ``id`` None);
+        ``why``: the rules' refusal as data, beside its English ``message``."""
         payload = {
             "v": wire.WIRE_VERSION,
             "id": command.get("id"),
@@ -124,6 +156,7 @@ class BoardCommands:
             "ok": ok,
             "message": message,
             "result": dict(result or {}),
+            "why": None if why is None else why.to_json(),
             "at": self._clock(),
         }
         self.client.publish(self.topics.command_result, wire.encode(payload), qos=1)

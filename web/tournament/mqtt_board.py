@@ -6,8 +6,8 @@ publishes what it finds, so nothing here can stop or slow the game:
 
 - every match event goes to ``<prefix>/<board>/events`` (QoS 1) with the id
   ``<board>:<match>:<seq>``, the player names, the match's rules and setup (so the hub can
-  replay the game through the rules engine before it believes its result) and the match
-  state right after it;
+  replay the game through the rules engine before it believes its result), the match
+  state right after it and, for a match started from the hub's offer, its ``pairing``;
 - the latest state goes to ``<prefix>/<board>/state`` (retained, with its ``seq`` and the
   last ``seq`` of the board's previous matches), so a hub that starts late sees every board at
   once and knows how far each earlier game went;
@@ -40,12 +40,13 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from firmware_bridge.clocks import WALL
-from scorekeeper.store import MatchStore, StoredMatch, StoreError
+from scorekeeper.store import MatchStore, StoreError
 from web.config.settings import MqttSettings
 from web.tournament import wire
 from web.tournament.board_commands import BoardCommands, CommandHandler
-from web.tournament.board_states import StateReplay, replay_states
+from web.tournament.board_states import StateFold
 from web.tournament.mqtt_outbox import AckWindow, Outbox
+from web.tournament.selftest_wire import SelfTestPublisher
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,10 @@ PREVIOUS_MATCHES = 3
 """How many earlier matches the retained state names with their last ``seq``: a hub that
 was away while a board finished a game and started the next still learns how far that game
 went, and asks for what it lacks, even when the broker dropped those events."""
+
+FOLDS_KEPT = 2
+"""How many matches' folded states the link keeps: the one in play and one it may still be
+publishing (a resend, or the match just replaced)."""
 
 def _alert(alert: Mapping[str, Any] | str) -> tuple[str, str]:
     if isinstance(alert, str):
@@ -78,7 +83,6 @@ class BoardLink:
         current_match: Callable[[], int | None],
         on_command: CommandHandler,
         outbox: str | Path | None = None,
-        states: StateReplay | None = None,
         clock: Callable[[], float] = WALL.now,
         reconnect_delay: tuple[float, float] = (0.2, 5.0),
     ) -> None:
@@ -90,7 +94,6 @@ class BoardLink:
         self._store_path = store.path
         self._reader: MatchStore | None = None
         self._current_match = current_match
-        self._states = states or replay_states
         self._clock = clock
         self._outbox = Outbox(outbox or store.path.parent / "mqtt-outbox.db", self.board_id)
         self._wake = threading.Event()
@@ -105,7 +108,9 @@ class BoardLink:
         self._alerts: tuple[tuple[str, str], ...] = ()
         self._announce = False
         self._last_state: tuple[Any, ...] | None = None
-        self._state_cache: dict[int, tuple[int, Sequence[Mapping[str, Any] | None]]] = {}
+        self._folds: dict[int, StateFold] = {}
+        """Each recent match's events and states as folded so far (``web.tournament.
+        board_states``): a step reads and folds only the events stored since the last."""
         self.connected = False
         self.client = wire.make_client(
             settings, f"skitter-board-{self.board_id}", reconnect_delay=reconnect_delay
@@ -120,6 +125,8 @@ class BoardLink:
         self.client.on_disconnect = self._on_disconnect
         self.client.on_publish = self._on_publish
         self.client.on_message = self._on_message
+        self._selftest = SelfTestPublisher(store.path.parent, self.board_id,
+                                           settings.topic_prefix)
         self.hub_commands = BoardCommands(
             self.board_id, self.client, self.topics, on_command=on_command,
             current_match=current_match,
@@ -215,11 +222,13 @@ class BoardLink:
             self._wake.wait(1.0)
             self._wake.clear()
             try:
-                self._step()
+                self.step()
             except Exception:  # the link must outlive any bad row or callback
                 log.exception("tournament link of board %s", self.board_id)
 
-    def _step(self) -> None:
+    def step(self) -> None:
+        """One turn of the link's thread: run the hub's commands, take the broker's acks,
+        publish what is new (benches and tests call it to publish without the thread)."""
         while not self._commands.empty():
             self.hub_commands.run(self._commands.get())
         self._take_acks()
@@ -238,7 +247,9 @@ class BoardLink:
                     self.topics.status, self._status_payload(True), qos=1, retain=True
                 )
                 self._last_state = None
+                self._selftest.reconnected()
             self._publish_state(current)
+            self._selftest.step(self.client)
 
     def _reader_store(self) -> MatchStore:
         if self._reader is None:
@@ -260,22 +271,25 @@ class BoardLink:
         for match_id, seq in moved.items():
             self._outbox.set_acked(match_id, seq)
 
-    def _stored(
-        self, match_id: int
-    ) -> tuple[StoredMatch, Sequence[Mapping[str, Any] | None]]:
-        stored = self._reader_store().load(match_id)
-        cached = self._state_cache.get(match_id)
-        if cached is None or cached[0] != len(stored.events):
-            self._state_cache = {match_id: (len(stored.events), self._states(stored))}
-        return stored, self._state_cache[match_id][1]
+    def _fold(self, match_id: int) -> StateFold:
+        """``match_id`` folded up to its last stored event, reading only the new ones."""
+        store = self._reader_store()
+        fold = self._folds.pop(match_id, None)
+        if fold is None:
+            fold = StateFold(store.load_header(match_id))
+        fold.extend(store.iter_events(match_id, after=len(fold.states)))
+        self._folds[match_id] = fold
+        while len(self._folds) > FOLDS_KEPT:
+            del self._folds[next(iter(self._folds))]
+        return fold
 
     def _publish_events(self, match_id: int) -> None:
         store = self._reader_store()
         handed = self._handed[match_id]
         if store.event_count(match_id) <= handed:
             return
-        stored, states = self._stored(match_id)
-        for ev in stored.events[handed:]:
+        fold = self._fold(match_id)
+        for ev in fold.events[handed:]:
             payload = {
                 "v": wire.WIRE_VERSION,
                 "id": wire.event_id(self.board_id, match_id, ev.seq),
@@ -285,11 +299,13 @@ class BoardLink:
                 "at": ev.at,
                 "source": ev.source,
                 "event": ev.body,
-                "names": dict(stored.names),
-                "rules": dict(stored.rules),
-                "setup": dict(stored.setup),
-                "state": states[ev.seq - 1] if ev.seq <= len(states) else None,
+                "names": fold.names,
+                "rules": fold.rules,
+                "setup": fold.setup,
+                "state": fold.states[ev.seq - 1],
             }
+            if fold.pairing is not None:
+                payload["pairing"] = fold.pairing
             info = self.client.publish(self.topics.events, wire.encode(payload), qos=1)
             with self._lock:
                 self._mid_to_event[info.mid] = (match_id, ev.seq)
@@ -303,14 +319,14 @@ class BoardLink:
             payload: dict[str, Any] = {"match_id": None, "seq": 0, "names": {}, "state": None}
         else:
             try:
-                stored, states = self._stored(current)
+                fold = self._fold(current)
             except StoreError:
                 return
             payload = {
                 "match_id": current,
-                "seq": len(stored.events),
-                "names": dict(stored.names),
-                "state": states[-1] if states else None,
+                "seq": len(fold.events),
+                "names": fold.names,
+                "state": fold.states[-1] if fold.states else None,
             }
         payload.update(
             {

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from scorekeeper.events import Undo
 from web.config.settings import MqttSettings
+from web.table.offer import Offer
 from web.tournament import wire
 from web.tournament.mqtt_board import BoardLink
 
@@ -76,6 +77,11 @@ class TableLink:
     def apply(self, command: Mapping[str, Any]) -> dict[str, Any]:
         """Apply one hub command to the table (on its writer thread)."""
         table = self._started()
+        offer = command.get("offer")
+        if command.get("kind") == "offer" and isinstance(offer, Offer):
+            return {"offered": offer.id, "new": table.offer_game(offer)}
+        if command.get("kind") == "withdraw" and isinstance(offer, str):
+            return {"withdrawn": offer, "held": table.withdraw_offer(offer)}
         if command.get("kind") == "undo":
             table.apply_step(Undo(), source="hub")
         elif command.get("kind") == "correct":

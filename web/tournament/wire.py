@@ -8,14 +8,17 @@ broker ACL can let a board publish under its own id only (``hardware/mosquitto/a
     <prefix>/<board>/events          QoS 1: every match event, with the state after it and
                                      the match's rules and setup (the hub replays them)
     <prefix>/<board>/status          retained: online / offline (offline is the last will)
-    <prefix>/<board>/command         hub → board: undo, correct, resend
+    <prefix>/<board>/command         hub → board: undo, correct, resend, offer (a tournament
+                                     game for the board's tablet: ``web.table.offer``),
+                                     withdraw (that offer taken back, by its id)
     <prefix>/<board>/command/result  board → hub: the board's answer to one command
 
 Payloads are JSON objects of at most :data:`MAX_PAYLOAD` bytes, decoded on both sides by the
 API's own strict decoder; the hub checks every value (``web.tournament.hub.intake``).
 An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
 row per id, so a board may publish an event any number of times (it does, after the broker
-was away) and the hub still counts it once.
+was away) and the hub still counts it once. An event of a match started from the hub's offer carries
+``pairing``: ``{"id", "round", "table"}`` of the game it is (``web.table.offer``).
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ from web.config.values import parse_mqtt_url
 WIRE_VERSION = 1
 """Bumped when a payload changes incompatibly."""
 
-COMMAND_KINDS = ("undo", "correct", "resend")
-"""What the hub may ask of a board; ``resend`` is answered by the link itself."""
+COMMAND_KINDS = ("undo", "correct", "resend", "offer", "withdraw")
+"""What the hub may ask of a board; ``resend`` is answered by the link itself; ``withdraw``
+(``{"offer": id}``) takes back an offered game that has its result another way or moved to
+another board."""
 
 BOARD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -105,7 +110,7 @@ def split_topic(prefix: str, topic: str) -> tuple[str, str]:
     if not topic.startswith(head):
         raise WireError(f"topic {topic!r} is not under {prefix!r}")
     board, _, kind = topic[len(head) :].partition("/")
-    if kind not in ("state", "events", "status", "command", "command/result"):
+    if kind not in ("state", "events", "status", "command", "command/result", "selftest"):
         raise WireError(f"topic {topic!r}: unknown kind {kind!r}")
     return check_board_id(board), kind
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
+from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
@@ -25,7 +26,7 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 @change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await on_sensing(table, lambda: table.watch.set_paused(body.paused),
+    return await on_sensing(table, lambda: table.set_paused(body.paused),
         seq=body.seq, boot=body.boot)
 
 
@@ -36,9 +37,9 @@ async def mute(body: Mute, table: TableDep, _: Referee) -> dict[str, Any]:
 
 def _mute(table: Table, body: Mute) -> None:
     if table.sensing is None:
-        raise Refused("no sensor source", "cell")
+        raise Refused(because("no sensor source"), "cell")
     try:
-        table.watch.mute(body.cell, body.muted)
+        table.mute(body.cell, body.muted)
     except ValueError as exc:
         raise Refused(str(exc), "cell") from None
 
@@ -53,19 +54,19 @@ async def answer(body: Answer, table: TableDep, _: Referee) -> dict[str, Any]:
     """A field as full as its sensors can count holds the shot as a question (issue 24);
     the answer completes it, and it is recorded as the sensed shot."""
     return await change_on_writer(
-        table, lambda: table.watch.answer(body.field, body.skitts), seq=body.seq,
+        table, lambda: table.answer(body.field, body.skitts), seq=body.seq,
         boot=body.boot)
 
 
 @change("/board/restore", summary="Have the board put back to what the match expects")
 async def restore_board(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.watch.restore_board, seq=body.seq, boot=body.boot)
+    return await change_on_writer(table, table.restore_board, seq=body.seq, boot=body.boot)
 
 
 @change("/board/as-expected",
         summary="The board lies as the match expects, whatever the sensors show")
 async def board_as_expected(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.watch.board_as_expected, seq=body.seq,
+    return await change_on_writer(table, table.board_as_expected, seq=body.seq,
                                   boot=body.boot)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 from fastapi import APIRouter
 
 from firmware_bridge.simulator import SimulatedBoard
+from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
@@ -31,8 +32,8 @@ async def _act(table: Table, action: Callable[[SimulatedBoard], None],
                seq: int | None = None, boot: str | None = None) -> dict[str, Any]:
     """On the sensing thread: a tap is a physical act, it never waits on the disk."""
     if table.sensing is None:
-        raise Refused("no sensor source", "source")
-    return await on_sensing(table, lambda: table.watch.on_simulator(action), seq=seq, boot=boot)
+        raise Refused(because("no sensor source"), "source")
+    return await on_sensing(table, lambda: table.on_simulator(action), seq=seq, boot=boot)
 
 
 @router.get("", response_model=BoardView,
@@ -44,8 +45,8 @@ async def board(table: TableDep) -> dict[str, Any]:
 @change("/place", summary="A skitt lands on a field")
 async def place(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
     if table.sensing is None:
-        raise Refused("no sensor source", "source")
-    return await on_sensing(table, lambda: table.watch.place_skitt(body.field))
+        raise Refused(because("no sensor source"), "source")
+    return await on_sensing(table, lambda: table.place_skitt(body.field))
 
 
 @change("/remove", summary="A skitt is taken off a field")

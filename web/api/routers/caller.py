@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from web.api.deps import Referee, TableDep
 from web.api.responses import CallerLine, CallerStatus, Refusal, StaleCaller
 from web.caller.caller import Caller, CallerStale
+from web.i18n import current
 
 router = APIRouter(tags=["caller"])
 
@@ -44,7 +45,7 @@ async def caller_status(caller: CallerDep) -> dict[str, Any]:
 async def caller_change(body: CallerChange, caller: CallerDep,
                         _: Referee) -> Any:
     try:
-        caller.change(body.version, language=body.language, muted=body.muted)
+        caller.change(body.version, language=body.language, muted=body.muted, t=current())
     except CallerStale as exc:
         return JSONResponse({"detail": str(exc), "caller": caller.status()}, status_code=409)
     except ValueError as exc:
@@ -62,6 +63,6 @@ async def caller_latest(caller: CallerDep, table: TableDep) -> dict[str, Any]:
 async def caller_audio(name: str, caller: CallerDep) -> FileResponse:
     path = caller.speech.path_of(name.removesuffix(".wav")) if name.endswith(".wav") else None
     if path is None:
-        raise HTTPException(status_code=404, detail="no such sentence")
+        raise HTTPException(status_code=404, detail=current().gettext("no such sentence"))
     return FileResponse(path, media_type="audio/wav",
                         headers={"Cache-Control": "public, max-age=86400"})

@@ -22,9 +22,11 @@ from scorekeeper.words import PLAYERS, name_of, players_named
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch, download
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import Amend, Change, NewMatch, Resume, StepRequest
+from web.api.schemas import Amend, Change, NewMatch, Resume, StartOffered, StepRequest
 from web.api.writer import change as change_on_writer
+from web.i18n import SOURCE, current
 from web.table import records
+from web.table.snapshot import worded
 
 router = APIRouter(prefix="/api", tags=["match"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
@@ -34,22 +36,24 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 @router.get("/state", response_model=Snapshot,
             summary="The current published state (same as the WebSocket's)")
 async def get_state(table: TableDep) -> dict[str, Any]:
-    return table.published
+    return worded(table.published)
 
 
 @router.get("/match/log", response_model=MatchLog,
             summary="The whole match log, with effects and the score after each step")
 async def get_log(table: TableDep) -> dict[str, Any]:
     now = table.committed  # as stored: a step still waiting on the disk is not in it
-    return {"match_id": now.match_id, "seq": table.seq, "names": players_named(now.names),
-            "entries": records.full_log(now)}
+    t = current()  # the referee page's language, as the CSV's
+    return {"match_id": now.match_id, "seq": table.seq, "names": players_named(now.names, t),
+            "entries": records.full_log(now, None if t.code == SOURCE else t)}
 
 
 @router.get("/match/log.jsonl", summary="The match as JSON lines (as `skitter log --export`)",
             **download("application/x-ndjson", "One stored step a line, to download."))
 async def get_log_jsonl(table: TableDep) -> Response:
     out = io.StringIO()
-    await asyncio.to_thread(records.export_jsonl, table, out)  # committed data, no writer
+    # committed data, no writer
+    await asyncio.to_thread(records.export_jsonl, table.committed, table.store, out)
     return Response(out.getvalue(), media_type="application/x-ndjson", headers={
         "Content-Disposition": f'attachment; filename="skitter-match-{table.match_id}.jsonl"'})
 
@@ -58,16 +62,20 @@ async def get_log_jsonl(table: TableDep) -> Response:
             **download("text/csv", "One row per step, to download."))
 async def get_log_csv(table: TableDep) -> Response:
     now = table.committed
+    t = current()
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["seq", "time (UTC)", "round", "source", "step", "what it did", "reason",
-                     *(f"score {name_of(p, now.names)}" for p in PLAYERS), "undone", "raw step"])
-    for e in records.full_log(now):
+    writer.writerow([
+        "seq", t.gettext("time (UTC)"), t.gettext("round"), t.gettext("source"),
+        t.gettext("step"), t.gettext("what it did"), t.gettext("reason"),
+        *(t.gettext("score {who}").format(who=name_of(p, now.names, t)) for p in PLAYERS),
+        t.gettext("undone"), t.gettext("raw step")])
+    for e in records.full_log(now, None if t.code == SOURCE else t):
         writer.writerow([
             e["seq"], datetime.fromtimestamp(e["at"], UTC).isoformat(timespec="seconds"),
             e["round"], e["source"], e["words"],
             "; ".join(f"{x['reason']} {x['text']}" for x in e["effects"]), e.get("reason") or "",
-            e["score"]["black"], e["score"]["white"], "yes" if e["undone"] else "",
+            e["score"]["black"], e["score"]["white"], t.gettext("yes") if e["undone"] else "",
             json.dumps(e["step"]),
         ])
     return Response(out.getvalue(), media_type="text/csv", headers={
@@ -77,7 +85,7 @@ async def get_log_csv(table: TableDep) -> Response:
 @router.get("/matches", response_model=list[StoredMatch],
             summary="Every stored match, newest first")
 async def list_matches(table: TableDep) -> list[dict[str, Any]]:
-    return await asyncio.to_thread(records.list_matches, table)
+    return await asyncio.to_thread(records.list_matches, table.store)
 
 
 @change("/match/steps", summary="Apply one scenario-format step")
@@ -112,6 +120,13 @@ async def post_new_match(body: NewMatch, table: TableDep, _: Referee) -> dict[st
         {"handicaps": body.handicaps.model_dump()},
     ), seq=body.seq, boot=body.boot)
 
+
+@change("/match/offered", summary="Start the tournament game the hub offers this board")
+async def post_start_offered(body: StartOffered, table: TableDep, _: Referee) -> dict[str, Any]:
+    """Both names and the tournament's format as the hub sent them; the match keeps the
+    pairing's id, and every event of it carries the id to the hub."""
+    return await change_on_writer(table, lambda: table.start_offered(body.offer),
+        seq=body.seq, boot=body.boot)
 
 
 @change("/match/resume", summary="Take up a stored match again (one a new match replaced)")

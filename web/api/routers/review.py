@@ -14,6 +14,7 @@ from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Review, ReviewFile, Snapshot
 from web.api.schemas import PathNumber, ReviewShow
 from web.api.writer import change as change_on_writer
+from web.i18n import current
 from web.table import records
 from web.table.table import Table
 
@@ -21,9 +22,11 @@ router = APIRouter(prefix="/api", tags=["review"])
 
 
 async def _review(table: Table, seq: int) -> dict[str, Any]:
+    t = current()  # the request's language (web.i18n), for the review's sentences
     try:
         # off the writer: the committed log and a read-only connection (web.table.records)
-        return await asyncio.to_thread(records.review, table, seq)
+        return await asyncio.to_thread(
+            lambda: records.review(table.committed, table.store, table.profile(), seq, t))
     except LookupError as exc:
         raise HTTPException(status_code=404, detail=str(exc)) from None
 

@@ -12,28 +12,32 @@ from typing import Any
 
 import segno
 from fastapi import APIRouter, Request, WebSocket
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import HTMLResponse, Response
 
 from web.api.deps import TableDep
 from web.api.responses import About, download
+from web.i18n import CURRENT, for_request, page_in
+from web.page_parts import with_parts
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 PAGES = {"/": "scoreboard.html", "/referee": "referee.html", "/tablet": "tablet.html",
-         "/board": "board.html"}
+         "/board": "board.html", "/overlay": "overlay.html"}
 
 router = APIRouter(tags=["pages"])
 
 
-def _page(name: str) -> Any:
-    async def page() -> FileResponse:
-        return FileResponse(STATIC / name, media_type="text/html",
-                            headers={"Cache-Control": "no-cache"})
+def page_route(name: str) -> Any:
+    """The route of a page of ``web/static``: its parts in place, in the request's language."""
+    async def page(request: Request) -> HTMLResponse:
+        source = with_parts((STATIC / name).read_text(encoding="utf-8"))
+        return HTMLResponse(page_in(source, for_request(request)),
+                            headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})
     page.__name__ = f"page_{name.split('.')[0]}"
     return page
 
 
 for _path, _file in PAGES.items():
-    router.add_api_route(_path, _page(_file), methods=["GET"], include_in_schema=False)
+    router.add_api_route(_path, page_route(_file), methods=["GET"], include_in_schema=False)
 
 
 def scoreboard_url(request: Request) -> str:
@@ -70,4 +74,4 @@ async def qr(request: Request) -> Response:
 @router.websocket("/ws")
 async def live_state(websocket: WebSocket) -> None:
     """Open to every reader: the full state now, then every change, each with its ``seq``."""
-    await websocket.app.state.broadcaster.serve(websocket)
+    await websocket.app.state.broadcaster.serve(websocket, CURRENT.get())

@@ -10,10 +10,11 @@ import asyncio
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import JSONResponse
 
 from web.api.responses import HeadToHead, PlayerDetail, Refusal, StatsOverview
-from web.api.routers.scoreboard import STATIC
+from web.api.routers.scoreboard import page_route
+from web.i18n import current
 from web.stats.history import History, Overview
 
 router = APIRouter(tags=["stats"])
@@ -30,10 +31,8 @@ async def read(history: History) -> Overview:
     return await asyncio.to_thread(history.overview)
 
 
-@router.get("/stats", include_in_schema=False)
-async def stats_page() -> FileResponse:
-    return FileResponse(STATIC / "stats.html", media_type="text/html",
-                        headers={"Cache-Control": "no-cache"})
+router.add_api_route("/stats", page_route("stats.html"), methods=["GET"],
+                     include_in_schema=False)
 
 
 @router.get("/api/stats", response_model=StatsOverview,
@@ -59,8 +58,9 @@ async def stats_player(history: HistoryDep,
     view = await read(history)
     player = view.player(name)
     if player is None:
-        return JSONResponse({"detail": f"name: no finished match of a player called {name!r}",
-                             "field": "name"}, status_code=404)
+        detail = current().gettext("name: no finished match of a player called {name}")
+        return JSONResponse({"detail": detail.format(name=repr(name)), "field": "name"},
+                            status_code=404)
     rating = view.rating(name)
     return {**player.to_json(), "rating": None if rating is None else rating.to_json()}
 

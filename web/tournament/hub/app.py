@@ -16,15 +16,14 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket, status
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field, model_validator
 
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
@@ -34,14 +33,31 @@ from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.routers.scoreboard import STATIC as BOARD_STATIC
-from web.api.schemas import PathNumber, ShownText, check_reason
+from web.api.schemas import PathNumber
+from web.classic_script import ScriptResponse, classic_script
 from web.config.pin import PinStore
+from web.i18n import SOURCE, LanguageMiddleware, for_request, page_in
+from web.table.offer import GameFormat, Offer, OfferError
 from web.tournament.hub import view
 from web.tournament.hub.feed import Feed
+from web.tournament.hub.field_api import pages as field_pages
+from web.tournament.hub.field_api import router as field_router
+from web.tournament.hub.offering import offer_games, withdraw
+from web.tournament.hub.overlay import router as overlay_router
+from web.tournament.hub.printouts import router as print_router
 from web.tournament.hub.ratings import router as ratings_router
+from web.tournament.hub.request_bodies import (
+    BoardChoice,
+    Command,
+    FormatChoice,
+    NewPlayer,
+    PairRound,
+    SwissRounds,
+)
 from web.tournament.hub.responses import (
     BoardAssigned,
     CommandSent,
+    FormatSet,
     HubHealth,
     HubMatchLog,
     HubState,
@@ -51,15 +67,22 @@ from web.tournament.hub.responses import (
     RoundPaired,
 )
 from web.tournament.hub.results_api import router as results_router
+from web.tournament.hub.said import MARK, Refusal, answered, detail
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, check_board_id
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 STATIC = Path(__file__).parent / "static"
-SHARED = {"skitter.css": "text/css", "common.js": "text/javascript"}
-"""The board pages' style sheet and script helpers (socket, DOM): the hub shares the files."""
+SHARED = {"skitter.css": "text/css", "overlay.css": "text/css"}
+"""The board pages' style sheet and the stream overlay's: the hub shares the files."""
+SHARED_SCRIPTS = {"common.js": ("Common", ("words.js", "dom.js", "api.js")),
+                  "overlay.js": ("Overlay", ("words.js", "overlay.js"))}
+"""The board's modules the hub's pages load as classic scripts, each defining one global: its
+helpers (words, DOM, API) as ``Common`` and the stream overlay's drawing as ``Overlay``
+(:mod:`web.classic_script`)."""
 BATCH = 0.05
 """Seconds between two refreshes at least, while changes keep coming (a burst is one frame)."""
 
@@ -76,33 +99,8 @@ class CommandSender(Protocol):
 
     def send_command(self, board: str, kind: str, *, match_id: int | None = None,
                      correct: dict[str, Any] | None = None, after: int | None = None,
-                     seq: int | None = None) -> str: ...
-
-
-class NewPlayer(BaseModel):
-    name: ShownText = Field(max_length=200)
-
-
-class BoardChoice(BaseModel):
-    board: str | None = Field(default=None, max_length=64)
-
-
-class SwissRounds(BaseModel):
-    count: int
-
-
-class Command(BaseModel):
-    kind: Literal["undo", "correct"]
-    correct: dict[str, Any] | None = None
-    match_id: int | None = None
-    """The match the referee looked at; the board refuses if it moved on."""
-    seq: int | None = None
-    """The last event the referee saw; the board refuses if the match changed since."""
-
-    @model_validator(mode="after")
-    def _reason(self) -> Command:
-        check_reason(self.correct)
-        return self
+                     seq: int | None = None, offer: Offer | None = None,
+                     withdraw: str | None = None) -> str: ...
 
 
 class Hub:
@@ -179,12 +177,18 @@ api = APIRouter(prefix="/api", tags=["tournament"], route_class=CheckedJSONRoute
 
 
 @pages.get("/", include_in_schema=False)
-async def index() -> FileResponse:
-    return FileResponse(STATIC / "index.html")
+async def index(request: Request) -> HTMLResponse:
+    """The hub's page, its texts in the language asked for (``web.i18n``)."""
+    source = (STATIC / "index.html").read_text(encoding="utf-8")
+    return HTMLResponse(page_in(source, for_request(request)),
+                        headers={"Vary": "Accept-Language"})
 
 
-@pages.get("/shared/{name}", include_in_schema=False)
-async def shared_file(name: str) -> FileResponse:
+@pages.get("/shared/{name}", include_in_schema=False, response_model=None)
+async def shared_file(name: str) -> FileResponse | ScriptResponse:
+    if name in SHARED_SCRIPTS:
+        global_name, modules = SHARED_SCRIPTS[name]
+        return ScriptResponse(classic_script(BOARD_STATIC, modules, global_name))
     if name not in SHARED:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no shared file {name!r}")
     return FileResponse(BOARD_STATIC / name, media_type=SHARED[name])
@@ -220,56 +224,70 @@ async def hub_state(hub: HubDep) -> Response:
 async def match_log(board: str, match_id: PathNumber, hub: HubDep) -> dict[str, Any]:
     log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
     if not log["events"]:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no match {match_id} of {board}")
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=answered(MARK.gettext(
+            "no match {match} of {board}"), match=match_id, board=board))
     return log
 
 
 def _refused(exc: Exception) -> HTTPException:
-    return HTTPException(422, detail=str(exc))
+    """422 with the refusal's words in the request's language (``said.detail``)."""
+    return HTTPException(422, detail=detail(exc))
+
+
+def _change(hub: Hub, change: Callable[..., T], *args: Any) -> T:
+    """One change of the tournament (``change(*args)``): refused, a 422 in the request's words;
+    made, the page is woken."""
+    try:
+        made = change(*args)
+    except TournamentError as exc:
+        raise _refused(exc) from None
+    hub.changed()
+    return made
 
 
 @api.post("/players", response_model=PlayerAdded, summary="Register a player")
 async def add_player(body: NewPlayer, hub: HubDep, _: Referee) -> dict[str, Any]:
-    try:
-        name = hub.tournament.add_player(body.name)
-    except TournamentError as exc:
-        raise _refused(exc) from None
-    hub.changed()
-    return {"player": name}
+    return {"player": _change(hub, hub.tournament.add_player, body.name)}
 
 
 @api.delete("/players/{name}", response_model=PlayerRemoved,
             summary="Withdraw a player before the first round")
 async def remove_player(name: str, hub: HubDep, _: Referee) -> dict[str, Any]:
-    try:
-        hub.tournament.remove_player(name)
-    except TournamentError as exc:
-        raise _refused(exc) from None
-    hub.changed()
+    _change(hub, hub.tournament.remove_player, name)
     return {"removed": name}
 
 
 @api.post("/swiss-rounds", response_model=PlannedRounds,
           summary="Set how many Swiss rounds are played")
 async def swiss_rounds(body: SwissRounds, hub: HubDep, _: Referee) -> dict[str, Any]:
+    _change(hub, hub.tournament.set_swiss_rounds, body.count)
+    return {"planned_rounds": hub.tournament.planned_rounds()}
+
+
+@api.post("/format", response_model=FormatSet,
+          summary="Set the tournament's format (before round 1)")
+async def set_format(body: FormatChoice, hub: HubDep, _: Referee) -> dict[str, Any]:
     try:
-        hub.tournament.set_swiss_rounds(body.count)
-    except TournamentError as exc:
+        fmt = GameFormat.from_json(body.model_dump())
+        hub.tournament.set_game_format(fmt)
+    except (TournamentError, OfferError) as exc:
         raise _refused(exc) from None
     hub.changed()
-    return {"planned_rounds": hub.tournament.planned_rounds()}
+    return {"format": fmt.to_json(), "words": fmt.words()}
 
 
 @api.post("/rounds", response_model=RoundPaired,
           summary="Pair the next round (games go to the online boards in order)")
-async def pair_round(hub: HubDep, _: Referee) -> dict[str, Any]:
+async def pair_round(body: PairRound, hub: HubDep, _: Referee) -> dict[str, Any]:
     boards = [b["board"] for b in hub.tournament.store.boards() if b["online"]]
     try:
         # Swiss pairing of a big field takes a while: off the event loop, so pages and
         # /healthz go on answering meanwhile.
-        pairings = await asyncio.to_thread(hub.tournament.pair_next_round, boards)
+        pairings = await asyncio.to_thread(
+            lambda: hub.tournament.pair_next_round(boards, seen=body.seq))
     except TournamentError as exc:
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=detail(exc)) from None
+    await run_in_threadpool(offer_games, hub.tournament, hub.sender)
     hub.changed()
     return {"round": pairings[0].round, "pairings": len(pairings)}
 
@@ -280,9 +298,15 @@ async def assign_board(number: PathNumber, table: PathNumber, body: BoardChoice,
                        _: Referee) -> dict[str, Any]:
     try:
         board = None if body.board in (None, "") else check_board_id(body.board)
+        before = next((p.board for p in hub.tournament.store.pairings(number)
+                       if p.table == table), None)
         hub.tournament.assign_board(number, table, board)
     except (TournamentError, WireError) as exc:
         raise _refused(exc) from None
+    if before is not None and before != board:  # the game moved: its old board lets it go
+        await run_in_threadpool(withdraw, hub.tournament, hub.sender, before, number, table)
+    if board is not None:
+        await run_in_threadpool(offer_games, hub.tournament, hub.sender, board)
     hub.changed()
     return {"round": number, "table": table, "board": board}
 
@@ -293,12 +317,14 @@ async def assign_board(number: PathNumber, table: PathNumber, body: BoardChoice,
 async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[str, Any]:
     known = {b["board"]: b for b in hub.tournament.store.boards()}
     if board not in known:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no board {board!r}")
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=answered(MARK.gettext(
+            "no board '{board}'"), board=board))
     if not known[board]["online"]:
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=f"board {board} is offline")
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=answered(
+            MARK.gettext("board {board} is offline"), board=board))
     if not hub.sender.connected:
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE,
-                            detail="the hub is not connected to the broker")
+                            detail=answered(MARK.gettext("the hub is not connected to the broker")))
     correct = None
     if body.kind == "correct":
         try:
@@ -306,7 +332,8 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
         except IllegalEventError as exc:
             raise _refused(exc) from None
         if not correct or set(correct) == {"reason"}:
-            raise _refused(ValueError("a correction must set something (score, board, ...)"))
+            raise _refused(Refusal(MARK.gettext(
+                "a correction must set something (score, board, ...)")))
     command_id = hub.sender.send_command(board, body.kind, match_id=body.match_id,
                                          correct=correct, seq=body.seq)
     hub.changed()
@@ -336,6 +363,12 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
     app.include_router(login_router())
     app.include_router(ratings_router)
     app.include_router(results_router)
+    app.include_router(print_router)
+    app.include_router(overlay_router)
+    app.include_router(field_router)
+    app.include_router(field_pages)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
+    # each request's refusals in its page's language (web.i18n: ?lang=, Accept-Language)
+    app.add_middleware(LanguageMiddleware, default=lambda: getattr(app.state, "language", SOURCE))
     return app

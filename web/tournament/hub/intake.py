@@ -14,8 +14,8 @@ Only the keys the hub reads are kept: what a board adds beyond them is not store
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Collection, Mapping
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
@@ -23,8 +23,12 @@ from scorekeeper import checks
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event as parse_step
 from scorekeeper.options import Rules, Setup
+from scorekeeper.shot import RedChoice
+from scorekeeper.state import Phase
 from web.api.schemas import MAX_REASON, Names
-from web.tournament import wire
+from web.table.offer import OfferError, pairing_ref
+from web.tournament import selftest_wire, wire
+from web.tournament.hub.intake_why import refusal_why
 from web.tournament.hub.model import ReceivedEvent
 
 MAX_SEQ = 1_000_000
@@ -34,10 +38,13 @@ MAX_PREVIOUS = 8
 MAX_ALERTS = 16
 MAX_ROUNDS = 1_000
 MAX_EFFECTS = 64
+MAX_EFFECT_FIELDS = 16
+"""Fields one effect may name (a clearing names 2, a correction at most the board's)."""
+RED_CHOICES = get_args(RedChoice)
 MAX_POINTS = 100_000
 MAX_SHORT = 64
 """Characters of an id, a kind or a source."""
-PHASES = ("shootoff", "playing", "game_over")
+PHASES = tuple(str(p) for p in Phase)
 
 
 def _refused(exc: Exception) -> wire.WireError:
@@ -122,9 +129,27 @@ def _effect(value: Any, key: str) -> dict[str, Any]:
         out["player"] = _player_or_none(obj["player"], f"{key}.player")
     if "amount" in obj:
         out["amount"] = _integer(obj["amount"], f"{key}.amount", -MAX_POINTS, MAX_POINTS)
+    if "reason" in obj:  # the ruling, which another language's words name
+        out["reason"] = _short(obj["reason"], f"{key}.reason")
     if "text" in obj:
         out["text"] = _short(obj["text"], f"{key}.text", MAX_REASON)
+    if "fields" in obj:  # the values the hub words it from in another language
+        out["fields"] = [_short(f, f"{key}.fields[{i}]")
+                         for i, f in enumerate(_list(obj["fields"], f"{key}.fields",
+                                                     MAX_EFFECT_FIELDS))]
+    if "who" in obj:
+        out["who"] = _player_or_none(obj["who"], f"{key}.who")
+    if "red" in obj:
+        out["red"] = _one_of(obj["red"], f"{key}.red", RED_CHOICES)
     return out
+
+
+def _one_of(value: Any, key: str, allowed: Collection[str]) -> str:
+    """``value`` when it is one of ``allowed``, else the refusal naming ``key``."""
+    if value not in allowed:
+        raise wire.WireError(f"{key}: expected one of {', '.join(allowed)}, "
+                             f"got {checks.show(value)}")
+    return str(value)
 
 
 def match_state(value: Any, key: str = "state") -> dict[str, Any] | None:
@@ -134,11 +159,7 @@ def match_state(value: Any, key: str = "state") -> dict[str, Any] | None:
     obj = _object(value, key)
     out: dict[str, Any] = {}
     if "phase" in obj:
-        phase = obj["phase"]
-        if phase not in PHASES:
-            raise wire.WireError(f"{key}.phase: expected one of {', '.join(PHASES)}, "
-                                 f"got {checks.show(phase)}")
-        out["phase"] = phase
+        out["phase"] = _one_of(obj["phase"], f"{key}.phase", PHASES)
     for name in ("turn", "winner"):
         if name in obj:
             out[name] = _player_or_none(obj[name], f"{key}.{name}")
@@ -157,11 +178,32 @@ def match_state(value: Any, key: str = "state") -> dict[str, Any] | None:
             _effect(e, f"{key}.last_effects[{i}]")
             for i, e in enumerate(_list(obj["last_effects"], f"{key}.last_effects",
                                         MAX_EFFECTS))]
-    if "board_must_change" in obj:
-        if not isinstance(obj["board_must_change"], bool):
-            raise wire.WireError(f"{key}.board_must_change: expected true or false")
-        out["board_must_change"] = obj["board_must_change"]
+    for name in ("board_must_change", "must_place_big"):
+        if name in obj:
+            out[name] = _boolean(obj[name], f"{key}.{name}")
+    if "rules" in obj:
+        out["rules"] = _rules_read(obj["rules"], f"{key}.rules")
     return out
+
+
+def _boolean(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise wire.WireError(f"{key}: expected true or false, got {checks.show(value)}")
+    return value
+
+
+RULES_READ = ("variant", "points_to_win_round", "rounds_to_win_game")
+"""What the hub's overlay reads of a state's rules (first to how many, rounds or points)."""
+
+
+def _rules_read(value: Any, key: str) -> dict[str, Any]:
+    """A state's rules as the rules engine reads them; only :data:`RULES_READ` is kept."""
+    _object(value, key)
+    try:
+        rules = Rules.from_json(dict(value)).to_json()
+    except (ScorekeeperError, TypeError, ValueError) as exc:
+        raise wire.WireError(f"{key}: {exc}") from None
+    return {k: rules[k] for k in RULES_READ}
 
 
 def _match_id(value: Any, key: str = "match_id") -> int:
@@ -241,11 +283,21 @@ def event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
         names=names(data.get("names")),
         rules=None if rules is None else dict(rules),
         setup=None if setup is None else dict(setup),
+        pairing=_pairing(data.get("pairing")),
     )
 
 
+def _pairing(value: Any) -> dict[str, Any] | None:
+    """The pairing a match started from the hub's offer carries (``web.table.offer``)."""
+    try:
+        return pairing_ref(value)
+    except OfferError as exc:
+        raise _refused(exc) from None
+
+
 def command_result(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A board's answer to a command, as the page shows it."""
+    """A board's answer to a command, as the page shows it (a refusal's ``why`` checked by
+    :func:`~web.tournament.hub.intake_why.refusal_why`: dropped, never fatal, if wrong)."""
     ok = data.get("ok")
     if not isinstance(ok, bool):
         raise wire.WireError(f"ok: expected true or false, got {checks.show(ok)}")
@@ -258,5 +310,30 @@ def command_result(data: Mapping[str, Any]) -> dict[str, Any]:
         "ok": ok,
         "message": None if message is None else _short(message, "message", 2 * MAX_REASON),
         "result": dict(result),
+        "why": None if ok else refusal_why(data.get("why")),
         "at": _time(data.get("at", 0), "at"),
     }
+
+
+MAX_FAILED_TEXT = 80
+"""Characters of one failed check in a self-test message (``cell 17: never changed``)."""
+MAX_DATE = 40
+MAX_SUMMARY = 120
+
+
+def selftest(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A board's last self-test (:mod:`web.tournament.selftest_wire`), as the hub keeps it:
+    a few failed checks named, their count, pass or fail agreeing with both."""
+    passed = _boolean(data.get("passed"), "passed")
+    count = _integer(data.get("failed_count"), "failed_count", 0, checks.MAX_INT)
+    failed = [_short(f, f"failed[{i}]", MAX_FAILED_TEXT)
+              for i, f in enumerate(_list(data.get("failed"), "failed",
+                                          selftest_wire.MAX_FAILED))]
+    if count < len(failed):
+        raise wire.WireError(f"failed_count: {count}, fewer than the {len(failed)} failed "
+                             "checks named")
+    if passed and count:
+        raise wire.WireError(f"passed: true, yet {count} checks failed")
+    return {"date": _short(data.get("date"), "date", MAX_DATE), "passed": passed,
+            "summary": _short(data.get("summary"), "summary", MAX_SUMMARY),
+            "failed": failed, "failed_count": count}

@@ -1,8 +1,9 @@
 """The tournament's values: pairings, game results, standings rows, received events and
 recorded games.
 
-Players are named by their name as typed at the boards (the names a board's match carries),
-so a result from a board finds its pairing without any extra id.
+A game started from the hub's offer carries its pairing's id (``web.table.offer``), and
+its result finds the pairing by that id; a game started by hand on a board is found by the
+two players' names.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 ROUND_ROBIN = "round_robin"
 SWISS = "swiss"
+KNOCKOUT = "knockout"
+"""The system of a knockout round (``web.tournament.hub.bracket``)."""
 ROUND_ROBIN_MAX_PLAYERS = 8
 """Up to this many players everybody meets everybody; more are paired Swiss."""
 
@@ -70,6 +73,10 @@ class Standing:
     rounds_lost: int = 0
     points_for: int = 0
     points_against: int = 0
+    buchholz: int = 0
+    """Sum of the games won by the opponents met (``web.tournament.hub.standings``)."""
+    dropped: bool = False
+    """Left the tournament: never paired again; the games played still count."""
 
     @property
     def round_difference(self) -> int:
@@ -92,6 +99,8 @@ class Standing:
             "points_for": self.points_for,
             "points_against": self.points_against,
             "points_difference": self.points_difference,
+            "buchholz": self.buchholz,
+            "dropped": self.dropped,
         }
 
 
@@ -114,6 +123,9 @@ class ReceivedEvent:
     """The match's rules and setup as the board sent them (checked by the rules engine):
     what the hub replays the game's steps with before it believes the board's result."""
     setup: Mapping[str, Any] | None = None
+    pairing: Mapping[str, Any] | None = None
+    """The pairing the board's match was started from (``{"id", "round", "table"}``), when
+    it was started from the hub's offer (``web.table.offer``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -20,6 +20,7 @@ from typing import Any
 import networkx as nx
 
 from web.tournament.hub.model import ROUND_ROBIN, ROUND_ROBIN_MAX_PLAYERS, SWISS
+from web.tournament.hub.said import MARK, Refusal
 
 PAIR_WORTH = 1_000_000
 """Worth of any acceptable pair; dwarfs every penalty below."""
@@ -37,7 +38,7 @@ thousand."""
 _BYE = object()
 
 
-class PairingError(ValueError):
+class PairingError(Refusal, ValueError):
     """The players cannot be paired (fewer than two, duplicate names)."""
 
 
@@ -65,7 +66,8 @@ def round_robin(players: Sequence[str], round_number: int) -> list[tuple[str, st
     _check_players(players)
     total = round_robin_rounds(players)
     if not 1 <= round_number <= total:
-        raise PairingError(f"a round robin of {len(players)} players has rounds 1 to {total}")
+        raise PairingError(MARK.gettext("a round robin of {players} players has rounds 1 to "
+                                        "{total}"), players=len(players), total=total)
     ring: list[str | None] = list(players)
     if len(ring) % 2:
         ring.append(None)
@@ -166,7 +168,9 @@ def _match(
 
 def _check_players(players: Sequence[str]) -> None:
     if len(players) < 2:
-        raise PairingError(f"a tournament needs at least two players, got {len(players)}")
+        raise PairingError(MARK.gettext("a tournament needs at least two players, got "
+                                        "{players}"), players=len(players))
     if len(set(players)) != len(players):
         dupes = sorted({p for p in players if list(players).count(p) > 1})
-        raise PairingError(f"player names must be unique; repeated: {', '.join(dupes)}")
+        raise PairingError(MARK.gettext("player names must be unique; repeated: {names}"),
+                           names=", ".join(dupes))

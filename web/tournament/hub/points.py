@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekeeper.state import Phase
+
 PLAYERS = ("black", "white")
 
 
@@ -29,7 +31,7 @@ def points_of(states: Sequence[Mapping[str, Any]]) -> dict[str, int]:
         if grew:
             while len(finished) < len(rounds) - 1:
                 finished.append({})
-            if st.get("phase") == "game_over":
+            if st.get("phase") == Phase.GAME_OVER:
                 finished.append(_scores(st))
             else:
                 finished.append(_scores_at_round_end(prev, st))
@@ -38,7 +40,7 @@ def points_of(states: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     for scores in finished:
         for p in PLAYERS:
             totals[p] += int(scores.get(p, 0))
-    if prev is not None and prev.get("phase") == "game_over" and not grew:
+    if prev is not None and prev.get("phase") == Phase.GAME_OVER and not grew:
         for p, v in _scores(prev).items():
             totals[p] += v
     return totals

@@ -13,6 +13,10 @@ from pydantic import Field
 from web.api.responses import Described
 
 
+def _said() -> Any:
+    return Field(default=None, description="The same sentence as its catalog entry (`id`, "
+                 "`args`; a plural's `plural` and `n`), for the page to word in its language.")
+
 class HubHealth(Described):
     ok: bool = Field(description="True while connected to the broker and nothing below is "
                      "wrong (200; 503 else).")
@@ -47,7 +51,9 @@ class BoardCard(Described):
     round: int | None
     score: dict[str, int]
     round_wins: dict[str, int]
-    alerts: list[Note]
+    alerts: list[Note] = Field(description="What is wrong and needs someone (shown as a fault).")
+    notes: list[Note] = Field(description="Normal moments of play (the board to put back, "
+                              "a finished game): shown plainly, never as a fault.")
     pairing: Seat | None = Field(description="The game of the tournament played on it.")
     last_command: dict[str, Any] | None = Field(description="The last command and its answer.")
     refused: int = Field(description="Messages from this board the hub refused (not stored).")
@@ -83,6 +89,8 @@ class PairingRow(Described):
     bye: bool
     board: str | None
     result: RecordedResult | None
+    version: str = Field(description="The table's result as seen: what a change of it "
+                         "carries (empty while it never had one).")
 
 
 class RoundRow(Described):
@@ -103,6 +111,8 @@ class Standing(Described):
     points_for: int
     points_against: int
     points_difference: int
+    buchholz: int = Field(description="Sum of the games won by the opponents met.")
+    dropped: bool = Field(description="Left the tournament (never paired again).")
 
 
 class Attention(Described):
@@ -122,7 +132,7 @@ class Decision(Described):
 
     id: int
     at: float
-    action: str = Field(description="accepted, rejected, entered or removed.")
+    action: str = Field(description="accepted, rejected, entered, corrected or removed.")
     round: int | None
     table: int | None
     board: str | None
@@ -132,8 +142,15 @@ class Decision(Described):
 
 
 class DecisionMade(Described):
-    decision: str = Field(description="accepted, rejected, entered or removed.")
+    decision: str = Field(description="accepted, rejected, entered, corrected or removed.")
     game: PlayedGame | None = Field(description="The result now counted or taken off.")
+
+
+class Forecast(Described):
+    round: int
+    ends_at: float = Field(description="Unix time the round's last game should end.")
+    games_left: int
+    minutes_per_game: float = Field(description="The measured pace the forecast uses.")
 
 
 class HubState(Described):
@@ -147,14 +164,29 @@ class HubState(Described):
     duplicates: int
     rejected: int
     system: str = Field(description="round_robin or swiss.")
+    format: dict[str, Any] | None = Field(
+        description="The tournament's one format (points_to_win_round, rounds_to_win_game, "
+        "flipping, variant, and `words`); null while none is set (games of any format count).")
     planned_rounds: int
     next_round_blocked: str | None = Field(description="Why the next round cannot be paired.")
+    next_round_blocked_said: dict[str, Any] | None = _said()
     attention: list[Attention]
     decisions: list[Decision] = Field(description="The referee's decisions about results.")
     players: list[str]
     standings: list[Standing]
     rounds: list[RoundRow]
     games: list[PlayedGame]
+    forecast: Forecast | None = Field(description="When the current round should end, from "
+                                      "the games' measured pace (none before a game ended).")
+    field_seq: int = Field(description="The tournament's version: a change to the field "
+                           "(late entry, drop, swap, knockout) carries the one its person saw.")
+    field_changes: list[dict[str, Any]] = Field(description="The field's log, oldest first: "
+                                                "seq, at, kind, player, round, words, reason.")
+    dropped: list[str] = Field(description="Players who dropped out.")
+    knockout_blocked: str | None = Field(description="Why the knockout cannot start now.")
+    knockout_blocked_said: dict[str, Any] | None = _said()
+    bracket: dict[str, Any] | None = Field(description="The knockout bracket, once started "
+                                           "(as `/api/bracket`).")
 
 
 class ReceivedStep(Described):
@@ -190,6 +222,12 @@ class PlannedRounds(Described):
     planned_rounds: int
 
 
+class FormatSet(Described):
+    format: dict[str, Any] = Field(description="points_to_win_round, rounds_to_win_game, "
+                                   "flipping, variant")
+    words: str = Field(description="The format as the page says it.")
+
+
 class RoundPaired(Described):
     round: int
     pairings: int = Field(description="Games paired, byes included.")
@@ -199,6 +237,57 @@ class BoardAssigned(Described):
     round: int
     table: int
     board: str | None
+
+
+class FieldChangeRow(Described):
+    """One change to the field, as the field's log keeps it."""
+
+    seq: int = Field(description="The tournament's version this change made.")
+    at: float
+    kind: str = Field(description="registered, withdrawn, system, paired, late_entry, "
+                      "dropped, swapped.")
+    player: str | None
+    round: int | None
+    words: str = Field(description="What changed, in a sentence (English).")
+    said: dict[str, Any] | None = _said()
+    reason: str
+
+
+class BracketGame(Described):
+    round: int
+    table: int
+    third_place: bool
+    first: str | None = Field(description="None while the stage before is being played.")
+    second: str | None
+    first_seed: int | None
+    second_seed: int | None
+    board: str | None
+    winner: str | None
+    score: str | None = Field(description="Rounds won, the first player's first.")
+    waits_for: str | None = Field(description="Who will play a game not yet paired, in words.")
+    waits_for_said: dict[str, Any] | None = _said()
+
+
+class BracketStage(Described):
+    name: str = Field(description="Quarter-finals, Semi-finals, Final ...")
+    name_said: dict[str, Any] | None = _said()
+    round: int = Field(description="The tournament round it is.")
+    paired: bool
+    games: list[BracketGame]
+
+
+class BracketView(Described):
+    size: int
+    third_place: bool
+    champion: str | None
+    seeds: list[str] = Field(description="The players, best seed first.")
+    stages: list[BracketStage]
+
+
+class FieldChanged(Described):
+    done: str = Field(description="What changed, in words, as the field's log keeps it.")
+    seq: int = Field(description="The tournament's version after the change.")
+    result: str | None = Field(description="The player's name as registered (a late entry).")
 
 
 class CommandSent(Described):

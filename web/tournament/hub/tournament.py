@@ -1,25 +1,22 @@
-"""The tournament: players, rounds paired on demand, results taken from the boards' events.
+"""The tournament: players, rounds paired on demand, and the results the boards' games give.
 
-A board's match that reaches ``game_over`` is found in the pairings by the two players'
-names (whoever took which colour). Its result counts by itself only when that pairing is on
-the board that played it and the hub's own replay of the board's steps through the rules
-engine ends where the board says (``web.tournament.hub.verify``); the result is the
-replay's. Anything else waits for the hub's referee as a claim
-(``web.tournament.hub.store.claims``), who accepts or rejects it, or enters a result
-(``web.tournament.hub.decisions``). If the board undoes the deciding step, its result (or
-claim) is withdrawn until the game ends again.
+A board's finished game becomes a result (or a claim for the hub's referee) in
+:mod:`web.tournament.hub.game_results`, through :meth:`Tournament.refresh_game`.
 """
 
 from __future__ import annotations
 
+import json
+import secrets
 import threading
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 
 from scorekeeper.clock import Clock
-from scorekeeper.names import name_key, normal_name
-from web.tournament.hub.model import ROUND_ROBIN, GameResult, Pairing, Standing
+from scorekeeper.names import name_key
+from web.table.offer import GameFormat, Offer
+from web.tournament.hub import game_results
+from web.tournament.hub.model import KNOCKOUT, ROUND_ROBIN, SWISS, Pairing, Standing
 from web.tournament.hub.pairings import (
     PairingError,
     round_robin,
@@ -28,46 +25,30 @@ from web.tournament.hub.pairings import (
     swiss_round_count,
     system_for,
 )
+from web.tournament.hub.players import (
+    TournamentError,
+    already_registered,
+    check_name,
+    same_players,
+    spelt_as,
+)
 from web.tournament.hub.points import points_of
+from web.tournament.hub.said import MARK, Sentence
 from web.tournament.hub.standings import standings
 from web.tournament.hub.store import (
-    Claim,
     HubStore,
     HubStoreError,
     ReceivedEvent,
-    StoredGame,
 )
-from web.tournament.hub.verify import judge
 
-__all__ = ["Tournament", "TournamentError", "check_name", "name_key", "points_of",
-           "same_players",
-           "spelt_as"]
-
-MAX_NAME = 40
+__all__ = ["Tournament", "TournamentError", "already_registered", "check_name", "name_key",
+           "points_of", "same_players", "spelt_as", "still_open"]
 
 
-class TournamentError(ValueError):
-    """A change the tournament cannot take now; the message says why."""
-
-
-
-
-def same_players(names: Sequence[str], pairing: Pairing) -> bool:
-    """True when ``names`` are the pairing's two players, spelt as :func:`name_key` allows."""
-    return {name_key(n) for n in names} == {name_key(p) for p in pairing.players()}
-
-
-def check_name(name: object) -> str:
-    """A name to register, normalised as the boards' are (:func:`scorekeeper.names.normal_name`)."""
-    if not isinstance(name, str) or not name.strip():
-        raise TournamentError("a player's name must be a non-empty text")
-    try:
-        name = normal_name(name)
-    except ValueError as exc:
-        raise TournamentError(f"a player's name {exc}") from None
-    if len(name) > MAX_NAME:
-        raise TournamentError(f"a player's name may have at most {MAX_NAME} characters")
-    return name
+def still_open(number: int) -> Sentence:
+    """Why a round's next step waits: a game of round ``number`` has no result yet."""
+    return Sentence(MARK.gettext("round {round} still has games without a result"),
+                    round=number)
 
 
 class Tournament:
@@ -83,33 +64,107 @@ class Tournament:
     def add_player(self, name: str) -> str:
         name = check_name(name)
         if self.store.round_numbers():
-            raise TournamentError("players cannot join once the first round is paired")
+            raise TournamentError(MARK.gettext(
+                "players cannot register once the first round is paired: enter them as a "
+                "late entry"))
         same = [p for p in self.store.players() if name_key(p) == name_key(name)]
         if same:  # another spelling of a registered player is that player
-            raise TournamentError(f"player {same[0]!r} is already registered")
+            raise TournamentError(already_registered(same[0]))
         try:
-            self.store.add_player(name, at=self.clock.now())
+            with self.store.batch():
+                self.store.add_player(name, at=self.clock.now())
+                self.store.log_field_change("registered", Sentence(MARK.gettext(
+                    "{player} registered"), player=name), at=self.clock.now(), player=name)
         except HubStoreError as exc:
-            raise TournamentError(str(exc)) from None
+            raise TournamentError(exc) from None
         return name
 
     def remove_player(self, name: str) -> None:
         if self.store.round_numbers():
-            raise TournamentError("players cannot leave once the first round is paired")
+            raise TournamentError(MARK.gettext(
+                "players cannot be withdrawn once the first round is paired: a player who "
+                "leaves drops out between rounds"))
         try:
-            self.store.remove_player(name)
+            with self.store.batch():
+                self.store.remove_player(name)
+                self.store.log_field_change("withdrawn", Sentence(MARK.gettext(
+                    "{player} withdrawn"), player=name), at=self.clock.now(), player=name)
         except HubStoreError as exc:
-            raise TournamentError(str(exc)) from None
+            raise TournamentError(exc) from None
+
+    # The format and the offers -------------------------------------------------------
+
+    def game_format(self) -> GameFormat | None:
+        """The format every game of the tournament is played to; None while the organiser
+        has set none (then games of any format count, as before formats existed)."""
+        stored = self.store.get_meta("format")
+        return None if stored is None else GameFormat.from_json(json.loads(stored))
+
+    def set_game_format(self, fmt: GameFormat) -> None:
+        if self.store.round_numbers():
+            raise TournamentError(MARK.gettext(
+                "the format is fixed once round 1 is paired: every game of a tournament is "
+                "played to the same format"))
+        self.store.set_meta("format", json.dumps(fmt.to_json()))
+
+    def _tournament_id(self) -> str:
+        """A short random id of this tournament, part of each pairing's id (a game offered
+        by another tournament's hub never counts here)."""
+        found = self.store.get_meta("tournament_id")
+        if found is None:
+            found = secrets.token_hex(4)
+            self.store.set_meta("tournament_id", found)
+        return found
+
+    def pairing_id(self, pairing: Pairing) -> str:
+        return f"{self._tournament_id()}-{pairing.round}-{pairing.table}"
+
+    def offer(self, pairing: Pairing) -> Offer:
+        """The game of ``pairing`` as its board is offered it."""
+        if pairing.white is None:
+            raise TournamentError(MARK.gettext("table {table} of round {round} is a bye"),
+                                  table=pairing.table, round=pairing.round)
+        return Offer(self.pairing_id(pairing), pairing.round, pairing.table, pairing.black,
+                     pairing.white, self.game_format() or GameFormat())
+
+    def open_offers(self, board: str | None = None) -> list[tuple[str, Offer]]:
+        """``(board, offer)`` of every game of the latest round that is on a board and has
+        no result yet (of ``board`` only, if given): what the boards should be offered."""
+        rounds = self.store.round_numbers()
+        if not rounds:
+            return []
+        return [(p.board, self.offer(p)) for p in self.round_open(rounds[-1][0])
+                if p.board is not None and (board is None or p.board == board)]
+    def active_players(self) -> list[str]:
+        """The players still in the tournament (paired in the next round), by seed."""
+        gone = set(self.store.dropped_players())
+        return [p for p in self.store.players() if p not in gone]
 
     # Rounds --------------------------------------------------------------------------
 
     @property
     def system(self) -> str:
-        """``round_robin`` or ``swiss``: fixed when the first round is paired."""
+        """``round_robin`` or ``swiss``: the organiser's choice (else by the field's size,
+        :func:`system_for`), fixed when the first round is paired."""
         rounds = self.store.round_numbers()
-        return rounds[0][1] if rounds else system_for(len(self.store.players()))
+        if rounds:
+            return rounds[0][1]
+        return self.store.get_meta("system") or system_for(len(self.store.players()))
+
+    def set_system(self, system: str) -> None:
+        if system not in (ROUND_ROBIN, SWISS):
+            raise TournamentError(MARK.gettext("the pairing system is round_robin or swiss"))
+        if self.store.round_numbers():
+            raise TournamentError(MARK.gettext(
+                "the pairing system is fixed once the first round is paired"))
+        with self.store.batch():
+            self.store.set_meta("system", system)
+            self.store.log_field_change(
+                "system", Sentence(MARK.gettext("Swiss pairing chosen")) if system == SWISS
+                else Sentence(MARK.gettext("round robin chosen")), at=self.clock.now())
 
     def planned_rounds(self) -> int:
+        """Rounds before the knockout stage (see :mod:`web.tournament.hub.bracket`)."""
         players = self.store.players()
         if len(players) < 2:
             return 0
@@ -118,11 +173,15 @@ class Tournament:
         stored = self.store.get_meta("swiss_rounds")
         return int(stored) if stored else swiss_round_count(len(players))
 
+    def swiss_round_numbers(self) -> list[int]:
+        """The rounds of the Swiss (or round robin) stage: the standings count these."""
+        return [n for n, system in self.store.round_numbers() if system != KNOCKOUT]
+
     def set_swiss_rounds(self, count: int) -> None:
         if not 1 <= count <= 30:
-            raise TournamentError("a Swiss tournament has 1 to 30 rounds")
+            raise TournamentError(MARK.gettext("a Swiss tournament has 1 to 30 rounds"))
         if count < len(self.store.round_numbers()):
-            raise TournamentError("that many rounds have already been played")
+            raise TournamentError(MARK.gettext("that many rounds have already been played"))
         self.store.set_meta("swiss_rounds", str(count))
 
     def round_open(self, number: int) -> list[Pairing]:
@@ -133,48 +192,77 @@ class Tournament:
             if not p.is_bye and (p.round, p.table) not in done
         ]
 
-    def can_pair_next(self) -> str | None:
+    def can_pair_next(self) -> Sentence | None:
         """None when the next round may be paired, else the reason it may not."""
-        players = self.store.players()
+        players = self.active_players()
         if len(players) < 2:
-            return "register at least two players"
+            return Sentence(MARK.gettext("register at least two players"))
         rounds = self.store.round_numbers()
-        if len(rounds) >= self.planned_rounds():
-            return "all rounds have been played"
         if rounds and self.round_open(rounds[-1][0]):
-            return f"round {rounds[-1][0]} still has games without a result"
+            return still_open(rounds[-1][0])
+        if rounds and rounds[-1][1] == KNOCKOUT:
+            from web.tournament.hub.bracket import next_stage_blocked  # it imports us
+
+            return next_stage_blocked(self)
+        if len(rounds) >= self.planned_rounds():
+            return Sentence(MARK.gettext("all rounds have been played"))
         return None
 
-    def pair_next_round(self, boards: Sequence[str] = ()) -> list[Pairing]:
+    def pair_next_round(self, boards: Sequence[str] = (), *,
+                        seen: int | None = None) -> list[Pairing]:
         """Pair the next round and put its games on ``boards`` in order (if given).
 
-        Runs in a worker thread (the web app's); two referees pairing at once get one round
-        and one refusal."""
+        ``seen``: the tournament's version (``field_seq``) its person saw when they decided
+        to pair; when the field changed since (a drop, a late entry, a round paired by
+        someone else) nothing is paired and the words say what changed
+        (``field_changes.StaleChange``). Runs in a worker thread (the web app's); two
+        referees pairing at once get one round and one refusal."""
         with self._pairing:
+            if seen is not None:
+                from web.tournament.hub.field_changes import check_seen  # it imports us
+
+                check_seen(self, seen)
             return self._pair_next_round(boards)
 
     def _pair_next_round(self, boards: Sequence[str]) -> list[Pairing]:
         reason = self.can_pair_next()
         if reason:
-            raise TournamentError(f"cannot pair the next round: {reason}")
-        players = self.store.players()
-        number = len(self.store.round_numbers()) + 1
+            raise TournamentError(MARK.gettext("cannot pair the next round: {reason}"),
+                                  reason=reason)
+        players = self.active_players()
+        rounds = self.store.round_numbers()
+        number = len(rounds) + 1
         system = self.system
+        self._tournament_id()  # before the first offer names it
         try:
-            if system == ROUND_ROBIN:
+            if rounds and rounds[-1][1] == KNOCKOUT:
+                from web.tournament.hub.bracket import next_stage_pairs  # it imports us
+
+                system, pairs = KNOCKOUT, next_stage_pairs(self)
+            elif system == ROUND_ROBIN:
                 pairs = round_robin(players, number)
             else:
                 pairs = self._swiss_pairs(players)
         except PairingError as exc:
-            raise TournamentError(str(exc)) from None
-        self.store.add_round(number, system, pairs, at=self.clock.now())
+            raise TournamentError(exc) from None
+        self.add_round(number, system, pairs, boards)
+        return self.store.pairings(number)
+
+    def add_round(self, number: int, system: str, pairs: Sequence[tuple[str, str | None]],
+                  boards: Sequence[str] = (), words: Sentence | None = None) -> None:
+        """Store a round, log it in the field's log, and put its games on ``boards``."""
+        with self.store.batch():
+            self.store.add_round(number, system, pairs, at=self.clock.now())
+            self.store.log_field_change("paired", words or Sentence(MARK.gettext(
+                                            "Round {round} paired"), round=number),
+                                        at=self.clock.now(), round_number=number)
         games = [p for p in self.store.pairings(number) if not p.is_bye]
         for pairing, board in zip(games, boards, strict=False):
             self.store.set_pairing_board(number, pairing.table, board)
-        return self.store.pairings(number)
 
     def _swiss_pairs(self, players: Sequence[str]) -> list[tuple[str, str | None]]:
-        table = self.standings()
+        still_in = set(players)  # a dropped player keeps a line, but is not paired
+        table = [s for s in self.standings() if s.player in still_in]
         ranked = [s.player for s in table]
         scores = {s.player: s.won for s in table}
         pairings = self.store.pairings()
@@ -187,14 +275,16 @@ class Tournament:
         try:
             self.store.set_pairing_board(round_number, table, board)
         except HubStoreError as exc:
-            raise TournamentError(str(exc)) from None
+            raise TournamentError(exc) from None
 
     # Results -------------------------------------------------------------------------
 
     def standings(self) -> list[Standing]:
-        games = [g.result for g in self.store.games() if g.round is not None]
-        byes = [p.black for p in self.store.pairings() if p.is_bye]
-        return standings(self.store.players(), games, byes)
+        """The Swiss (or round robin) stage's table: knockout games are the bracket's."""
+        counted = set(self.swiss_round_numbers())
+        games = [g.result for g in self.store.games() if g.round in counted]
+        byes = [p.black for p in self.store.pairings() if p.is_bye and p.round in counted]
+        return standings(self.store.players(), games, byes, self.store.dropped_players())
 
     def receive(self, ev: ReceivedEvent) -> bool:
         """Keep a board's event; record or withdraw the game's result. True when new."""
@@ -204,70 +294,6 @@ class Tournament:
         return True
 
     def refresh_game(self, board: str, match_id: int) -> None:
-        """Make the recorded result agree with the match's latest event."""
-        latest = self.store.latest_event(board, match_id)
-        existing = self.store.game(board, match_id)
-        if latest is None or latest.state.get("phase") != "game_over":
-            if existing is not None:
-                self.store.drop_game(board, match_id)
-            self.store.drop_claim(board, match_id)
-            return
-        if self.store.contiguous_seq(board, match_id) < latest.seq:
-            # Events are missing (a full broker queue dropped them; the resend is on its
-            # way): the points would come from a partial log, so the result waits for them.
-            return
-        events = self.store.events(board, match_id)
-        verdict = judge(events, self.store.match_rules(board, match_id))
-        if verdict.result is None:  # no two players named: nothing to count or to claim
-            return
-        result = verdict.result
-        pairing = self._pairing_for(result, board, existing)
-        if pairing is None and not self.store.round_numbers():
-            self.store.drop_claim(board, match_id)  # before the tournament: nothing to count
-            return
-        doubt = verdict.doubt
-        if doubt is None and pairing is None:
-            doubt = "no open pairing has these players (check the names)"
-        elif doubt is None and pairing is not None and pairing.board != board:
-            doubt = (f"the game of {pairing.black} and {pairing.white} is paired to "
-                     f"{'board ' + pairing.board if pairing.board else 'no board'}, "
-                     f"not to board {board}")
-        if pairing is not None:
-            result = spelt_as(result, pairing)
-        if doubt is None and pairing is not None:
-            self.store.drop_claim(board, match_id)
-            self.store.save_game(StoredGame(board, match_id, latest.seq, result, latest.at,
-                                            pairing.round, pairing.table))
-            return
-        if existing is not None:
-            self.store.drop_game(board, match_id)
-        self.store.save_claim(Claim(
-            board, match_id, latest.seq, result, latest.at,
-            None if pairing is None else pairing.round,
-            None if pairing is None else pairing.table, doubt or "the referee decides"))
-
-    def _pairing_for(self, result: GameResult, board: str,
-                     existing: StoredGame | None = None) -> Pairing | None:
-        """The pairing this game answers: the one it already counts for, else the newest
-        unfinished pairing of these two players (the one on this board first)."""
-        taken = {(g.round, g.table) for g in self.store.games() if g.round is not None}
-        if existing is not None and existing.round is not None:
-            taken.discard((existing.round, existing.table))
-        candidates = [
-            p for p in self.store.pairings()
-            if not p.is_bye and same_players((result.black, result.white), p)
-            and (p.round, p.table) not in taken
-        ]
-        candidates.sort(key=lambda p: (p.board == board, p.round), reverse=True)
-        return candidates[0] if candidates else None
-
-
-def spelt_as(result: GameResult, pairing: Pairing) -> GameResult:
-    """``result`` with the players' names as registered (standings count by those)."""
-    registered = {name_key(p): p for p in pairing.players()}
-
-    def spelt(name: str | None) -> str | None:
-        return None if name is None else registered.get(name_key(name), name)
-
-    return replace(result, black=spelt(result.black) or result.black,
-                   white=spelt(result.white) or result.white, winner=spelt(result.winner))
+        """Make the recorded result agree with the match's latest event
+        (:func:`web.tournament.hub.game_results.refresh_game`)."""
+        game_results.refresh_game(self, board, match_id)

@@ -14,11 +14,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import IllegalEventError, ScorekeeperError
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
+from scorekeeper.state import Phase
 from web.tournament.hub.model import GameResult, ReceivedEvent
 from web.tournament.hub.points import points_of
+from web.tournament.hub.said import MARK, Sentence, why_said
 
 PLAYERS = ("black", "white")
 COMPARED = ("phase", "winner", "round_wins", "score", "rounds")
@@ -34,16 +36,27 @@ class Verdict:
     doubt: str | None
 
 
+class RefusedStep(Exception):  # noqa: N818 -- a step refused, told to the referee
+    """The board's step ``seq`` that the hub's replay refuses, and why in the players' names."""
+
+    def __init__(self, seq: int, why: Sentence) -> None:
+        super().__init__(why)
+        self.seq, self.why = seq, why
+
+
 def replay(rules: Mapping[str, Any], setup: Mapping[str, Any], names: Mapping[str, str],
            events: Sequence[ReceivedEvent]) -> list[dict[str, Any]]:
-    """The state after each step, by the hub's own rules engine; raises
-    :class:`ScorekeeperError` (or a ``TypeError``/``ValueError`` for options the engine cannot
-    take) naming what it refuses."""
+    """The state after each step, by the hub's own rules engine; raises :class:`RefusedStep`
+    for a step the rules refuse, :class:`ScorekeeperError` (or a ``TypeError``/``ValueError``)
+    for options the engine cannot take."""
     match = Match(Rules.from_json(dict(rules)), Setup.from_json(dict(setup)),
                   dict(names))  # type: ignore[arg-type]
     states = []
     for ev in events:
-        match.apply(ev.event)
+        try:
+            match.apply(ev.event)
+        except IllegalEventError as exc:
+            raise RefusedStep(ev.seq, why_said(exc.why, names)) from exc
         states.append(match.state.to_json())
     return states
 
@@ -56,23 +69,32 @@ def judge(events: Sequence[ReceivedEvent],
     names = latest.names
     black, white = names.get("black"), names.get("white")
     if not black or not white or black == white:
-        return Verdict(None, "the board's match does not name two different players")
+        return Verdict(None, Sentence(MARK.gettext(
+            "the board's match does not name two different players")))
     claimed = _result(black, white, latest.state, points_of([e.state for e in events]))
     if options is None:
-        return Verdict(claimed, "the board did not send the match's rules, so the hub "
-                       "cannot replay its steps")
+        return Verdict(claimed, Sentence(MARK.gettext(
+            "the board did not send the match's rules, so the hub cannot replay its steps")))
     try:
         states = replay(options[0], options[1], names, events)
-    except (ScorekeeperError, TypeError, ValueError) as exc:
-        return Verdict(claimed, f"the hub's replay of the board's steps refuses one: {exc}")
+    except RefusedStep as refused:
+        return Verdict(claimed, Sentence(MARK.gettext(
+            "the hub's replay of the board's steps refuses step {seq}: {why}"),
+            seq=refused.seq, why=refused.why))
+    except (ScorekeeperError, TypeError, ValueError) as exc:  # the rules or setup it sent
+        return Verdict(claimed, Sentence(MARK.gettext(
+            "the hub cannot replay the board's steps with the rules the board sent: {why}"),
+            why=str(exc)))
     mine = states[-1]
     differs = [k for k in COMPARED if k in latest.state and _norm(latest.state[k]) != _norm(
         mine.get(k))]
-    if mine.get("phase") != "game_over" or differs:
-        what = "the game is not over" if mine.get("phase") != "game_over" else \
-            "it differs in " + ", ".join(differs)
-        return Verdict(claimed, f"the hub's replay of the board's steps does not end as the "
-                       f"board says ({what})")
+    if mine.get("phase") != Phase.GAME_OVER or differs:
+        what = Sentence(MARK.gettext("the game is not over")) if mine.get(
+            "phase") != Phase.GAME_OVER else Sentence(MARK.gettext("it differs in {what}"),
+                                                  what=", ".join(differs))
+        return Verdict(claimed, Sentence(MARK.gettext(
+            "the hub's replay of the board's steps does not end as the board says ({what})"),
+            what=what))
     return Verdict(_result(black, white, mine, points_of(states)), None)
 
 

@@ -12,8 +12,9 @@
     const rows = result.data;
     body.replaceChildren(...(rows.length ? rows.map((r) => h("tr", {},
       h("td", {}, r.player),
-      h("td", {}, r.rating === null ? "not rated yet" : r.rating.toFixed(1)),
-      h("td", {}, String(r.games)))) : [h("tr", {}, h("td", { colspan: 3 }, "No players registered yet."))]));
+      h("td", {}, r.rating === null ? Common.t("not rated yet")
+        : r.rating.toLocaleString(document.documentElement.lang || [], { minimumFractionDigits: 1, maximumFractionDigits: 1 })),
+      h("td", {}, String(r.games)))) : [h("tr", {}, h("td", { colspan: 3 }, Common.t("No players registered yet.")))]));
     document.body.dataset.ratings = "loaded";
   }
   load();

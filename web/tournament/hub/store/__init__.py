@@ -4,7 +4,8 @@ One store object, :class:`HubStore`, made of focused parts, each in its own modu
 ``connection`` (the file, its lock, whole changes, what changed since the page last asked),
 ``tournament`` (settings, players, rounds, pairings, games), ``received`` (events and
 counters), ``boards`` (board status and state, commands and their answers) and ``claims``
-(results waiting for the referee, and the referee's decisions).
+(results waiting for the referee, and the referee's decisions) and ``field`` (the
+field's log: late entries, drops, swaps, and the tournament's version).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from web.tournament.hub.model import ReceivedEvent, StoredGame
 from web.tournament.hub.store.boards import BoardTables
 from web.tournament.hub.store.claims import Claim, ClaimTables
 from web.tournament.hub.store.connection import SCHEMA, HubStoreError
+from web.tournament.hub.store.field import FieldChange, FieldTables
 from web.tournament.hub.store.received import STATE_KEYS, ReceivedTables, kept_state
+from web.tournament.hub.store.selftests import SelfTestTables
 from web.tournament.hub.store.tournament import TournamentTables
 
 __all__ = [
     "SCHEMA",
     "Claim",
+    "FieldChange",
     "STATE_KEYS",
     "HubStore",
     "HubStoreError",
@@ -28,5 +32,6 @@ __all__ = [
 ]
 
 
-class HubStore(TournamentTables, ReceivedTables, BoardTables, ClaimTables):
+class HubStore(TournamentTables, ReceivedTables, BoardTables, ClaimTables, SelfTestTables,
+               FieldTables):
     """The tournament on disk. Every method is safe to call from any thread."""

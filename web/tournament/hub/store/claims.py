@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from web.tournament.hub.model import GameResult
-from web.tournament.hub.store.connection import StoreBase, dump_json
+from web.tournament.hub.said import Sentence, said_or
+from web.tournament.hub.store.connection import StoreBase, dump_json, load_json
+from web.tournament.hub.store.tournament import GAME_COLUMNS, game_fields, game_values
 
 
 @dataclass(frozen=True)
@@ -32,24 +34,20 @@ class Claim:
     """The open pairing these players fit, if any (it may be on another board)."""
     table: int | None
     why: str
-    """Why it did not count by itself, in words."""
+    """Why it did not count by itself, in words (a ``Sentence`` when the hub made them: the
+    page words it in its language)."""
 
 
 class ClaimTables(StoreBase):
     """Claims waiting for the referee, and the log of the referee's decisions."""
 
     def save_claim(self, claim: Claim) -> None:
-        r = claim.result
+        values = (*game_values(claim), str(claim.why),
+                  dump_json(claim.why.to_json()) if isinstance(claim.why, Sentence) else None)
         with self._tx() as db:
             self._touch(claim.board, tournament=True)
-            db.execute(
-                "INSERT OR REPLACE INTO claims (board, match_id, seq, black, white, winner,"
-                " black_rounds, white_rounds, black_points, white_points, finished_at, round,"
-                " tbl, why) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (claim.board, claim.match_id, claim.seq, r.black, r.white, r.winner,
-                 r.black_rounds, r.white_rounds, r.black_points, r.white_points,
-                 claim.finished_at, claim.round, claim.table, claim.why),
-            )
+            db.execute(f"INSERT OR REPLACE INTO claims ({GAME_COLUMNS}, why, why_said)"
+                       f" VALUES ({', '.join('?' * len(values))})", values)
 
     def drop_claim(self, board: str, match_id: int) -> bool:
         with self._tx() as db:
@@ -60,13 +58,9 @@ class ClaimTables(StoreBase):
         return gone
 
     def claims(self) -> list[Claim]:
-        rows = self._all(
-            "SELECT board, match_id, seq, black, white, winner, black_rounds, white_rounds,"
-            " black_points, white_points, finished_at, round, tbl, why FROM claims"
-            " ORDER BY finished_at, board, match_id"
-        )
-        return [Claim(r[0], r[1], r[2], GameResult(*r[3:10]), r[10], r[11], r[12], r[13])
-                for r in rows]
+        rows = self._all(f"SELECT {GAME_COLUMNS}, why, why_said FROM claims"
+                         " ORDER BY finished_at, board, match_id")
+        return [Claim(*game_fields(r), said_or(r[13], load_json(r[14]))) for r in rows]
 
     def claim(self, board: str, match_id: int) -> Claim | None:
         return next((c for c in self.claims() if (c.board, c.match_id) == (board, match_id)),

@@ -28,6 +28,7 @@ from typing import Any
 from scorekeeper.checks import decode_json
 from scorekeeper.errors import MalformedEventError
 from scorekeeper.store import open_sqlite
+from web.tournament.hub.said import MARK, Refusal, Sentence
 from web.tournament.hub.touched import Journal, Touched
 
 SCHEMA = """
@@ -61,23 +62,46 @@ CREATE TABLE IF NOT EXISTS counters (key TEXT PRIMARY KEY, value INTEGER NOT NUL
 CREATE TABLE IF NOT EXISTS match_rules (
     board TEXT NOT NULL, match_id INTEGER NOT NULL, rules TEXT NOT NULL, setup TEXT NOT NULL,
     PRIMARY KEY (board, match_id));
+CREATE TABLE IF NOT EXISTS match_pairings (
+    board TEXT NOT NULL, match_id INTEGER NOT NULL, pairing TEXT NOT NULL,
+    PRIMARY KEY (board, match_id));
 CREATE TABLE IF NOT EXISTS claims (
     board TEXT NOT NULL, match_id INTEGER NOT NULL, seq INTEGER NOT NULL,
     black TEXT NOT NULL, white TEXT NOT NULL, winner TEXT,
     black_rounds INTEGER NOT NULL, white_rounds INTEGER NOT NULL,
     black_points INTEGER NOT NULL, white_points INTEGER NOT NULL,
-    finished_at REAL NOT NULL, round INTEGER, tbl INTEGER, why TEXT NOT NULL,
+    finished_at REAL NOT NULL, round INTEGER, tbl INTEGER, why TEXT NOT NULL, why_said TEXT,
     PRIMARY KEY (board, match_id));
 CREATE TABLE IF NOT EXISTS decisions (
     id INTEGER PRIMARY KEY, at REAL NOT NULL, action TEXT NOT NULL, round INTEGER,
     tbl INTEGER, board TEXT, match_id INTEGER, reason TEXT NOT NULL, result TEXT);
+CREATE TABLE IF NOT EXISTS field_changes (
+    seq INTEGER PRIMARY KEY, at REAL NOT NULL, kind TEXT NOT NULL, player TEXT,
+    round INTEGER, words TEXT NOT NULL, reason TEXT NOT NULL, said TEXT);
 CREATE TABLE IF NOT EXISTS refusals (
     board TEXT PRIMARY KEY, count INTEGER NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL);
 """
 
 
-class HubStoreError(Exception):
+ADDED_COLUMNS = (("field_changes", "said", "TEXT"), ("claims", "why_said", "TEXT"))
+"""Columns added after a hub's file was first made: a file from an older hub gets them (its
+rows hold NULL there) when it is opened."""
+
+
+def add_columns(db: sqlite3.Connection) -> None:
+    for table, column, kind in ADDED_COLUMNS:
+        known = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in known:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
+class HubStoreError(Refusal):
     """The hub's file cannot be used, or a change breaks the tournament's own rules."""
+
+
+def no_table(table: int, round_number: int) -> Sentence:
+    return Sentence(MARK.gettext("no table {table} in tournament round {round}"), table=table,
+                    round=round_number)
 
 
 def dump_json(value: Any) -> str:
@@ -107,6 +131,7 @@ class StoreBase:
         self._lock = threading.RLock()
         try:
             self._db = open_sqlite(path, SCHEMA)
+            add_columns(self._db)
         except sqlite3.DatabaseError as exc:
             raise HubStoreError(f"cannot open the hub's file {path}: {exc}") from exc
         self._touched = Journal()

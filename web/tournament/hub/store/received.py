@@ -48,6 +48,12 @@ class ReceivedTables(StoreBase):
                     " VALUES (?, ?, ?, ?)",
                     (ev.board, ev.match_id, dump_json(ev.rules), dump_json(ev.setup)),
                 )
+            if new and ev.pairing is not None:
+                # the pairing the match was started from (an offer): fixed with the match
+                db.execute(
+                    "INSERT OR IGNORE INTO match_pairings (board, match_id, pairing)"
+                    " VALUES (?, ?, ?)", (ev.board, ev.match_id, dump_json(ev.pairing)),
+                )
             if new:
                 # A step of the board's current match changes its card only; one of another
                 # match may change what the referee must look at (a game left unfinished).
@@ -86,6 +92,13 @@ class ReceivedTables(StoreBase):
                          (board, match_id))
         return (load_json(rows[0][0], {}), load_json(rows[0][1], {})) if rows else None
 
+    def match_pairing(self, board: str, match_id: int) -> dict[str, Any] | None:
+        """The pairing (``{"id", "round", "table"}``) the board's match was started from,
+        when it was started from an offer."""
+        rows = self._all("SELECT pairing FROM match_pairings WHERE board = ? AND match_id = ?",
+                         (board, match_id))
+        return load_json(rows[0][0], {}) if rows else None
+
     def latest_event(self, board: str, match_id: int) -> ReceivedEvent | None:
         """The received event with the highest ``seq`` of the match."""
         found = self.events(board, match_id, latest_only=True)
@@ -114,6 +127,15 @@ class ReceivedTables(StoreBase):
             (board, match_id),
         )
         return None if rows[0][0] is None else int(rows[0][0])
+
+    def match_spans(self) -> dict[tuple[str, int], tuple[float, float]]:
+        """``(board, match_id)`` -> when the hub received the match's first and latest event
+        (by the hub's clock, so a board's clock set wrong does not skew a game's length)."""
+        return {
+            (r[0], r[1]): (float(r[2]), float(r[3]))
+            for r in self._all("SELECT board, match_id, MIN(received_at), MAX(received_at)"
+                               " FROM events GROUP BY board, match_id")
+        }
 
     def matches_received(self) -> list[tuple[str, int, int]]:
         """``(board, match_id, events)`` for every match seen, by board then match."""

@@ -7,10 +7,32 @@ game counts for the standings; a result also moves its pairing to the board that
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from web.tournament.hub.model import GameResult, Pairing, StoredGame
-from web.tournament.hub.store.connection import HubStoreError, StoreBase
+from web.tournament.hub.said import MARK
+from web.tournament.hub.store.connection import HubStoreError, StoreBase, no_table
+
+if TYPE_CHECKING:
+    from web.tournament.hub.store.claims import Claim
+
+GAME_COLUMNS = ("board, match_id, seq, black, white, winner, black_rounds, white_rounds,"
+                " black_points, white_points, finished_at, round, tbl")
+"""A finished game's columns, in one order for the games and the claims (which add why)."""
+
+
+def game_values(game: StoredGame | Claim) -> tuple[Any, ...]:
+    """A game's values in the order of :data:`GAME_COLUMNS`."""
+    r = game.result
+    return (game.board, game.match_id, game.seq, r.black, r.white, r.winner, r.black_rounds,
+            r.white_rounds, r.black_points, r.white_points, game.finished_at, game.round,
+            game.table)
+
+
+def game_fields(row: Sequence[Any]) -> tuple[Any, ...]:
+    """A row read by :data:`GAME_COLUMNS` as a game's fields, its result made whole
+    (``StoredGame(*game_fields(row))``; a claim adds its why)."""
+    return (*row[:3], GameResult(*row[3:10]), *row[10:13])
 
 
 class TournamentTables(StoreBase):
@@ -33,7 +55,8 @@ class TournamentTables(StoreBase):
     def add_player(self, name: str, *, at: float) -> None:
         with self._tx() as db:
             if db.execute("SELECT 1 FROM players WHERE name = ?", (name,)).fetchone():
-                raise HubStoreError(f"player {name!r} is already registered")
+                raise HubStoreError(MARK.gettext("player '{name}' is already registered"),
+                                    name=name)
             self._touch(tournament=True)
             seed = db.execute("SELECT COALESCE(MAX(seed), 0) + 1 FROM players").fetchone()[0]
             db.execute(
@@ -43,7 +66,7 @@ class TournamentTables(StoreBase):
     def remove_player(self, name: str) -> None:
         with self._tx() as db:
             if db.execute("DELETE FROM players WHERE name = ?", (name,)).rowcount == 0:
-                raise HubStoreError(f"no player {name!r}")
+                raise HubStoreError(MARK.gettext("no player '{name}'"), name=name)
             self._touch(tournament=True)
 
     def players(self) -> list[str]:
@@ -59,7 +82,8 @@ class TournamentTables(StoreBase):
         pairings = [Pairing(number, i, b, w) for i, (b, w) in enumerate(pairs, start=1)]
         with self._tx() as db:
             if db.execute("SELECT 1 FROM rounds WHERE number = ?", (number,)).fetchone():
-                raise HubStoreError(f"tournament round {number} already exists")
+                raise HubStoreError(MARK.gettext("tournament round {round} already exists"),
+                                    round=number)
             self._touch(tournament=True, all_boards=True)
             db.execute(
                 "INSERT INTO rounds (number, system, created_at) VALUES (?, ?, ?)",
@@ -91,25 +115,17 @@ class TournamentTables(StoreBase):
                 (board, round_number, table),
             )
             if cur.rowcount == 0:
-                raise HubStoreError(f"no table {table} in tournament round {round_number}")
+                raise HubStoreError(no_table(table, round_number))
             self._touch(tournament=True, all_boards=True)
 
     # Games ---------------------------------------------------------------------------
 
     def save_game(self, game: StoredGame) -> None:
-        r = game.result
+        values = game_values(game)
         with self._tx() as db:
             self._touch(game.board, tournament=True)
-            db.execute(
-                "INSERT OR REPLACE INTO games (board, match_id, seq, black, white, winner,"
-                " black_rounds, white_rounds, black_points, white_points, finished_at, round, tbl)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game.board, game.match_id, game.seq, r.black, r.white, r.winner,
-                    r.black_rounds, r.white_rounds, r.black_points, r.white_points,
-                    game.finished_at, game.round, game.table,
-                ),
-            )
+            db.execute(f"INSERT OR REPLACE INTO games ({GAME_COLUMNS})"
+                       f" VALUES ({', '.join('?' * len(values))})", values)
             if game.round is not None and game.match_id > 0:
                 # the pairing moves to the board that played it (a result the referee
                 # entered, with a negative id, leaves it where it was)
@@ -131,17 +147,8 @@ class TournamentTables(StoreBase):
 
     def games(self) -> list[StoredGame]:
         rows = self._all(
-            "SELECT board, match_id, seq, black, white, winner, black_rounds, white_rounds,"
-            " black_points, white_points, finished_at, round, tbl FROM games"
-            " ORDER BY finished_at, board, match_id"
-        )
-        return [
-            StoredGame(
-                r[0], r[1], r[2], GameResult(r[3], r[4], r[5], r[6], r[7], r[8], r[9]), r[10],
-                r[11], r[12],
-            )
-            for r in rows
-        ]
+            f"SELECT {GAME_COLUMNS} FROM games ORDER BY finished_at, board, match_id")
+        return [StoredGame(*game_fields(r)) for r in rows]
 
     def game(self, board: str, match_id: int) -> StoredGame | None:
         return next(

@@ -1,0 +1,74 @@
+"""What the tracker tells people: its mode and the board's differences in plain words.
+
+:meth:`scorekeeper.tracker.Tracker.status` fills a :class:`TrackerStatus` for the scoreboard,
+the tablet and the referee; the words for what must change on the board are made here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from scorekeeper.errors import Why
+from scorekeeper.saturation import Question
+
+Mode = Literal["ready", "restore", "review", "question", "paused"]
+
+
+@dataclass(frozen=True)
+class TrackerStatus:
+    """What the tracker is waiting for, in plain words for the scoreboard."""
+
+    mode: Mode
+    message: str
+    expected: Mapping[str, int]
+    """The board the match expects (what a restore must reach)."""
+    differences: Mapping[str, int]
+    """Per field: sensed minus expected, for fields that differ (empty when they agree)."""
+    big_differences: Mapping[str, str] = field(default_factory=dict)
+    """Per player, when a big skitt's spot disagrees: ``"missing"`` or ``"unexpected"``."""
+    overridden: Mapping[str, int] = field(default_factory=dict)
+    """Per field: how far the sensors read from the match where the referee said the board
+    is as the match expects (sensed minus expected then)."""
+    question: Question | None = None
+    """The shot waiting for the referee's count on a full field (mode ``question``)."""
+    full: tuple[str, ...] = ()
+    """Fields whose sensed count is at what their sensors can tell apart."""
+    settled: bool = True
+    """A settled reading is in hand: before the first (after a start or a gap in sensing)
+    the board is not judged yet, which is no fault."""
+    refusal: Why | None = None
+    """The rules' refusal of the sensed shot that put the board to the referee, as data."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "mode": self.mode,
+            "message": self.message,
+            "expected": dict(self.expected),
+            "differences": dict(self.differences),
+            "big_differences": dict(self.big_differences),
+            "overridden": dict(self.overridden),
+            "question": None if self.question is None else self.question.to_json(),
+            "full": list(self.full),
+            "settled": self.settled,
+            "refusal": None if self.refusal is None else self.refusal.to_json(),
+        }
+
+
+def describe_differences(diffs: Mapping[str, int], bigs: Mapping[str, str], bridge: bool) -> str:
+    """Plain words for what must change on the board, e.g. "take 2 off white.blue"."""
+    parts: list[str] = []
+    for name, diff in diffs.items():
+        n = abs(diff)
+        skitts = "skitt" if n == 1 else "skitts"
+        parts.append(f"take {n} {skitts} off {name}" if diff > 0 else f"add {n} {skitts} to {name}")
+    for player, what in bigs.items():
+        parts.append(
+            f"put {player}'s big skitt back on its spot"
+            if what == "missing"
+            else f"take {player}'s big skitt off its spot"
+        )
+    if bridge:
+        parts.append("take the skitt off the bridge between fields")
+    return ", ".join(parts)

@@ -1,0 +1,108 @@
+"""SIGTERM (systemd's stop) releases the board's GPIO buttons and LEDs, as Ctrl-C does.
+
+``skitter serve`` runs in this process on a free port, on an emulated microcontroller behind a
+pty (the simulator has no buttons), with gpiozero's mock pins as the default factory: serve
+builds its controls itself, as on a Pi. SIGTERM is sent to the process once the server
+answers and holds the pins. Released pins can be claimed again; pins still held raise
+``GPIOPinInUse``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from emulation.mcu import EmulatedMcu
+from gpiozero import LED, Button, GPIOPinInUse
+from gpiozero.pins.mock import MockFactory
+from serve_proc import free_port
+
+from firmware_bridge.profile import load_profile
+from web.cli import serve as serve_cli
+from web.config.pin import PinStore
+from web.config.settings import Settings
+
+GPIO = load_profile().gpio
+
+
+@pytest.fixture
+def restored_sigterm() -> Iterator[None]:
+    before = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def claim_every_pin(factory: MockFactory) -> list[Any]:
+    """A device on each of the profile's button and LED pins (closed again by the caller)."""
+    assert GPIO is not None
+    claimed: list[Any] = []
+    try:
+        for mapping in GPIO.buttons.values():
+            claimed.extend(Button(pin, pin_factory=factory) for pin in mapping.values())
+        claimed.extend(LED(pin, pin_factory=factory) for pin in GPIO.leds.values())
+    except BaseException:
+        close(claimed)
+        raise
+    return claimed
+
+
+def close(devices: list[Any]) -> None:
+    for device in devices:
+        device.close()
+
+
+def sigterm_once_serving(port: int, factory: MockFactory) -> tuple[threading.Thread, list[str]]:
+    """SIGTERM once the server answers; what it found of the pins then (``held``, or why not)."""
+    seen: list[str] = []
+
+    def run() -> None:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        try:
+            close(claim_every_pin(factory))
+            seen.append("free while serving")
+        except GPIOPinInUse:
+            seen.append("held")
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, seen
+
+
+def test_sigterm_releases_the_gpio_buttons_and_leds(
+    tmp_path: Path, mock_factory: MockFactory, restored_sigterm: None,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert GPIO is not None
+    monkeypatch.setenv("LG_WD", str(tmp_path / "lgpio"))  # serve sets it for lgpio otherwise
+    link = tmp_path / "ttyACM-skitter"
+    mcu = EmulatedMcu(link, cells=load_profile().cells)
+    port = free_port()
+    pins = PinStore(tmp_path / "pin")
+    pins.set("135790")
+    signaller, seen = sigterm_once_serving(port, mock_factory)
+    try:
+        code = serve_cli.serve(Settings(data_dir=tmp_path, port=port, source=f"serial:{link}"),
+                               pins, None)
+    finally:
+        mcu.close()
+    signaller.join(5)
+    assert code == 0
+    assert "skitter: stopped" in capsys.readouterr().out
+    assert seen == ["held"], "serve did not hold its buttons and LEDs while serving"
+    close(claim_every_pin(mock_factory))  # every pin the controls held: released

@@ -1,0 +1,56 @@
+"""A WebSocket outlives the deadline its upgrade request had to arrive in.
+
+The served apps run on ``TimedH11Protocol``, which cuts a connection whose request takes more
+than ``REQUEST_TIMEOUT`` to arrive. An upgraded connection (every live page) sends no further
+request, and used to be cut that long after it opened: pages reconnected every few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+import uvicorn
+from fastapi import FastAPI, WebSocket
+from ports import free_port
+from websockets.sync.client import connect
+
+from web.api import serving
+
+
+@pytest.mark.timeout(30)
+def test_a_websocket_stays_open_past_the_request_deadline(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(serving, "REQUEST_TIMEOUT", 0.3)
+    app = FastAPI()
+
+    @app.websocket("/ws")
+    async def live(websocket: WebSocket) -> None:
+        await websocket.accept()
+        await websocket.send_text("hello")
+        await asyncio.sleep(1.0)  # well past the deadline
+        await websocket.send_text("still here")
+        await websocket.receive_text()
+
+    port = serving_port()
+    server = uvicorn.Server(serving.server_config(app, "127.0.0.1", port))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as ws:
+            assert ws.recv(timeout=5) == "hello"
+            assert ws.recv(timeout=5) == "still here"
+            ws.send("bye")
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def serving_port() -> int:
+    return free_port()

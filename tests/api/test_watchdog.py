@@ -1,0 +1,195 @@
+"""systemd notification with a fake ``NOTIFY_SOCKET``: READY once serving, pings while alive.
+
+systemd's side is a Unix datagram socket the test binds, exactly what the service manager
+hands a ``Type=notify`` unit. A blocked event loop, writer or sensing thread must stop the
+``WATCHDOG=1`` pings (so systemd restarts the service); they come back once it answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from serve_proc import free_port
+
+from web.api.watchdog import Watchdog
+
+ROOT = Path(__file__).resolve().parents[2]
+INTERVAL = 0.05
+
+
+class FakeSystemd:
+    """The receiving end of NOTIFY_SOCKET: a thread records (arrival time, message)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(path))
+        self.sock.settimeout(0.05)
+        self.messages: list[tuple[float, str]] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._receive, daemon=True)
+        self._thread.start()
+
+    def _receive(self) -> None:
+        while not self._stop.is_set():
+            try:
+                data = self.sock.recv(4096)
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.messages.append((time.monotonic(), data.decode()))
+
+    def drain(self) -> list[tuple[float, str]]:
+        return list(self.messages)
+
+    def wait_for(self, text: str, timeout: float = 30.0) -> float:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for at, message in self.drain():
+                if text in message.splitlines():
+                    return at
+            time.sleep(0.01)
+        raise AssertionError(f"no {text} from skitter within {timeout} s: {self.messages}")
+
+    def pings(self, since: float, until: float) -> int:
+        return sum(1 for at, m in self.drain() if m == "WATCHDOG=1" and since <= at < until)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+        self.sock.close()
+
+
+@pytest.fixture
+def systemd(tmp_path: Path) -> Iterator[FakeSystemd]:
+    fake = FakeSystemd(tmp_path / "notify")
+    yield fake
+    fake.close()
+
+
+def run_watchdog(systemd: FakeSystemd, threads, during) -> None:
+    """Run a Watchdog on a fresh loop while ``during(loop)`` runs, then stop it."""
+    watchdog = Watchdog.from_environ(
+        {"NOTIFY_SOCKET": str(systemd.path), "WATCHDOG_USEC": str(int(INTERVAL * 2e6))},
+        serving=lambda: True,
+    )
+    assert watchdog is not None and watchdog.interval == pytest.approx(INTERVAL)
+
+    async def main() -> None:
+        task = asyncio.create_task(watchdog.run(threads))
+        await during()
+        task.cancel()
+
+    asyncio.run(main())
+
+
+def test_not_under_systemd_there_is_no_watchdog():
+    assert Watchdog.from_environ({}, serving=lambda: True) is None
+
+
+def test_the_watchdog_belongs_to_the_pid_systemd_names(systemd):
+    env = {"NOTIFY_SOCKET": str(systemd.path), "WATCHDOG_USEC": "1000000",
+           "WATCHDOG_PID": str(os.getpid() + 1)}
+    assert Watchdog.from_environ(env, serving=lambda: True).interval is None
+
+
+def test_ready_then_steady_pings_while_every_thread_answers(systemd):
+    writer, sensing = ThreadPoolExecutor(1), ThreadPoolExecutor(1)
+
+    async def during() -> None:
+        await asyncio.sleep(20 * INTERVAL)
+
+    try:
+        run_watchdog(systemd, [writer, sensing], during)
+    finally:
+        writer.shutdown()
+        sensing.shutdown()
+    messages = [m for _, m in systemd.drain()]
+    assert messages[0].splitlines()[0] == "READY=1"
+    assert messages.count("WATCHDOG=1") >= 5
+
+
+@pytest.mark.parametrize("stuck", ["writer", "sensing"])
+def test_a_stuck_thread_stops_the_pings_until_it_answers(systemd, stuck):
+    threads = {"writer": ThreadPoolExecutor(1), "sensing": ThreadPoolExecutor(1)}
+    release = threading.Event()
+    marks: dict[str, float] = {}
+
+    async def during() -> None:
+        await asyncio.sleep(6 * INTERVAL)
+        marks["block"] = time.monotonic()
+        threads[stuck].submit(release.wait)
+        await asyncio.sleep(3 * INTERVAL)  # a ping already under way may still land
+        marks["quiet"] = time.monotonic()
+        await asyncio.sleep(10 * INTERVAL)
+        marks["release"] = time.monotonic()
+        release.set()
+        await asyncio.sleep(10 * INTERVAL)
+        marks["end"] = time.monotonic()
+
+    try:
+        run_watchdog(systemd, list(threads.values()), during)
+    finally:
+        release.set()
+        for executor in threads.values():
+            executor.shutdown()
+    assert systemd.pings(0, marks["block"]) >= 2
+    assert systemd.pings(marks["quiet"], marks["release"]) == 0
+    assert systemd.pings(marks["release"], marks["end"]) >= 2
+
+
+def test_a_blocked_event_loop_stops_the_pings(systemd):
+    marks: dict[str, float] = {}
+
+    async def during() -> None:
+        await asyncio.sleep(6 * INTERVAL)
+        marks["block"] = time.monotonic()
+        time.sleep(12 * INTERVAL)  # blocks the loop itself: nothing else on it runs
+        marks["release"] = time.monotonic()
+        await asyncio.sleep(10 * INTERVAL)
+        marks["end"] = time.monotonic()
+
+    run_watchdog(systemd, [], during)
+    assert systemd.pings(0, marks["block"]) >= 2
+    # The datagram of the ping sent just before the block may arrive inside it; no other.
+    assert systemd.pings(marks["block"] + INTERVAL, marks["release"]) == 0
+    assert systemd.pings(marks["release"], marks["end"]) >= 2
+
+
+def test_skitter_serve_says_ready_once_serving_and_keeps_pinging(systemd, tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
+    config = tmp_path / "skitter.toml"
+    config.touch()
+    env.update(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC="200000",
+               SKITTER_CONFIG=str(config), HOME=str(tmp_path))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(tmp_path / "data"),
+         "--port", str(port)],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        ready = systemd.wait_for("READY=1")
+        # READY means serving: the port answers at once.
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            assert r.status == 200
+        time.sleep(1.0)
+        assert systemd.pings(ready, time.monotonic()) >= 4
+    finally:
+        proc.send_signal(signal.SIGINT)
+        output = proc.communicate(timeout=30)[0]
+    assert proc.returncode == 0, output
+    assert any(m == "STOPPING=1" for _, m in systemd.drain())

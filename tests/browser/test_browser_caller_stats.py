@@ -1,0 +1,182 @@
+"""The caller on the TV and the tablet, and /stats, in headless Chromium against the real app:
+sound is turned on with one tap and the audio element plays after a shot; /stats shows the
+players' figures at every screen size (screenshots in test-artifacts/screenshots/)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import SCREENSHOTS, LiveServer
+from speech_support import require_espeak
+from stats_matches import MATCH_1, MATCH_2
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+SIZES = {"tv": (1920, 1080), "tv720": (1280, 720), "tablet": (1024, 768),
+         "tablet-portrait": (768, 1024), "phone": (390, 844)}
+
+
+def context(browser: Any, size: tuple[int, int]) -> Any:
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=10000)
+    return browser.new_context(viewport={"width": size[0], "height": size[1]})
+
+
+def shot(page: Any, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+def referee_request(ctx: Any, server: LiveServer) -> None:
+    assert ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
+
+
+def post(ctx: Any, server: LiveServer, path: str, body: dict[str, Any]) -> None:
+    seq = ctx.request.get(server.url + "/api/state").json()["seq"]
+    r = ctx.request.post(server.url + path, data={"seq": seq, **body})
+    assert r.ok, r.text()
+
+
+def play_match(ctx: Any, server: LiveServer, black: str, white: str,
+               steps: list[dict[str, Any]]) -> None:
+    post(ctx, server, "/api/match/new", {"names": {"black": black, "white": white},
+                                         "points_to_win_round": 2, "rounds_to_win_game": 2,
+                                         "first": "black"})
+    for step in steps:
+        post(ctx, server, "/api/match/steps", {"step": step})
+
+
+def test_sound_turned_on_at_the_tv_plays_after_a_shot(browser: Any, server: LiveServer) -> None:
+    require_espeak()
+    from playwright.sync_api import expect
+
+    ctx = context(browser, SIZES["tv"])
+    try:
+        referee_request(ctx, server)
+        post(ctx, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
+                                             "first": "black"})
+        page = ctx.new_page()
+        page.goto(server.url + "/")
+        toggle = page.locator("#caller-toggle")
+        expect(toggle).to_have_text("Tap to turn on the caller's voice")
+        shot(page, "caller-tv-sound-off-1920x1080")
+        toggle.click()
+        expect(toggle).to_contain_text("Sound on")
+        post(ctx, server, "/api/match/steps", {"step": {"shot": {"by": "black", "big": "placed"}}})
+        page.wait_for_function(
+            "document.body.dataset.callerPlayed === 'Ann places the big skitt'")
+        played = page.evaluate(
+            "(() => { const a = document.getElementById('caller-audio');"
+            " return {src: a.currentSrc, played: a.played.length, error: a.error}; })()")
+        assert played["src"].endswith(".wav") and played["played"] >= 1 and not played["error"]
+        expect(page.locator("#caller-line")).to_have_text("Ann places the big skitt")
+        shot(page, "caller-tv-sound-on-1920x1080")
+        # Muted again on this screen: the next shot shows its words but plays nothing.
+        toggle.click()
+        post(ctx, server, "/api/match/steps", {"step": {"shot": {"by": "white", "big": "placed"}}})
+        page.wait_for_function("document.body.dataset.callerSaid === 'Bo places the big skitt' && "
+                               "document.getElementById('caller-audio').paused")
+        assert page.evaluate("document.body.dataset.caller") == "off"
+    finally:
+        ctx.close()
+
+
+def test_the_tv_without_a_tap_stays_silent(browser: Any, server: LiveServer) -> None:
+    shots = iter([{"by": "black", "big": "placed"}, {"by": "white", "big": "placed"},
+                  {"by": "black", "delta": {}}])
+    for name in ("tv720", "tablet-portrait", "phone"):
+        ctx = context(browser, SIZES[name])
+        try:
+            referee_request(ctx, server)
+            page = ctx.new_page()
+            page.goto(server.url + "/")
+            page.wait_for_selector("#caller-toggle")
+            page.wait_for_function("document.body.dataset.seq !== undefined")
+            post(ctx, server, "/api/match/steps", {"step": {"shot": next(shots)}})
+            page.wait_for_function("document.body.dataset.callerSaid !== undefined")
+            assert page.evaluate("document.getElementById('caller-audio').played.length") == 0
+            box = page.locator("#caller").bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= SIZES[name][0]
+            shot(page, f"caller-tv-{SIZES[name][0]}x{SIZES[name][1]}")
+        finally:
+            ctx.close()
+
+
+def test_the_tablet_shows_the_caller_and_changes_its_language(
+        browser: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    for name in ("tablet", "tablet-portrait", "phone"):
+        ctx = context(browser, SIZES[name])
+        try:
+            page = ctx.new_page()
+            page.goto(server.url + "/tablet")
+            status = page.locator("#caller-status")
+            expect(status).to_contain_text("The caller")
+            assert "{" not in status.inner_text()
+            page.fill("#login input[name=pin]", server.pin)
+            page.click("#login button[type=submit]")
+            page.wait_for_function("document.body.classList.contains('referee')")
+            page.select_option("#caller-language", "de")
+            expect(status).to_contain_text("The caller speaks German")
+            page.select_option("#caller-language", "en")
+            expect(status).to_contain_text("The caller speaks English")
+            page.locator("#sec-caller").scroll_into_view_if_needed()
+            shot(page, f"caller-tablet-{SIZES[name][0]}x{SIZES[name][1]}")
+        finally:
+            ctx.close()
+
+
+def test_the_new_match_form_offers_known_names(browser: Any, server: LiveServer) -> None:
+    ctx = context(browser, SIZES["tablet"])
+    try:
+        referee_request(ctx, server)
+        play_match(ctx, server, "Ann", "Bo", MATCH_1[:2])
+        page = ctx.new_page()
+        page.goto(server.url + "/tablet")
+        page.click("#sec-new summary")
+        page.wait_for_function("document.querySelectorAll('#known-players option').length == 2")
+        assert page.get_attribute("#new-match input[name=black]", "list") == "known-players"
+        page.fill("#new-match input[name=white]", "ann")
+        page.locator("#new-match input[name=white]").dispatch_event("change")
+        assert page.input_value("#new-match input[name=white]") == "Ann"
+    finally:
+        ctx.close()
+
+
+def test_stats_page_at_every_size(browser: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    setup = context(browser, SIZES["tv"])
+    try:
+        referee_request(setup, server)
+        play_match(setup, server, "Ann", "Bo", MATCH_1)
+        play_match(setup, server, "bo", "ANN", MATCH_2)
+        play_match(setup, server, "Cy", "Ann", MATCH_2)
+    finally:
+        setup.close()
+    for name, size in SIZES.items():
+        ctx = context(browser, size)
+        try:
+            page = ctx.new_page()
+            page.goto(server.url + "/stats")
+            page.wait_for_function("document.body.dataset.loaded === 'yes'")
+            rows = page.locator("#players-table tbody tr")
+            expect(rows).to_have_count(3)
+            text = page.locator("main").inner_text()
+            for words in ("Cy", "Ann", "bo", "3 finished matches between 3 players"):
+                assert words in text
+            assert "{" not in text and "black" not in text.lower().split()
+            assert page.locator("#rating-chart canvas").count() == 1
+            page.select_option("#h2h-a", "Ann")
+            page.select_option("#h2h-b", "bo")
+            expect(page.locator("#h2h-result")).to_have_text(
+                "Ann against bo: 2 matches, Ann won 1, bo won 1; rounds 2 to 2.")
+            overflow = page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth")
+            assert overflow <= 0, f"page wider than the screen by {overflow}px at {name}"
+            shot(page, f"stats-{size[0]}x{size[1]}")
+        finally:
+            ctx.close()

@@ -1,0 +1,87 @@
+"""``skitter hub`` refuses bad options with a message naming them, before it serves anything."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from ports import free_port
+
+from web.cli.main import main
+
+
+def test_hub_refuses_a_broker_url_that_is_not_mqtt(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["hub", "--mqtt", "http://broker", "--db", str(tmp_path / "hub.db")])
+    assert code == 2
+    assert "mqtt:// or mqtts://" in capsys.readouterr().err
+    assert not (tmp_path / "hub.db").exists()
+
+
+def test_hub_refuses_a_pin_that_is_too_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["hub", "--mqtt", "mqtt://broker", "--db", str(tmp_path / "hub.db"),
+                 "--pin", "12"])
+    assert code == 2
+    assert "4 to 12 digits" in capsys.readouterr().err
+
+
+def test_hub_is_a_skitter_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["hub", "--help"])
+    assert "--mqtt URL" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(60)
+def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
+    """The broker may be away (port 1 refuses): the page still runs and SIGTERM stops it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")} | {
+        "HOME": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "web.cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
+         "--db", str(tmp_path / "hub.db"), "--port", str(port)],
+        cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/hub", timeout=1).close()
+            break
+        except OSError:
+            assert proc.poll() is None, proc.communicate()[0]
+            time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=20)
+    assert proc.returncode == 0, out
+    wal = tmp_path / "hub.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0
+
+
+def test_secrets_typed_on_the_hubs_command_line_are_warned_about_never_repeated(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["hub", "--mqtt", "mqtt://hub:hunter22@broker/x", "--db",
+                 str(tmp_path / "hub.db"), "--pin", "12"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "--pin puts the PIN where every user" in err
+    assert "--mqtt address holds a password" in err and "hunter22" not in err
+
+
+def test_the_hubs_pin_comes_from_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "pin").write_text("12\n")
+    code = main(["hub", "--mqtt", "mqtt://broker", "--db", str(tmp_path / "hub.db"),
+                 "--pin-file", str(tmp_path / "pin")])
+    err = capsys.readouterr().err
+    assert code == 2 and "4 to 12 digits" in err and "warning" not in err

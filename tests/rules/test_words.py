@@ -1,0 +1,118 @@
+"""Player words: names instead of sides and field ids, calm restore instructions."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.match import Match
+from scorekeeper.options import Setup
+from scorekeeper.words import (
+    given_names,
+    in_names,
+    moment,
+    name_of,
+    players_named,
+    restore_instruction,
+    turn_prompt,
+)
+
+pytestmark = pytest.mark.unit
+
+NAMES = {"black": "Ann", "white": "Bo"}
+
+
+def test_effects_name_the_players_and_their_fields():
+    text = "black +1: third skitt on white's yellow field"
+    assert in_names(text, NAMES) == "Ann +1: third skitt on Bo's yellow field"
+    assert in_names("take 1 skitt off white.red", NAMES) == "take 1 skitt off Bo's red"
+    assert in_names("white wins round 1", NAMES) == "Bo wins round 1"
+
+
+def test_a_restore_is_one_calm_instruction_in_player_words():
+    said = restore_instruction({"white.red": 3, "minus": 1}, {}, NAMES)
+    assert said == "Put back: take 3 skitts off Bo's red, 1 off the minus field"
+    assert restore_instruction({}, {"black": "missing"}, NAMES) == (
+        "Put back: put Ann's big skitt back on its spot")
+
+
+def test_the_round_and_the_game_are_moments_with_the_winner_named():
+    state = {"phase": "play", "round_wins": {"black": 0, "white": 1},
+             "last_effects": [{"kind": "round", "player": "white"}]}
+    assert moment(state, NAMES) == {"kind": "round", "title": "Bo wins round 1",
+                                    "detail": "Round wins: Ann 0, Bo 1"}
+    over = {"phase": "game_over", "winner": "black", "round_wins": {"black": 2, "white": 1},
+            "rules": {"variant": "classic"}}
+    assert moment(over, NAMES)["detail"] == "Final result: 2 round wins to 1"
+    assert moment({"phase": "play", "last_effects": []}, NAMES) is None
+
+
+def test_the_prompt_says_who_shoots_and_what():
+    assert turn_prompt({"phase": "play", "turn": "black"}, NAMES) == "Ann to shoot"
+    assert turn_prompt({"phase": "play", "turn": "white", "must_place_big": True}, NAMES) == (
+        "Bo: shoot your big skitt to the centre")
+
+
+def _refused(step: dict) -> IllegalEventError:
+    with pytest.raises(IllegalEventError) as caught:
+        Match(setup=Setup(first="black", big={"black": "center", "white": "center"}),
+              names=NAMES).apply(step)
+    return caught.value
+
+
+def test_a_refusal_reads_as_a_sentence_with_its_ruling():
+    from scorekeeper.words import refusal
+
+    err = _refused({"shot": {"by": "black", "delta": {"white.red": 1, "white.blue": 1}}})
+    assert str(err) == (
+        "shot.delta: one shot adds at most one skitt to the board, but the changes add 2"
+        " (R2) [round 1, black to shoot, score black 0 white 0, pot 20]")
+    assert refusal(err.why, NAMES) == (
+        "Not possible: one shot adds at most one skitt to the board, but the changes add 2 (R2)")
+
+
+def test_a_refusal_is_made_from_its_data_in_names_never_from_its_text():
+    from scorekeeper.words import refusal
+
+    err = _refused({"shot": {"by": "white", "delta": {}}})
+    assert (err.key, err.rule) == ("shot.by", "R1")
+    assert err.why.values == {"who": "white", "due": "black"}
+    assert refusal(err.why, NAMES) == "Not possible: Bo shot out of turn, Ann is due (R1)"
+    err = _refused({"shot": {"by": "black", "delta": {"white.red": -1}}})
+    assert (err.key, err.rule) == ("shot.delta.white.red", "R2")
+    assert refusal(err.why, NAMES) == (
+        "Not possible: -1 would leave -1 skitts on Bo's red, which holds 0 (R2)")
+
+
+def test_a_refusal_reads_wholly_in_german():
+    from scorekeeper.words import refusal
+    from web.i18n import language
+
+    err = _refused({"shot": {"by": "white", "delta": {}}})
+    assert refusal(err.why, NAMES, language("de")) == (
+        "Nicht möglich: Bo hat außer der Reihe geschossen, Ann ist dran (R1)")
+    err = _refused({"correct": {"score": {"white": 7}, "reason": "slip"}})
+    assert err.rule == "R19"
+    assert refusal(err.why, NAMES, language("de")) == (
+        "Nicht möglich: der Stand 7 von Bo liegt außerhalb von -1..4 (5 Punkte beenden die "
+        "Runde) (R19)")
+
+
+def test_a_side_without_a_name_is_its_seat_in_words():
+    assert players_named(NAMES) == NAMES
+    assert players_named({"black": " Ann ", "white": ""}) == {
+        "black": "Ann", "white": "Second player"}
+    assert players_named({}) == {"black": "First player", "white": "Second player"}
+    assert in_names("white's shot", players_named({})) == "Second player's shot"
+
+
+def test_a_player_is_never_called_by_a_colour():
+    """Pages speak to players: a side without a name (or named by its colour, as matches
+    stored by earlier versions are) is its seat, in every sentence the pages show."""
+    for unnamed in ({}, {"black": "", "white": "  "}, {"black": "Black", "white": " WHITE "}):
+        assert name_of("black", unnamed) == "First player"
+        assert turn_prompt({"phase": "play", "turn": "white"}, unnamed) == (
+            "Second player to shoot")
+        assert in_names("black +1: third skitt on white.yellow", unnamed) == (
+            "First player +1: third skitt on Second player's yellow")
+    assert given_names({"black": "Black", "white": " Bo "}) == {"black": "", "white": "Bo"}

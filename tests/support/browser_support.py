@@ -1,0 +1,129 @@
+"""Headless Chromium against the real app served by uvicorn on a loopback port.
+
+Debian's ``chromium`` (``/usr/bin/chromium``) is driven by Playwright; ``playwright install``
+is never run. Without it the browser tests skip, except under CI, where they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ports import free_port
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+
+
+def require_chromium() -> None:
+    """Skip without Chromium, but fail under CI (the CI script installs it)."""
+    if os.path.exists(CHROMIUM) or shutil.which("chromium"):
+        return
+    message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@dataclass
+class LiveServer:
+    url: str
+    pin: str
+    table: object
+
+
+@contextmanager
+def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
+    """The app on the simulated board, real clock, served by uvicorn in a thread."""
+    from firmware_bridge.clocks import MonotonicClock, WallClock
+    from web.api.app import create_app
+    from web.api.broadcaster import Broadcaster
+    from web.api.deps import Auth
+    from web.config.pin import PinStore
+    from web.table.wiring import open_table
+
+    clock = MonotonicClock()
+    pins = PinStore(tmp / "data")
+    pins.set(pin)
+    broadcaster = Broadcaster()
+    table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
+                       settle_ms=120, debounce_ms=10, publish=broadcaster.publish)
+    try:
+        with serving(lambda url: create_app(table, Auth.create(pins, clock), broadcaster,
+                                            public_url=url + "/")) as url:
+            yield LiveServer(url, pin, table)
+    finally:
+        table.close()  # type: ignore[attr-defined]
+
+
+@contextmanager
+def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
+    """``make_app(url)`` served by uvicorn in a thread on a free loopback port; its URL."""
+    import uvicorn
+
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    server = uvicorn.Server(uvicorn.Config(make_app(url), host="127.0.0.1", port=port,
+                                           log_level="warning", timeout_graceful_shutdown=2))
+    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the test server did not start")
+        time.sleep(0.02)
+    try:
+        yield url
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
+         "tablet-portrait": (768, 1024), "phone": (390, 844)}
+"""The screens people use: two TVs, a tablet both ways, a phone."""
+
+
+def snap(page: Any, name: str, *, full_page: bool = False) -> None:
+    """A screenshot to look at, under test-artifacts/screenshots."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+
+
+def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
+    """A page at ``size`` in a context of its own, logged in as the referee (touch on a
+    phone), once its first state is drawn."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                              has_touch=size[0] < 600)
+    r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
+    assert r.ok, r.text()
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    return page
+
+
+def at_once(server: LiveServer, *moves: tuple[str, str]) -> None:
+    """Skitts that move in one instant of the virtual board (``("place", "minus")``,
+    ``("remove", "white.red")``), as one shot moves them on a real board. Taps sent one after
+    another can fall into two settle windows (120 ms here) on a loaded machine and be scored
+    as two shots; this makes them one act on the board's sensing thread, as a tap is."""
+    table = server.table
+
+    def act(sim: Any) -> None:
+        for what, field in moves:
+            {"place": sim.place_skitt, "remove": sim.remove_skitt}[what](field)
+
+    table.watch.thread.submit(lambda: table.on_simulator(act)).result(timeout=10)

@@ -1,0 +1,12 @@
+// The board's /overlay: its layout from the address, its state from the public feed. The
+// referee's "show the review on the scoreboard" plays here too, animated from the shot's
+// sensor timeline by the scoreboard's own mirror (review.js), in the overlay's corner.
+
+import { Overlay } from "./overlay.js";
+import { Review } from "./review.js";
+
+Overlay.apply(Overlay.options(location.search));
+Overlay.follow((s) => {
+  Overlay.render(document.getElementById("overlay"), Overlay.fromSnapshot(s));
+  Review.mirror(s);
+});
