@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SIZES, require_chromium, snap
+from browser_support import SIZES, require_chromium, shown_box, snap
 from hub_app_support import served_hub, tournament_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -42,8 +42,7 @@ def test_the_card_says_the_offered_game_was_taken_back(url: str, browser: Any,
     answer = page.locator("article.board .answer")
     expect(answer).to_have_text("the offered game is taken back from the board's tablet")
     assert "correction" not in answer.inner_text()
-    answer.scroll_into_view_if_needed()
-    box = answer.bounding_box()
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
+    box = shown_box(answer)
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
     snap(page, f"hub-withdraw-{size}")
     page.close()

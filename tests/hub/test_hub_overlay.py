@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, require_chromium
+from browser_support import SCREENSHOTS, require_chromium, shown_box
 from hub_app_support import served_hub, tournament_of
 from hub_support import play_game
 
@@ -206,6 +206,6 @@ def test_the_tournament_page_shows_each_boards_last_self_test(
     other = page.locator(f'article.board:not([data-board="{board.board}"])').first
     expect(other.locator(".selftest")).to_have_text("no self-test reported")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
-    card.scroll_into_view_if_needed()
+    shown_box(card)
     (SCREENSHOTS / f"hub-selftest-{size[0]}x{size[1]}.png").write_bytes(page.screenshot())
     ctx.close()

@@ -102,6 +102,19 @@ def snap(page: Any, name: str, *, full_page: bool = False) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
+def shown_box(locator: Any) -> dict[str, float]:
+    """Scroll ``locator``'s element into view and measure it, in one step inside the page.
+
+    A page that draws a part again (the hub replaces a board's card on every change) can
+    detach the element between Playwright's separate scroll and measure calls; done in one
+    evaluation, the element is the one on the page at that instant."""
+    box: dict[str, float] = locator.evaluate(
+        "(e) => { e.scrollIntoView({ block: 'nearest' });"
+        " const r = e.getBoundingClientRect();"
+        " return { x: r.x, y: r.y, width: r.width, height: r.height }; }")
+    return box
+
+
 def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
     """A page at ``size`` in a context of its own, logged in as the referee (touch on a
     phone), once its first state is drawn."""

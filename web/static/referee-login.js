@@ -7,9 +7,14 @@ export const Referee = (() => {
   let loggedIn = false;
   const listeners = [];
   const forms = [];
+  // Counts logins and logouts, begun and done: a session answer asked before the latest of
+  // them is out of date (a referee who logs in while the page is still asking must not be
+  // logged out by the late "no session").
+  let moves = 0;
   async function check() {
+    const asked = moves;
     const r = await Skitter.api("/api/referee/session");
-    if (!r.ok) return;  // not reachable: the session is not known to be gone
+    if (!r.ok || asked !== moves) return;  // unreachable, or overtaken by a login or logout
     const was = loggedIn;
     set(Boolean(r.data && r.data.referee));
     if (was && !loggedIn) {  // the PIN was changed, or the session was logged out
@@ -25,12 +30,16 @@ export const Referee = (() => {
     for (const fn of listeners) fn(value);
   }
   async function login(pin) {
+    moves += 1;
     const r = await Skitter.api("/api/referee/login", { pin });
+    moves += 1;
     if (r.ok) set(true);
     return r;
   }
   async function logout() {
+    moves += 1;
     await Skitter.api("/api/referee/logout", {});
+    moves += 1;
     set(false);
   }
   // Wire a login form: <form class="login"><input name="pin"><button></button><p class="msg">

@@ -231,11 +231,20 @@ function onFrame(f) {
   applyDelta(f);
 }
 
+// Only the latest ask is believed: the answer to one made as the page opened can arrive after
+// a login (or logout) made meanwhile, and would undo it. The page is drawn again only when the
+// answer changes what it shows (a redraw replaces every card under the reader's eyes).
+let sessionAsks = 0;
 async function refreshSession() {
-  try { referee = (await Common.data("/api/referee/session")).referee; } catch (e) { referee = false; }
+  const ask = ++sessionAsks;
+  let now;
+  try { now = Boolean((await Common.data("/api/referee/session")).referee); } catch (e) { now = false; }
+  if (ask !== sessionAsks) return;
+  const changed = now !== referee;
+  referee = now;
   $("#login").hidden = referee;
   $("#logout").hidden = !referee;
-  if (snap) render(snap);
+  if (snap && changed) render(snap);
 }
 
 $("#login").addEventListener("submit", (ev) => {
