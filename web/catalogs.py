@@ -33,9 +33,11 @@ from web.i18n import LOCALE_DIR, SOURCE, available
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("scorekeeper", "firmware_bridge", "web")
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "t": None, "nt": (1, 2),
-            "because": None, "refused": (2,), "refuse": (3,)}
+            "because": None, "refused": (2,), "refuse": (3,), "N_": None,
+            "N_plural": (1, 2)}
 """The refusals' sentences count too (``scorekeeper.errors.because``/``refused`` and the
-rules' ``refuse``): a page says them in its language (``scorekeeper.words.refusal``)."""
+rules' ``refuse``): a page says them in its language (``scorekeeper.words.refusal``). ``N_``
+marks a message another module says (argparse's refusals, :mod:`web.cli.help_words`)."""
 METHODS = [
     ("web/static/vendor/**", "ignore"),
     ("**/vendor/**", "ignore"),

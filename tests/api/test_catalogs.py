@@ -59,8 +59,11 @@ def test_no_entry_is_unused(code: str, messages: dict[str, list[str]]):
 def test_placeholders_survive_the_translation(messages: dict[str, list[str]]):
     import re
 
-    def holes(text: str) -> set[str]:
-        return set(re.findall(r"\{(\w+)\}", text))
+    def holes(text: str) -> list[str]:
+        """Its {name} placeholders, and the %-placeholders of argparse's messages (which
+        argparse fills in, in their order for the bare ones)."""
+        named = sorted(re.findall(r"\{(\w+)\}|(%\(\w+\)[sr])", text))
+        return named + re.findall(r"%[sr]", re.sub(r"%\(\w+\)[sr]", "", text))
 
     wrong = []
     for code in available():
@@ -68,7 +71,7 @@ def test_placeholders_survive_the_translation(messages: dict[str, list[str]]):
             for form in ([s] if isinstance(s, str) else list(s)):
                 if form and holes(form) != holes(m):
                     wrong.append(f"{code}: {m!r} -> {form!r}")
-    assert not wrong, "translations must keep every {placeholder}:\n  " + "\n  ".join(wrong)
+    assert not wrong, "translations must keep every {placeholder} and %s:\n  " + "\n  ".join(wrong)
 
 
 def test_every_page_script_message_is_extracted(messages: dict[str, list[str]]):

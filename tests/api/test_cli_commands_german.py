@@ -163,3 +163,40 @@ def test_serve_announces_itself_in_german(german, tmp_path) -> None:
     assert "simuliertes Brett" in out and f"erreichbar nur unter 127.0.0.1:{port}" in out
     assert f"  Anzeigetafel       http://127.0.0.1:{port}/\n" in out
     assert "Schiedsrichter-PIN (neu, nur einmal angezeigt" in out and "Strg-C beendet" in out
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["log", "--bogus"], "skitter: Fehler: nicht erkannte Argumente: --bogus"),
+    (["serve", "--port", "abc"],
+     "skitter serve: Fehler: Argument --port: ungültiger int-Wert: 'abc'"),
+    (["nonsense"], "skitter: Fehler: Argument BEFEHL: ungültige Auswahl: 'nonsense' "
+                   "(möglich sind: "),
+    (["serve", "--port"], "skitter serve: Fehler: Argument --port: erwartet ein Argument"),
+])
+def test_argparse_refusals_of_an_argument_are_german_too(german, capsys, argv, said) -> None:
+    with pytest.raises(SystemExit) as ended:
+        main(argv)
+    assert ended.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err, err
+    assert err.startswith("Aufruf: skitter"), err  # the usage line above it
+
+
+def test_argparse_refusals_stay_english_for_an_english_locale(german, monkeypatch,
+                                                              capsys) -> None:
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["log", "--bogus"])
+    assert "skitter: error: unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
+def test_a_secret_typed_on_the_command_line_is_warned_of_in_german() -> None:
+    from web.config.args import command_line_secrets
+
+    said = command_line_secrets("2468", "mqtt://hub:geheim@broker", language("de"))
+    assert said == [
+        "--pin legt die PIN dort ab, wo jeder Benutzer dieses Rechners sie lesen kann (ps); "
+        "besser --pin-file oder $SKITTER_PIN",
+        "die --mqtt-Adresse enthält ein Passwort, das jeder Benutzer dieses Rechners lesen "
+        "kann (ps); besser --mqtt-password-file oder $SKITTER_MQTT_PASSWORD"]
+    assert not any("geheim" in line for line in said)

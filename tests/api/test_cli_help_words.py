@@ -37,7 +37,7 @@ def test_serve_help_is_german_under_a_german_locale(
     assert "Den Punktezähler starten" in out
     assert "Optionen:" in out and "diese Hilfe zeigen und beenden" in out
     assert "Konfiguration überschreiben (hat Vorrang vor der Datei):" in out
-    assert "Sensorquellen: sim, mcp23017, serial, serial:PORT or replay:FILE" in out
+    assert "Sensorquellen: sim, mcp23017, serial, serial:PORT oder replay:FILE" in out
     assert "Run the scorekeeper" not in out and "options:" not in out
 
 
@@ -61,3 +61,15 @@ def test_the_hub_help_is_german_from_the_shell(tmp_path: Path) -> None:
                           env=env, capture_output=True, text=True, timeout=60, check=True)
     assert "Die Turnierzentrale starten" in done.stdout
     assert "die SQLite-Datei der" in done.stdout and "Aufruf: skitter hub" in done.stdout
+
+
+def test_each_override_names_what_it_takes_not_its_internal_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("LANG", "C")
+    monkeypatch.setenv("SKITTER_CONFIG", str(tmp_path / "none.toml"))
+    out = help_of(["serve", "--help"], capsys)
+    assert "OPT_" not in out, out
+    for shown in ("--port PORT", "--host ADDRESS", "--data-dir DIR", "--db FILE",
+                  "--source SOURCE", "--mqtt URL", "--settle-ms MS", "--board-id NAME"):
+        assert shown in out, shown

@@ -30,7 +30,7 @@ HELP = WORDS.gettext("Learn how many skitts each number of active cells means, f
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", help=WORDS.gettext(
-        "{sources} (default: the profile's hardware)").format(sources=SPECS_HELP))
+        "{sources} (default: the profile's hardware)").format(sources=WORDS.gettext(SPECS_HELP)))
     parser.add_argument("--profile", help=WORDS.gettext(
                         "board profile TOML to calibrate and update "
                         "(on an installed Pi: /etc/skitter/board.toml; the profile shipped "

@@ -4,7 +4,8 @@ Help texts are written where each option is, as ``WORDS.gettext("...")`` (so
 ``python -m web.catalogs`` finds them); :func:`web.cli.main.build_parser` sets the language
 first (:func:`web.cli.language.configured_language` decides), so they are made in it. The
 module constants (a command's ``HELP``) are made at import, in English, and translated when
-the parser is built. argparse's own headings are translated there too.
+the parser is built. argparse's own headings are translated there too, and so are its
+refusals of an argument (:func:`argparse_refusals`).
 """
 
 from __future__ import annotations
@@ -24,8 +25,54 @@ class _HelpWords:
     def gettext(self, message: str) -> str:
         return self.t.gettext(message)
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return self.t.ngettext(singular, plural, n)
+
 
 WORDS = _HelpWords()
+
+
+def N_(message: str) -> str:  # noqa: N802 (gettext's name for a message marked, not said)
+    """A message for the catalogs that another module says (argparse's, below)."""
+    return message
+
+
+def N_plural(singular: str, plural: str) -> tuple[str, str]:  # noqa: N802 (as N_)
+    """:func:`N_` for a message with a plural."""
+    return singular, plural
+
+
+# The refusals argparse can give a person at the command line, as argparse writes them (its
+# msgids, %-placeholders and all); argparse's checks of the parser itself are the
+# programmer's and stay English.
+ARGPARSE_REFUSALS = (
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("can't open '%(filename)s': %(error)s"),
+)
+ARGPARSE_PLURALS = (N_plural("expected %s argument", "expected %s arguments"),)
+
+
+def argparse_refusals() -> None:
+    """argparse's refusals of an argument in this run's language.
+
+    argparse words them with the ``gettext`` functions it imported as ``_`` and ``ngettext``
+    (the C locale's English, whatever the catalogs say); they are looked up when a refusal is
+    made, so pointing them at :data:`WORDS` makes every refusal the command gives in its
+    language. Only the ``skitter`` command's process calls this."""
+    argparse._ = WORDS.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = WORDS.ngettext  # type: ignore[attr-defined]
 
 
 class Formatter(argparse.HelpFormatter):

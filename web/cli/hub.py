@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
     t = configured_language()
     db = args.db or default_db()
-    for warning in command_line_secrets(args.pin, args.mqtt):
+    for warning in command_line_secrets(args.pin, args.mqtt, t):
         print("skitter hub: " + t.gettext("warning: {warning}").format(warning=warning),
               file=sys.stderr)
     try:

@@ -11,7 +11,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from web.cli.help_words import WORDS, Formatter, headings
+from web.cli.help_words import WORDS, Formatter, argparse_refusals, headings
 
 COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.rules_check",
@@ -34,6 +34,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     from web.cli.language import configured_language
 
     WORDS.t = configured_language(_config_in(sys.argv[1:] if argv is None else argv))
+    argparse_refusals()
     parser = argparse.ArgumentParser(
         prog="skitter", formatter_class=Formatter,
         description=WORDS.gettext("Scorekeeper for skitter, the magnetic flicking game."),

@@ -42,7 +42,7 @@ HELP = WORDS.gettext(
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", help=WORDS.gettext(
-        "{sources} (default: the profile's hardware)").format(sources=SPECS_HELP))
+        "{sources} (default: the profile's hardware)").format(sources=WORDS.gettext(SPECS_HELP)))
     parser.add_argument("--profile", help=WORDS.gettext("board profile TOML"))
     parser.add_argument("--config",
                         help=WORDS.gettext("configuration file (for the board id and data dir)"))

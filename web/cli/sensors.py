@@ -38,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--source", help=WORDS.gettext(
                         "{sources} (default: the profile's hardware, "
                         "mcp23017 when it has an [mcp23017] section, else serial)").format(
-                            sources=SPECS_HELP))
+                            sources=WORDS.gettext(SPECS_HELP)))
     parser.add_argument("--profile", help=WORDS.gettext(
                         "board profile TOML (default: the reference profile "
                         "shipped with skitter; on an installed Pi /etc/skitter/board.toml)"))

@@ -42,7 +42,7 @@ ANY_ADDRESS = ("0.0.0.0", "::", "")
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = WORDS.gettext(
         "Sensor sources: {sources} (default: sim, the simulated board).").format(
-        sources=SPECS_HELP)
+        sources=WORDS.gettext(SPECS_HELP))
     parser.add_argument("--pin-file", metavar="FILE",
                         help=WORDS.gettext("file whose first line is the referee PIN to use "
                                            "and keep (or ${variable})").format(
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         pin = pin_given(args.pin, args.pin_file, os.environ)
     except (ConfigError, PinError) as exc:
         return _fail(t.gettext("configuration: {problem}").format(problem=exc), 2)
-    for warning in command_line_secrets(args.pin, args.opt_mqtt_url):
+    for warning in command_line_secrets(args.pin, args.opt_mqtt_url, t):
         print("skitter: " + t.gettext("warning: {warning}").format(warning=warning),
               file=sys.stderr)
     try:
