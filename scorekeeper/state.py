@@ -208,11 +208,11 @@ def check_position(rules: Rules, board: dict[str, int], blocked: set[str] | froz
     for p, n in score.items():
         if not low <= n < target and rules.is_trio:
             raise refused(where + ".score." + p, "{who}'s score {n} is outside {low}..{high} "
-                          "({target} points end the game)", rule="R19", who=Who(p), n=n,
+                          "(a score of {target} ends the game)", rule="R19", who=Who(p), n=n,
                           low=low, high=target - 1, target=target)
         if not low <= n < target:
             raise refused(where + ".score." + p, "{who}'s score {n} is outside {low}..{high} "
-                          "({target} points end the round)", rule="R19", who=Who(p), n=n,
+                          "(a score of {target} ends the round)", rule="R19", who=Who(p), n=n,
                           low=low, high=target - 1, target=target)
     for p, n in round_wins.items():
         if rules.is_trio and n:

@@ -31,16 +31,16 @@ def test_a_correction_over_r19s_limits_is_refused_in_german(referee: TestClient)
     answer = r.json()
     assert answer["rule"] == "R19" and answer["field"] == "correct.score.white"
     assert answer["message"] == ("Nicht möglich: der Stand 7 von Bo liegt außerhalb von -1..4 "
-                                 "(5 Punkte beenden die Runde) (R19)")
+                                 "(ein Stand von 5 beendet die Runde) (R19)")
     assert answer["plain"] == ("Nicht möglich: der Stand 7 von Bo liegt außerhalb von -1..4 "
-                               "(5 Punkte beenden die Runde)")
+                               "(ein Stand von 5 beendet die Runde)")
     assert answer["detail"].startswith(
-        "correct.score.white: white's score 7 is outside -1..4 (5 points end the round) (R19)")
+        "correct.score.white: white's score 7 is outside -1..4 (a score of 5 ends the round) (R19)")
     r = _step(referee, over, headers={"Accept-Language": "de-AT,de;q=0.9,en;q=0.5"})
     assert r.json()["message"].startswith("Nicht möglich: der Stand 7 von Bo")
     r = _step(referee, over)
-    assert r.json()["message"] == ("Not possible: Bo's score 7 is outside -1..4 (5 points end "
-                                   "the round) (R19)")
+    assert r.json()["message"] == ("Not possible: Bo's score 7 is outside -1..4 (a score of 5 "
+                                   "ends the round) (R19)")
 
 
 def test_a_shot_out_of_turn_is_refused_in_german_in_names(referee: TestClient) -> None:

@@ -111,4 +111,4 @@ def test_a_refusal_the_board_sends_as_data_is_worded_in_german_on_the_hub(
     result = next(b for b in boards if b["board"] == "table-3")["last_command"]["result"]
     assert result["ok"] is False and "R19" in result["message"]  # the English as sent
     assert result["message_in"]["de"] == ("Nicht möglich: der Stand 5 von Ann liegt außerhalb "
-                                          "von -1..4 (5 Punkte beenden die Runde) (R19)")
+                                          "von -1..4 (ein Stand von 5 beendet die Runde) (R19)")

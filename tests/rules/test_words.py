@@ -94,8 +94,8 @@ def test_a_refusal_reads_wholly_in_german():
     err = _refused({"correct": {"score": {"white": 7}, "reason": "slip"}})
     assert err.rule == "R19"
     assert refusal(err.why, NAMES, language("de")) == (
-        "Nicht möglich: der Stand 7 von Bo liegt außerhalb von -1..4 (5 Punkte beenden die "
-        "Runde) (R19)")
+        "Nicht möglich: der Stand 7 von Bo liegt außerhalb von -1..4 (ein Stand von 5 beendet "
+        "die Runde) (R19)")
 
 
 def test_a_side_without_a_name_is_its_seat_in_words():
@@ -116,3 +116,21 @@ def test_a_player_is_never_called_by_a_colour():
         assert in_names("black +1: third skitt on white.yellow", unnamed) == (
             "First player +1: third skitt on Second player's yellow")
     assert given_names({"black": "Black", "white": " Bo "}) == {"black": "", "white": "Bo"}
+
+
+def test_a_score_refusal_needs_no_plural_when_one_point_ends_the_round():
+    """R19: a correction may not set a score that would already have ended the round. Played
+    to one point, the reason must not read "1 Punkte" (a refusal has no plural forms)."""
+    from scorekeeper.options import Rules
+    from scorekeeper.words import refusal
+    from web.i18n import language
+
+    with pytest.raises(IllegalEventError) as caught:
+        Match(Rules(points_to_win_round=1),
+              Setup(first="black", big={"black": "center", "white": "center"}),
+              names=NAMES).apply({"correct": {"score": {"white": 1}, "reason": "slip"}})
+    german = refusal(caught.value.why, NAMES, language("de"))
+    assert german == ("Nicht möglich: der Stand 1 von Bo liegt außerhalb von -1..0 "
+                      "(ein Stand von 1 beendet die Runde) (R19)")
+    assert refusal(caught.value.why, NAMES) == (
+        "Not possible: Bo's score 1 is outside -1..0 (a score of 1 ends the round) (R19)")
