@@ -12,15 +12,26 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
+from scorekeeper.errors import Why
 from scorekeeper.store.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 
 class StoreError(Exception):
-    """The log file cannot be used (corrupt, wrong format, unknown match)."""
+    """The log file cannot be used (corrupt, wrong format, unknown match).
+
+    A stored match the rules refuse also carries ``why`` (what to tell, as data) and the
+    match's ``names``, so the referee reads it in the players' names and their own language
+    (:func:`scorekeeper.words.refusal`); the message stays the English for the log."""
+
+    def __init__(self, message: str, *, why: Why | None = None,
+                 names: Mapping[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.why = why
+        self.names: dict[str, str] = dict(names or {})
 
 
 class StoreUnwritable(StoreError):

@@ -200,3 +200,18 @@ def test_a_secret_typed_on_the_command_line_is_warned_of_in_german() -> None:
         "die --mqtt-Adresse enthält ein Passwort, das jeder Benutzer dieses Rechners lesen "
         "kann (ps); besser --mqtt-password-file oder $SKITTER_MQTT_PASSWORD"]
     assert not any("geheim" in line for line in said)
+
+
+def test_serve_refuses_a_damaged_log_in_german_and_the_players_names(german, tmp_path,
+                                                                    capsys) -> None:
+    db = tmp_path / "damaged.db"
+    with MatchStore(db) as store:
+        m = store.create_match({"variant": "classic"}, SETUP, {"black": "Ann", "white": "Bo"},
+                               at=1_700_000_000.0)
+        store.append(m, {"shot": {"by": "white", "delta": {}}}, at=1_700_000_001.0)
+    assert main(["serve", "--db", str(db), "--pin", "2468", "--port", str(free_port())]) == 1
+    err = capsys.readouterr().err
+    assert (f"skitter serve: Nicht möglich: Partie 1 in {db} kann nicht weitergespielt "
+            "werden: ihr Schritt 1 wird abgelehnt: Bo hat außer der Reihe geschossen, Ann ist "
+            "dran (R1)") in err, err
+    assert "white" not in err and "black" not in err

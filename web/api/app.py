@@ -154,7 +154,7 @@ def create_app(
 def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(Refused)
     async def refused(request: Request, exc: Refused) -> JSONResponse:
-        names = request.app.state.table.names
+        names = request.app.state.table.names if exc.names is None else exc.names
         return JSONResponse(
             {"detail": str(exc), "field": exc.field, "rule": exc.rule,
              "message": refusal(exc.why, names, current()),

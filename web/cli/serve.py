@@ -18,7 +18,7 @@ from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.store import StoreError
-from scorekeeper.words import ENGLISH, Words
+from scorekeeper.words import ENGLISH, Words, refusal
 from web.cli.help_words import WORDS
 from web.cli.language import command_language, configured_language
 from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
@@ -110,7 +110,9 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
             settle_ms=settings.settle_ms, debounce_ms=settings.debounce_ms,
             publish=publishing(*to),
         )
-    except (SourceError, ProfileError, StoreError) as exc:
+    except StoreError as exc:  # a stored match the rules refuse is told in players' words
+        return _fail(refusal(exc.why, exc.names, t) if exc.why else str(exc), 1)
+    except (SourceError, ProfileError) as exc:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
     try:

@@ -6,6 +6,8 @@ catch them too; ``web.table.table`` still exports both.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from scorekeeper.errors import IllegalEventError, Why
 
 
@@ -15,11 +17,13 @@ class Refused(Exception):
     who tried reads it in their language (:func:`scorekeeper.words.refusal`)."""
 
     def __init__(self, message: str | Why, field: str | None = None, *,
-                 why: Why | None = None) -> None:
+                 why: Why | None = None, names: Mapping[str, str] | None = None) -> None:
         said = message if isinstance(message, Why) else Why(message)
         super().__init__(said.english())
         self.field = field
         self.why = why if why is not None else said
+        self.names = None if names is None else dict(names)
+        """The names its players are told by (another match's), or None: the match's in play."""
 
     @classmethod
     def of(cls, exc: IllegalEventError, field: str | None = None) -> Refused:

@@ -139,7 +139,7 @@ class LiveMatch:
         try:
             again = resume(self.store, self.wall, match_id)
         except StoreError as exc:
-            raise Refused(str(exc), "match_id") from None
+            raise Refused(exc.why or str(exc), "match_id", names=exc.names) from None
         self.store.resume_match(match_id, at=self.wall.now())
         self._take(again)
         return self.frozen()

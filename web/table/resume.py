@@ -12,7 +12,7 @@ from typing import Any
 
 from scorekeeper.clock import Clock
 from scorekeeper.effects import Effect
-from scorekeeper.errors import IllegalEventError
+from scorekeeper.errors import IllegalEventError, because
 from scorekeeper.events import Event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
@@ -66,5 +66,9 @@ def resume(store: MatchStore, wall: Clock, match_id: int | None = None) -> Resum
         match = Match.replay_json(rules, setup, (row[3] for row in rows), names,
                                   on_step=on_step)
     except IllegalEventError as exc:
-        raise StoreError(f"match {match_id} in {store.path} cannot be replayed: {exc}") from exc
+        why = because("match {id} in {path} cannot be played on: its step {step} is refused: "
+                      "{why}", rule=exc.why.rules, id=str(match_id), path=str(store.path),
+                      step=len(entries) + 1, why=exc.why)
+        raise StoreError(f"match {match_id} in {store.path} cannot be replayed: {exc}",
+                         why=why, names=names) from exc
     return Resumed(match_id, rules, setup, names, dict(head.meta), MatchLog(match, entries))
