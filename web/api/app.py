@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from firmware_bridge.simulator import SimulatorError
 from scorekeeper.store import StoreUnwritable
 from scorekeeper.words import refusal
+from skibbitt_app.server import router as puzzle_router
 from web.api.auth import Auth, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.docs import install_docs
@@ -143,6 +144,8 @@ def create_app(
     app.state.history = History(table.store.path)
     app.include_router(caller.router)
     app.include_router(stats.router)
+    # Skibbitt, the puzzle for the wait between matches: a product of its own, at /puzzle.
+    app.include_router(puzzle_router())
     selftest.install(app, table, controls=controls, table_link=table_link)
     app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
