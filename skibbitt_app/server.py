@@ -92,8 +92,9 @@ def create_app() -> FastAPI:
     app.include_router(router())
 
     @app.get("/", include_in_schema=False)
-    def home() -> Response:
-        return RedirectResponse(url="/puzzle/")
+    def home(request: Request) -> Response:
+        query = f"?{request.url.query}" if request.url.query else ""
+        return RedirectResponse(url="/puzzle/" + query)
 
     return app
 

@@ -47,7 +47,7 @@
     P.tiles.forEach((tile, i) => { P.index[tile.code] = i; });
     P.bestIdx = P.best.map((codes) => codes.map((c) => P.index[c]).sort((a, b) => a - b));
     S = { round: 0, chosen: [], work: [], marks: [], finished: false, revealed: false,
-      hinted: false, peeked: false, hintRounds: [], start: performance.now(), stop: null, note: "" };
+      peeked: false, hintRounds: [], start: performance.now(), stop: null, note: "" };
   }
   const roundOf = (i) => (i < 3 + P.k ? 0 : i < 3 + 2 * P.k ? 1 : 2);
   const key = (idx) => idx.slice().sort((a, b) => a - b).join(",");
@@ -325,6 +325,7 @@
     if (S.round < 2) { S.round += 1; sound("select"); }
     else finish();
     draw();
+    if (S.finished) $("result").scrollIntoView({ block: "nearest" });
   }
   function finish() {
     S.finished = true;
@@ -332,7 +333,7 @@
     S.revealed = true;
     const won = total() === P.max_score;
     sound(won ? "win" : "lose");
-    if (won && !S.hinted && !S.peeked) earnQuality();
+    if (won && !S.peeked) earnQuality();  // hints allowed; a revealed answer earns nothing
   }
   function earnQuality() {
     const id = P.kind + ":" + P.difficulty + ":" + (P.kind === "daily" ? P.date : P.seed);
@@ -391,7 +392,6 @@
       if (hintsLeft() <= 0) { say(t("no_hints")); draw(); return; }
       store(STORE.used, stored(STORE.used, 0) + 1);
       S.hintRounds.push(S.round);
-      S.hinted = true;
     }
     const list = $("hint-list");
     list.textContent = "";
