@@ -216,3 +216,23 @@ def test_the_puzzle_is_played_whole_at_slash_puzzle_on_skitter_serve(browser: An
     assert page.locator("body").get_attribute("data-state") == "won"
     assert page.errors == []
     page.context.close()
+
+
+def test_a_solved_puzzle_earns_quality_points_and_every_50_a_hint(browser: Any,
+                                                                 puzzle_url: str) -> None:
+    from playwright.sync_api import expect
+
+    page = open_page(browser, puzzle_url, SIZES["tablet"], f"?difficulty=expert&seed={SEED}")
+    page.evaluate("localStorage.setItem('skibbitt.quality', '48')")
+    page.reload()
+    page.wait_for_selector("body[data-screen=game] #deal .tile")
+    expect(page.locator("#hint")).to_have_text("Hint (5 left)")
+    play(page, BEST)
+    assert page.evaluate("localStorage.getItem('skibbitt.quality')") == "51"  # Expert: 3
+    expect(page.locator("#hint")).to_have_text("Hint (6 left)")
+    # The same puzzle solved again (after Undo) earns nothing more.
+    page.locator("#result-undo").click()
+    page.locator("#select").click()
+    page.wait_for_selector("body[data-state=won]")
+    assert page.evaluate("localStorage.getItem('skibbitt.quality')") == "51"
+    page.context.close()
