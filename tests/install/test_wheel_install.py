@@ -107,6 +107,15 @@ def test_the_wheel_carries_the_reference_profile_and_the_license(built):
     assert "License-Expression: MIT" in metadata
 
 
+def test_the_wheel_carries_the_puzzle_and_its_page(built):
+    wheel, _ = built
+    with zipfile.ZipFile(wheel) as z:
+        names = set(z.namelist())
+    page = {f"skibbitt_app/web/{p.name}" for p in (ROOT / "skibbitt_app" / "web").iterdir()}
+    assert page and page <= names
+    assert {"skibbitt/solver.py", "skibbitt_app/cli.py"} <= names
+
+
 def test_the_installed_package_is_the_one_that_runs(venv, tmp_path):
     result = subprocess.run(
         [str(venv / "bin" / "python"), "-c",

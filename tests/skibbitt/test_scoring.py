@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from brute import rating as reference_rating
 from brute import score as reference_score
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skibbitt.groupings import ALL_GROUPINGS, NAMES, ORIGINAL_NAMES, Kind
@@ -81,6 +81,7 @@ def test_notation_round_trips_for_every_tile_and_refuses_unknown_tiles() -> None
 tiles3 = st.lists(st.sampled_from(ALL_TILES), min_size=3, max_size=3, unique=True)
 
 
+@settings(deadline=None)
 @given(tiles3, st.permutations(range(3)))
 def test_tile_order_never_matters(tiles, order) -> None:  # type: ignore[no-untyped-def]
     a = triplitt(tiles)
@@ -88,6 +89,7 @@ def test_tile_order_never_matters(tiles, order) -> None:  # type: ignore[no-unty
     assert (a.name, a.score, a.rating, a.groups) == (b.name, b.score, b.rating, b.groups)
 
 
+@settings(deadline=None)
 @given(tiles3)
 def test_every_score_is_what_the_tables_give(tiles) -> None:  # type: ignore[no-untyped-def]
     t = triplitt(tiles)
