@@ -1,8 +1,9 @@
 """The puzzle page's server: the static page and two answers, a new puzzle and the daily one.
 
-:func:`router` is mounted by ``skitter serve`` (at ``/puzzle``) and by :func:`create_app`, the
-standalone app ``skibbitt serve`` runs. Puzzles are generated here and sent with every
-Triplitt of the deal scored, so the page never computes a score itself.
+:func:`router` is mounted by ``skitter serve`` and by :func:`create_app`, the standalone app
+``skibbitt serve`` runs; both serve it at ``/puzzle/`` (the page names its files and calls
+from there). Puzzles are generated here and sent with every Triplitt of the deal scored, so
+the page never computes a score itself.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ import datetime
 import secrets
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, Response
+from fastapi import APIRouter, FastAPI, HTTPException, Query
+from fastapi.responses import FileResponse, JSONResponse
+from pydantic import BaseModel, Field
 
 from skibbitt.generator import daily, generate
 from skibbitt.puzzle import parse_difficulty
@@ -27,6 +29,50 @@ WEB = Path(__file__).resolve().parent / "web"
 FILES = {"skibbitt.js": "text/javascript", "words.js": "text/javascript",
          "skibbitt.css": "text/css", "how-to-play.html": "text/html",
          "index.html": "text/html"}
+MAX_SEED = 2**63
+
+
+class TileAnswer(BaseModel):
+    code: str = Field(description="The tile's notation, like R1A.")
+    color: int = Field(description="Its colour's position, 1 (Red) to 6 (Purple).")
+    shape: int = Field(description="Its shape's side count, 1 to 6.")
+    letter: int = Field(description="Its letter's position, 1 (A) to 6 (F).")
+
+
+class TriplittAnswer(BaseModel):
+    name: str
+    score: int
+    rating: str
+
+
+class PuzzleAnswer(BaseModel):
+    """A puzzle for the page: the command's answer plus what the page plays from."""
+
+    difficulty: str
+    rounds: list[list[str]] = Field(description="Round 1's tiles, then each round's new tiles.")
+    best: list[list[str]]
+    best_scores: list[int]
+    max_score: int
+    kind: str = Field(description="single or daily")
+    seed: int
+    best_names: list[str]
+    tiles: list[TileAnswer] = Field(description="Every dealt tile, round by round.")
+    triplitts: dict[str, TriplittAnswer] = Field(
+        description="Every Triplitt of the deal, keyed by its tiles' indices in `tiles`, "
+        "ascending and joined by commas.")
+    date: str | None = Field(default=None, description="The daily puzzle's date.")
+
+
+class AboutAnswer(BaseModel):
+    version: str
+
+
+class PuzzleRefusal(BaseModel):
+    detail: str = Field(description="What was wrong, in words.")
+
+
+REFUSED: dict[int | str, dict[str, Any]] = {
+    400: {"model": PuzzleRefusal, "description": "An unknown difficulty or date."}}
 
 
 def _version() -> str:
@@ -44,26 +90,25 @@ def router() -> APIRouter:
     r = APIRouter()
 
     @r.get("/puzzle", include_in_schema=False)
-    def bare(request: Request) -> Response:
-        query = f"?{request.url.query}" if request.url.query else ""
-        return RedirectResponse(url=request.url.path + "/" + query)
-
     @r.get("/puzzle/", include_in_schema=False)
-    def page() -> Response:
+    def page() -> FileResponse:
         return FileResponse(WEB / "index.html", media_type="text/html")
 
-    @r.get("/puzzle/api/new", summary="A new Skibbitt puzzle (the same seed, the same puzzle)")
-    def new(difficulty: str = "standard", seed: int | None = None) -> Response:
+    @r.get("/puzzle/api/new", response_model=PuzzleAnswer, responses=REFUSED,
+           summary="A new Skibbitt puzzle (the same seed, the same puzzle)")
+    def new(difficulty: Annotated[str, Query(max_length=20)] = "standard",
+            seed: Annotated[int | None, Query(ge=0, lt=MAX_SEED)] = None) -> Any:
         try:
             level = parse_difficulty(difficulty)
         except TileError as e:
             return _refused(str(e))
-        if seed is None:
-            seed = secrets.randbelow(2**48)
-        return JSONResponse(page_json(generate(level, seed), "single"))
+        chosen = secrets.randbelow(2**48) if seed is None else seed
+        return page_json(generate(level, chosen), "single")
 
-    @r.get("/puzzle/api/daily", summary="The day's Skibbitt puzzle, the same for everyone")
-    def day(date: str, difficulty: str = "standard") -> Response:
+    @r.get("/puzzle/api/daily", response_model=PuzzleAnswer, responses=REFUSED,
+           summary="The day's Skibbitt puzzle, the same for everyone")
+    def day(date: Annotated[str, Query(max_length=20)],
+            difficulty: Annotated[str, Query(max_length=20)] = "standard") -> Any:
         try:
             level = parse_difficulty(difficulty)
             when = datetime.date.fromisoformat(date)
@@ -71,30 +116,29 @@ def router() -> APIRouter:
             return _refused(str(e))
         except ValueError:
             return _refused(f"unknown date {date!r}: write it as YYYY-MM-DD")
-        return JSONResponse({**page_json(daily(when, level), "daily"), "date": when.isoformat()})
+        return {**page_json(daily(when, level), "daily"), "date": when.isoformat()}
 
-    @r.get("/puzzle/api/about", summary="The puzzle's version")
+    @r.get("/puzzle/api/about", response_model=AboutAnswer, summary="The puzzle's version")
     def about() -> dict[str, Any]:
         return {"version": _version()}
 
     @r.get("/puzzle/{name}", include_in_schema=False)
-    def asset(name: str) -> Response:
+    def asset(name: str) -> FileResponse:
         if name not in FILES:
-            return JSONResponse({"detail": f"no such file: {name}"}, status_code=404)
+            raise HTTPException(status_code=404, detail=f"no such file: {name}")
         return FileResponse(WEB / name, media_type=FILES[name])
 
     return r
 
 
 def create_app() -> FastAPI:
-    """The puzzle on its own: ``/`` leads to ``/puzzle/``."""
+    """The puzzle on its own: the page at ``/`` as at ``/puzzle/``."""
     app = FastAPI(title="Skibbitt", docs_url=None, redoc_url=None, openapi_url=None)
     app.include_router(router())
 
     @app.get("/", include_in_schema=False)
-    def home(request: Request) -> Response:
-        query = f"?{request.url.query}" if request.url.query else ""
-        return RedirectResponse(url="/puzzle/" + query)
+    def home() -> FileResponse:
+        return FileResponse(WEB / "index.html", media_type="text/html")
 
     return app
 
@@ -102,6 +146,6 @@ def create_app() -> FastAPI:
 def serve(host: str, port: int) -> None:
     import uvicorn
 
-    print(f"Skibbitt: open http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}"
-          f":{port}/puzzle/", flush=True)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"Skibbitt: open http://{shown}:{port}/puzzle/", flush=True)
     uvicorn.run(create_app(), host=host, port=port, log_level="warning")

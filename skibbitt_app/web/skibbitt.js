@@ -499,7 +499,7 @@
   async function load(url) {
     const r = await fetch(url);
     const body = await r.json();
-    if (!r.ok) throw new Error(body.detail || r.statusText);
+    if (!r.ok) throw new Error(typeof body.detail === "string" ? body.detail : r.status + " " + r.statusText);
     return body;
   }
   function today() {
@@ -508,8 +508,8 @@
   }
   async function start(kind, seed) {
     try {
-      const url = kind === "daily" ? "api/daily?date=" + today() + "&difficulty=" + level
-        : "api/new?difficulty=" + level + (seed !== undefined && seed !== null ? "&seed=" + encodeURIComponent(seed) : "");
+      const url = kind === "daily" ? "/puzzle/api/daily?date=" + today() + "&difficulty=" + level
+        : "/puzzle/api/new?difficulty=" + level + (seed !== undefined && seed !== null ? "&seed=" + encodeURIComponent(seed) : "");
       newGame(await load(url));
       draw();
       const first = document.querySelector(".deal-round.current .tile");
@@ -539,7 +539,7 @@
   // ---- wiring ----
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
-  $("howto").href = "how-to-play.html?lang=" + lang;
+  $("howto").href = "/puzzle/how-to-play.html?lang=" + lang;
   document.querySelectorAll(".level").forEach((b) => b.addEventListener("click", () => {
     level = b.dataset.level; store(STORE.level, level); showTitle();
   }));
@@ -577,7 +577,7 @@
     if (act) { e.preventDefault(); act(); }
   });
   setInterval(tick, 500);
-  load("api/about").then((a) => { $("version").textContent = a.version; }).catch(() => {});
+  load("/puzzle/api/about").then((a) => { $("version").textContent = a.version; }).catch(() => {});
 
   if (params.get("daily") !== null) {
     if (LEVELS[params.get("difficulty")]) level = params.get("difficulty");
