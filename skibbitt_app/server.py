@@ -27,8 +27,9 @@ WEB = Path(__file__).resolve().parent / "web"
 """The page's files (package data)."""
 
 FILES = {"skibbitt.js": "text/javascript", "words.js": "text/javascript",
-         "skibbitt.css": "text/css", "how-to-play.html": "text/html",
-         "index.html": "text/html"}
+         "tile-art.js": "text/javascript", "sound.js": "text/javascript",
+         "how-to-play.js": "text/javascript", "skibbitt.css": "text/css",
+         "how-to-play.html": "text/html", "index.html": "text/html"}
 MAX_SEED = 2**63
 
 

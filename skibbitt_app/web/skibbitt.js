@@ -1,14 +1,15 @@
 // Skibbitt's page: the title screen and the game. Puzzles (and every Triplitt's score and
 // name) come from the server; this page keeps the player's moves, bookmarks, hints and timer.
-"use strict";
-(function () {
+import { play } from "./sound.js";
+import { drawTile, letterOf, tileSvg } from "./tile-art.js";
+import { WORDS } from "./words.js";
+
+{
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
-  const WORDS = window.SKIBBITT_WORDS;
   const lang = chooseLanguage();
   const W = WORDS[lang];
   const LEVELS = { easy: 1, standard: 2, expert: 3 };
-  const COLORS = ["#d62828", "#f77f00", "#f2c500", "#2a9d3f", "#1f6fd1", "#7b3fb5"];
   const STORE = { muted: "skibbitt.muted", quality: "skibbitt.quality", used: "skibbitt.hintsUsed",
     solved: "skibbitt.solved", level: "skibbitt.level" };
 
@@ -69,35 +70,8 @@
   const total = () => S.chosen.reduce((sum, c) => sum + scored(c).score, 0);
 
   // ---- drawing ----
-  function shapeSvg(shape) {
-    const poly = (n, r, cy) => {
-      const pts = [];
-      for (let j = 0; j < n; j++) {
-        const a = -Math.PI / 2 + (2 * Math.PI * j) / n;
-        pts.push((50 + r * Math.cos(a)).toFixed(1) + "," + (cy + r * Math.sin(a)).toFixed(1));
-      }
-      return '<polygon points="' + pts.join(" ") + '"/>';
-    };
-    return [null,
-      '<circle cx="50" cy="50" r="42"/>',
-      '<path d="M6 50 Q50 -8 94 50 Q50 108 6 50Z"/>',
-      '<path d="M8 88 L92 88 A42 70 0 0 0 8 88Z"/>',
-      '<rect x="10" y="10" width="80" height="80" rx="3"/>',
-      poly(5, 46, 54),
-      poly(6, 46, 50)][shape];
-  }
-  function tileSvg(tile) {
-    const letter = "ABCDEF"[tile.letter - 1];
-    const y = tile.shape === 3 ? 72 : tile.shape === 5 ? 66 : 63;
-    return '<svg viewBox="0 0 100 100" aria-hidden="true" focusable="false">'
-      + '<g fill="' + COLORS[tile.color - 1] + '" stroke="#111" stroke-width="3">'
-      + shapeSvg(tile.shape) + "</g>"
-      + '<text x="50" y="' + y + '" text-anchor="middle" font-size="38" font-weight="700"'
-      + ' font-family="DejaVu Sans, sans-serif" fill="#fff" stroke="#111" stroke-width="6"'
-      + ' paint-order="stroke">' + letter + "</text></svg>";
-  }
   function tileWords(tile) {
-    return W.colors[tile.color - 1] + " " + W.shapes[tile.shape - 1] + " " + "ABCDEF"[tile.letter - 1];
+    return W.colors[tile.color - 1] + " " + W.shapes[tile.shape - 1] + " " + letterOf(tile);
   }
   function tileButton(i, interactive) {
     const tile = P.tiles[i];
@@ -413,24 +387,9 @@
   function closeHint() { $("hint-overlay").hidden = true; $("hint").focus(); }
   function reveal() { S.revealed = true; S.peeked = true; draw(); }
 
-  // ---- sound: short tones, muted on request (remembered) ----
-  let audio = null;
+  // ---- sound, muted on request (remembered) ----
   function sound(what) {
-    if (stored(STORE.muted, false)) return;
-    try {
-      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
-      const notes = { tap: [660], no: [220], select: [523, 784], win: [523, 659, 784, 1047], lose: [392, 330] }[what];
-      notes.forEach((f, j) => {
-        const o = audio.createOscillator();
-        const g = audio.createGain();
-        o.frequency.value = f;
-        g.gain.setValueAtTime(0.08, audio.currentTime + j * 0.12);
-        g.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + j * 0.12 + 0.11);
-        o.connect(g).connect(audio.destination);
-        o.start(audio.currentTime + j * 0.12);
-        o.stop(audio.currentTime + j * 0.12 + 0.12);
-      });
-    } catch (e) { /* no audio device: play on silently */ }
+    if (!stored(STORE.muted, false)) play(what);
   }
 
   // ---- Boast: the solved board as a picture file ----
@@ -447,7 +406,7 @@
       const good = same(idx, P.bestIdx[r]);
       g.fillStyle = good ? "rgba(47,168,79,0.35)" : "rgba(214,69,69,0.35)";
       g.fillRect(30, y - 10, 1140, 125);
-      idx.forEach((i, j) => drawTileOnCanvas(g, P.tiles[i], 50 + j * 115, y, 100));
+      idx.forEach((i, j) => drawTile(g, P.tiles[i], 50 + j * 115, y, 100));
       const tr = scored(idx);
       g.fillStyle = "#f2f5f7"; g.font = "bold 32px DejaVu Sans, sans-serif";
       g.fillText(t("round_label", { n: r + 1 }) + " " + tr.name, 420, y + 45);
@@ -467,34 +426,6 @@
       draw();
     }, "image/png");
   }
-  function drawTileOnCanvas(g, tile, x, y, size) {
-    g.fillStyle = "#e9eef2";
-    g.fillRect(x, y, size, size);
-    // Drawn synchronously from the same shapes: a path per shape, the letter on top.
-    g.save();
-    g.translate(x, y);
-    g.scale(size / 100, size / 100);
-    const path = new Path2D(svgPath(tile.shape));
-    g.fillStyle = COLORS[tile.color - 1]; g.fill(path);
-    g.lineWidth = 3; g.strokeStyle = "#111"; g.stroke(path);
-    g.font = "bold 38px DejaVu Sans, sans-serif"; g.textAlign = "center";
-    g.lineWidth = 6; g.strokeText("ABCDEF"[tile.letter - 1], 50, tile.shape === 3 ? 72 : 63);
-    g.fillStyle = "#fff"; g.fillText("ABCDEF"[tile.letter - 1], 50, tile.shape === 3 ? 72 : 63);
-    g.restore();
-  }
-  function svgPath(shape) {
-    const poly = (n, r, cy) => {
-      let d = "";
-      for (let j = 0; j < n; j++) {
-        const a = -Math.PI / 2 + (2 * Math.PI * j) / n;
-        d += (j ? "L" : "M") + (50 + r * Math.cos(a)).toFixed(1) + " " + (cy + r * Math.sin(a)).toFixed(1);
-      }
-      return d + "Z";
-    };
-    return [null, "M8 50 A42 42 0 1 0 92 50 A42 42 0 1 0 8 50Z", "M6 50 Q50 -8 94 50 Q50 108 6 50Z",
-      "M8 88 L92 88 A42 70 0 0 0 8 88Z", "M10 10 H90 V90 H10Z", poly(5, 46, 54), poly(6, 46, 50)][shape];
-  }
-
   // ---- loading puzzles and the title screen ----
   async function load(url) {
     const r = await fetch(url);
@@ -588,4 +519,4 @@
   } else {
     showTitle();
   }
-})();
+}

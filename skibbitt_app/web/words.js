@@ -1,6 +1,6 @@
 // The page's words in English and German (the object is JSON, so the tests read it).
 // Triplitt and grouping names (Skibbitt, Foxy, Spectral...) are names and are not translated.
-window.SKIBBITT_WORDS = {
+export const WORDS = {
   "en": {
     "tagline": "Three rounds, three tiles each time: find the chain with the highest total.",
     "difficulty": "Difficulty:",
