@@ -161,7 +161,7 @@ import { WORDS } from "./words.js";
       const tr = scored(S.work);
       $("work-name").textContent = tr.name + " — " + t("points", { n: tr.score });
     } else {
-      $("work-name").textContent = S.work.length === 0 ? t("pick_three") : t("pick_more", { n: 3 - S.work.length });
+      $("work-name").textContent = [t("pick_three"), t("pick_two"), t("pick_one")][S.work.length];
     }
     $("work-note").textContent = S.note;
     const inPool = S.work.length === 3 && S.work.every((i) => pool(S.round).includes(i));
