@@ -97,8 +97,11 @@ def _run(args: argparse.Namespace) -> int:
                                 + ("" if solution.unique else " (reached by more than one chain)")])
             _print(solution_json(solution), args.json, text)
         case "serve":
-            from skibbitt_app.server import serve
-            serve(args.host, args.port)
+            from skibbitt_app.server import ServeError, serve
+            try:
+                serve(args.host, args.port)
+            except ServeError as e:
+                raise _Refused(str(e)) from None
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import secrets
+import socket
 from importlib import metadata
 from pathlib import Path
 from typing import Annotated, Any
@@ -144,9 +145,24 @@ def create_app() -> FastAPI:
     return app
 
 
+class ServeError(Exception):
+    """The page cannot be served (the port is taken, the address is not this machine's)."""
+
+
 def serve(host: str, port: int) -> None:
+    """Serve the puzzle until interrupted. The socket is bound first, so a taken port is
+    told in one sentence before anything else happens."""
     import uvicorn
 
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as e:
+        sock.close()
+        raise ServeError(f"cannot listen on {host} port {port} ({e.strerror}); "
+                         "choose another with --port") from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     print(f"Skibbitt: open http://{shown}:{port}/puzzle/", flush=True)
-    uvicorn.run(create_app(), host=host, port=port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
+    server.run(sockets=[sock])

@@ -103,6 +103,18 @@ def test_bad_input_gets_one_line_naming_it_and_exit_status_2(
     assert err.count("\n") == 1 and says in err, err
 
 
+def test_serve_on_a_taken_port_says_so_in_one_line(capsys) -> None:  # type: ignore[no-untyped-def]
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = run(capsys, "serve", "--port", str(port))
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"port {port}" in err and "--port" in err, err
+
+
 def test_the_installed_console_script_keeps_the_contract() -> None:
     script = shutil.which("skibbitt", path=str(Path(sys.executable).parent))
     assert script is not None, "the skibbitt console script is not installed"
