@@ -104,6 +104,6 @@ def parse_tiles(texts: list[str] | tuple[str, ...]) -> tuple[Tile, ...]:
     seen: set[Tile] = set()
     for tile in tiles:
         if tile in seen:
-            raise TileError(f"tile {tile.notation} is given twice; a puzzle has each tile once")
+            raise TileError(f"tile {tile.notation} is given twice; there is one of each tile")
         seen.add(tile)
     return tiles
