@@ -12,10 +12,13 @@ options for its backups and the subcommands an organiser runs beside it:
 from __future__ import annotations
 
 import argparse
+import json
+import sqlite3
 import sys
 import time
 from pathlib import Path
 
+from firmware_bridge.files import replace_file
 from web.cli.help_words import WORDS
 from web.cli.language import configured_language
 from web.tournament.hub.backup import BackupPlan, Backups, BackupTimer, round_progress
@@ -28,7 +31,10 @@ from web.tournament.hub.broker_users import (
     hash_password,
     new_password,
 )
+from web.tournament.hub.event_export import export_event
+from web.tournament.hub.event_import import ImportRefused, import_event, read_event_file
 from web.tournament.hub.restore import RestoreError, restore
+from web.tournament.hub.store import HubStore, HubStoreError
 from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import WireError, settings_from_url
 
@@ -72,6 +78,19 @@ def add_subcommands(parser: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help=WORDS.gettext("the backup"))
     _db_argument(p)
     p.set_defaults(_run=run_restore)
+
+    about = WORDS.gettext("write this hub's event (players, pairings, games with their "
+                          "steps) to one file for another hub")
+    p = sub.add_parser("export", help=about, description=about)
+    p.add_argument("file", type=Path, metavar="FILE", help=WORDS.gettext("the file to write"))
+    p.add_argument("--name", help=WORDS.gettext("the event's name in the file"))
+    _db_argument(p)
+    p.set_defaults(_run=run_export)
+    about = WORDS.gettext("check another hub's exported event and add its games (hub stopped)")
+    p = sub.add_parser("import", help=about, description=about)
+    p.add_argument("file", type=Path, metavar="FILE", help=WORDS.gettext("the exported event"))
+    _db_argument(p)
+    p.set_defaults(_run=run_import)
 
     about = WORDS.gettext("the boards' broker users, credentials and QR codes")
     boards = sub.add_parser("boards", help=about, description=about)
@@ -188,3 +207,59 @@ def run_boards_revoke(args: argparse.Namespace) -> int:
           .format(ids=", ".join(args.ids)))
     return 0
 
+
+
+def _tournament(args: argparse.Namespace) -> Tournament:
+    from firmware_bridge.clocks import WallClock
+    from web.cli.hub import default_db
+
+    return Tournament(HubStore(args.db or default_db()), WallClock())
+
+
+def run_export(args: argparse.Namespace) -> int:
+    t = configured_language()
+    try:
+        tournament = _tournament(args)
+    except HubStoreError as exc:
+        return _fail(str(exc))
+    try:
+        data = export_event(tournament, args.name)
+    finally:
+        tournament.store.close()
+    text = json.dumps(data, indent=1, sort_keys=True, allow_nan=False, ensure_ascii=False)
+    try:
+        replace_file(args.file, text + "\n", mode=0o644, sync=True)
+    except OSError as exc:
+        return _fail(f"cannot write {args.file}: {exc.strerror}")
+    print(t.gettext("event {event} written to {file}: {players} players, {games} games")
+          .format(event=data["event"], file=args.file, players=len(data["players"]),
+                  games=len(data["games"])))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    t = configured_language()
+    try:
+        data = read_event_file(args.file.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return _fail(f"cannot read {args.file}: {exc.strerror}")
+    except (ImportRefused, UnicodeDecodeError) as exc:
+        return _fail(t.gettext("{file} refused: {why}").format(file=args.file, why=exc))
+    try:
+        tournament = _tournament(args)
+    except HubStoreError as exc:
+        return _fail(str(exc))
+    try:
+        done = import_event(tournament, data, at=time.time())
+    except ImportRefused as exc:
+        return _fail(t.gettext("{file} refused: {why}").format(file=args.file, why=exc))
+    except sqlite3.OperationalError as exc:  # the hub holds its file: nothing was stored
+        return _fail(t.gettext("the hub's file is busy ({why}): stop the hub and import "
+                               "again").format(why=exc))
+    finally:
+        tournament.store.close()
+    print(t.gettext("event {event} ({name}) imported: {games} games of {players} players, "
+                    "{by_referee} of them entered by a referee").format(
+        event=done.event, name=done.name, games=done.games, players=done.players,
+        by_referee=done.by_referee))
+    return 0
