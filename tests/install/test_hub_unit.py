@@ -108,3 +108,45 @@ def test_skitter_hub_says_ready_once_serving_and_keeps_feeding_the_watchdog(syst
         output = proc.communicate(timeout=30)[0]
     assert proc.returncode == 0, output
     assert any(m == "STOPPING=1" for _, m in systemd.drain())
+
+
+# ----------------------------------------------------------------------------- the guide
+
+GUIDE = ROOT / "docs" / "tournament.md"
+
+
+def guide_commands() -> list[list[str]]:
+    """Every ``skitter hub ...`` command the organiser's guide shows, as its arguments."""
+    import shlex
+
+    text = GUIDE.read_text().replace("\\\n", " ")
+    found = []
+    for line in text.splitlines():
+        words = shlex.split(line.strip()) if "skitter hub" in line and not line.startswith(
+            ("#", "-", "`")) else []
+        starts = [i for i in range(len(words) - 1) if words[i:i + 2] == ["skitter", "hub"]]
+        if starts:
+            found.append(words[starts[0] + 1:])
+    return found
+
+
+def test_the_guide_walks_from_boxes_of_pis_to_round_1():
+    guide = GUIDE.read_text()
+    for step in ("skitter hub boards add", "Raspberry Pi Imager", "--board-credentials",
+                 "systemctl enable --now skitter-hub", "skitter hub restore", "### Round 1",
+                 "access point", "fixed address", "congested", "skitter hub export",
+                 "skitter hub import"):
+        assert step in guide, step
+    for name in sorted(set(__import__("re").findall(r"hardware/[\w/.-]+\w", guide))):
+        assert (ROOT / name).exists(), name
+
+
+def test_every_hub_command_in_the_guide_is_one_skitter_takes():
+    from web.cli.main import build_parser
+
+    commands = guide_commands()
+    assert {c[1] for c in commands} >= {"boards", "restore", "export", "import"}
+    parser = build_parser([])
+    for args in commands:
+        parsed = parser.parse_args(args)  # exits (fails the test) on a wrong option
+        assert parsed._run.__name__ != "run", args  # a tool, not the hub itself

@@ -95,6 +95,7 @@ def add_subcommands(parser: argparse.ArgumentParser) -> None:
     about = WORDS.gettext("the boards' broker users, credentials and QR codes")
     boards = sub.add_parser("boards", help=about, description=about)
     actions = boards.add_subparsers(dest="boards_command", metavar=WORDS.gettext("ACTION"))
+    boards.set_defaults(_run=lambda args: _usage(boards))
     about = WORDS.gettext("give boards a broker user each and write their credentials files")
     add = actions.add_parser("add", help=about, description=about)
     add.add_argument("ids", nargs="*", metavar="ID", help=WORDS.gettext("board ids to add"))
@@ -128,6 +129,11 @@ def _broker_arguments(parser: argparse.ArgumentParser) -> None:
                         help=WORDS.gettext("the broker's ACL file"))
     parser.add_argument("--topic-prefix", default=argparse.SUPPRESS,
                         help=WORDS.gettext("first topic level"))
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage(sys.stderr)
+    return 2
 
 
 def _fail(message: str) -> int:
