@@ -190,3 +190,37 @@ def test_restore_of_a_missing_file_says_so(tmp_path: Path) -> None:
     with pytest.raises(RestoreError, match="no such file"):
         restore(tmp_path / "gone.db", tmp_path / "hub.db", wall=lambda: 0.0)
     assert not (tmp_path / "hub.db").exists()
+
+
+def test_a_backup_never_waits_for_the_hub_and_holds_only_whole_changes(tmp_path: Path) -> None:
+    import threading
+
+    t = tournament_at(tmp_path / "hub.db")
+    inside, done = threading.Event(), threading.Event()
+
+    def long_change() -> None:  # a burst of messages being stored, not yet committed
+        with t.store.batch():
+            t.store.set_meta("note", "half of a change")
+            inside.set()
+            assert done.wait(30)
+
+    writer = threading.Thread(target=long_change)
+    writer.start()
+    taken: list[Path] = []
+    try:
+        assert inside.wait(10)
+        backup = threading.Thread(target=lambda: taken.append(
+            Backups(t.store, BackupPlan(tmp_path / "stick")).take("timer")))
+        backup.start()
+        backup.join(10)
+        assert taken, "the backup waited for the hub's change to end"
+    finally:
+        done.set()
+        writer.join(10)
+        backup.join(10)
+    copy = taken[0]
+    standby = HubStore(copy)
+    assert standby.get_meta("note") is None and len(standby.players()) == 4
+    standby.close()
+    assert t.store.get_meta("note") == "half of a change"
+    t.store.close()

@@ -2,7 +2,7 @@
 
 The tournament lives in one SQLite file on the hub's SD card; a card that dies at round 4
 must not lose the event. :class:`Backups` copies the open file with SQLite's backup API (the
-hub keeps running; a copy never holds half of a change) into a second folder, ideally on
+hub keeps running and storing; a copy never holds half of a change) into a second folder, ideally on
 another medium (a USB stick), and keeps the newest ``keep`` copies there. :class:`BackupTimer`
 takes one every ``every`` seconds and one as soon as a round is paired or has all its
 results, so the copy after each round is never more than a few seconds behind it.
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -85,7 +86,7 @@ class Backups:
             target = folder / f"{PREFIX}{stamp}-{why}{SUFFIX}"
             part = folder / (target.name + PART)
             part.unlink(missing_ok=True)
-            self.store.copy_to(part)
+            copy_database(self.store.path, part)
             with part.open("rb") as f:
                 os.fsync(f.fileno())
             part.replace(target)
@@ -108,6 +109,25 @@ class Backups:
             log.warning("backups to %s work again", self.plan.folder)
         self.failure = None
         return path
+
+
+def copy_database(source: Path, target: Path) -> None:
+    """Copy the SQLite file ``source`` into the new file ``target`` with SQLite's backup API.
+
+    The copy reads through a connection of its own, in one read transaction: in WAL mode a
+    reader never blocks the hub's writes, and sees only whole, committed changes, so the
+    hub stores the boards' messages on while a large file is copied to a slow stick. The
+    copy is one self-contained file (no ``-wal`` or ``-shm`` beside it)."""
+    reader = sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        copy = sqlite3.connect(str(target))
+        try:
+            reader.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
+        finally:
+            copy.close()
+    finally:
+        reader.close()
 
 
 def _sync_folder(folder: Path) -> None:

@@ -142,18 +142,6 @@ class StoreBase:
         with self._lock:
             self._db.close()
 
-    def copy_to(self, target: Path) -> None:
-        """An online copy of the whole file into ``target`` (a new SQLite file) with SQLite's
-        backup API, taken between two changes: never half of one (``web.tournament.hub.backup``)."""
-        with self._lock:
-            copy = sqlite3.connect(str(target))
-            try:
-                self._db.backup(copy)
-                # one self-contained file: no -wal or -shm beside it on the stick
-                copy.execute("PRAGMA journal_mode=DELETE")
-            finally:
-                copy.close()
-
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         """One change, whole or not at all: its own transaction, or a savepoint inside a
