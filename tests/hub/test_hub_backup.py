@@ -224,3 +224,16 @@ def test_a_backup_never_waits_for_the_hub_and_holds_only_whole_changes(tmp_path:
     standby.close()
     assert t.store.get_meta("note") == "half of a change"
     t.store.close()
+
+
+def test_the_hub_refuses_to_keep_no_backups(tmp_path: Path, capsys) -> None:
+    code = main(["hub", "--mqtt", "mqtt://127.0.0.1:1", "--db", str(tmp_path / "hub.db"),
+                 "--pin", "1234", "--backup-dir", str(tmp_path / "stick"), "--backup-keep", "0"])
+    assert code == 2
+    assert "backups to keep must be at least 1, got 0" in capsys.readouterr().err
+    assert not (tmp_path / "stick").exists() and not (tmp_path / "hub").exists()
+
+
+def test_the_hub_without_a_broker_says_what_it_needs(tmp_path: Path, capsys) -> None:
+    assert main(["hub", "--db", str(tmp_path / "hub.db")]) == 2
+    assert "the broker is needed: --mqtt URL" in capsys.readouterr().err

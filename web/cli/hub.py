@@ -114,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= args.port <= 65535:
             raise WireError(t.gettext("--port must be between 1 and 65535, got {port}").format(
                 port=args.port))
+        backups = hub_tools.backup_plan(args)
         pins = PinStore(db.parent / "hub")
         if pin is not None:
             pins.set(pin)
@@ -123,7 +124,6 @@ def run(args: argparse.Namespace) -> int:
             if generated:
                 print(t.gettext("hub referee PIN (shown once, stored hashed in {path}): {pin}")
                       .format(path=pins.path, pin=generated))
-        backups = hub_tools.backup_plan(args)
         store = HubStore(db)
     except (WireError, PinError, HubStoreError, ValueError) as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
