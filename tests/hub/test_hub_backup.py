@@ -237,3 +237,17 @@ def test_the_hub_refuses_to_keep_no_backups(tmp_path: Path, capsys) -> None:
 def test_the_hub_without_a_broker_says_what_it_needs(tmp_path: Path, capsys) -> None:
     assert main(["hub", "--db", str(tmp_path / "hub.db")]) == 2
     assert "the broker is needed: --mqtt URL" in capsys.readouterr().err
+
+
+def test_restore_from_the_backups_folder_takes_the_newest(tmp_path: Path, capsys) -> None:
+    t = tournament_at(tmp_path / "old.db")
+    clock = iter([1_700_000_000.0, 1_700_000_060.0])
+    backups = Backups(t.store, BackupPlan(tmp_path / "stick"), wall=lambda: next(clock))
+    backups.take("timer")
+    t.pair_next_round()
+    newest = backups.take("round-0-of-1")
+    t.store.close()
+    assert main(["hub", "restore", str(tmp_path / "stick"), "--db", str(tmp_path / "hub.db")]) == 0
+    assert f"restored {newest}" in capsys.readouterr().out
+    assert main(["hub", "restore", str(tmp_path), "--db", str(tmp_path / "x.db")]) == 2
+    assert f"no backup in {tmp_path}" in capsys.readouterr().err

@@ -21,7 +21,13 @@ from pathlib import Path
 from firmware_bridge.files import replace_file
 from web.cli.help_words import WORDS
 from web.cli.language import configured_language
-from web.tournament.hub.backup import BackupPlan, Backups, BackupTimer, round_progress
+from web.tournament.hub.backup import (
+    BackupPlan,
+    Backups,
+    BackupTimer,
+    latest_backup,
+    round_progress,
+)
 from web.tournament.hub.board_credentials import BoardCredentials, write_board_files
 from web.tournament.hub.broker_users import (
     HUB_USER,
@@ -75,7 +81,8 @@ def add_subcommands(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="hub_command", metavar=WORDS.gettext("TOOL"))
     about = WORDS.gettext("check a backup of the hub's file and bring it back (hub stopped)")
     p = sub.add_parser("restore", help=about, description=about)
-    p.add_argument("file", type=Path, metavar="FILE", help=WORDS.gettext("the backup"))
+    p.add_argument("file", type=Path, metavar="FILE", help=WORDS.gettext(
+        "the backup, or the backups' folder: its newest backup"))
     _db_argument(p)
     p.set_defaults(_run=run_restore)
 
@@ -146,13 +153,19 @@ def run_restore(args: argparse.Namespace) -> int:
 
     t = configured_language()
     db = args.db or default_db()
+    backup = args.file
+    if backup.is_dir():
+        newest = latest_backup(backup)
+        if newest is None:
+            return _fail(t.gettext("no backup in {folder}").format(folder=backup))
+        backup = newest
     try:
-        facts, kept = restore(args.file, db, time.time)
+        facts, kept = restore(backup, db, time.time)
     except RestoreError as exc:
         return _fail(str(exc))
     print(t.gettext("restored {file} as {db}: {players} players, {rounds} rounds, {games} "
                     "games, {events} events").format(
-        file=args.file, db=db, players=facts.players, rounds=facts.rounds, games=facts.games,
+        file=backup, db=db, players=facts.players, rounds=facts.rounds, games=facts.games,
         events=facts.events))
     if kept is not None:
         print(t.gettext("the file it replaced is kept as {path}").format(path=kept))
