@@ -22,12 +22,16 @@ usage() {
 Options:
   --root DIR   install into DIR instead of /; print system commands instead of running them
   --kiosk      also open the scoreboard full screen when the desktop starts
+  --board-credentials FILE
+               join a tournament: the board id and broker user from FILE (written by
+               `skitter hub boards add`) go into /etc/skitter
   -h, --help   show this help
 EOF
 }
 
 ROOT=""
 KIOSK=0
+CREDENTIALS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --root)
@@ -35,6 +39,9 @@ while [ $# -gt 0 ]; do
             ROOT="$2"; shift 2 ;;
         --root=*) ROOT="${1#--root=}"; shift ;;
         --kiosk) KIOSK=1; shift ;;
+        --board-credentials)
+            [ $# -ge 2 ] || { echo "install.sh: --board-credentials needs a file" >&2; exit 2; }
+            CREDENTIALS="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "install.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
     esac
@@ -227,6 +234,57 @@ install_files() {
     fi
 }
 
+# --- tournament credentials (--board-credentials FILE from `skitter hub boards add`) ---------
+# FILE holds KEY=value lines; it is read, never run. The board id and broker go into
+# skitter.toml (only where it sets neither yet: a configured board is never changed), the
+# password into /etc/skitter/broker-password, readable by the service only.
+install_credentials() {
+    [ -n "$CREDENTIALS" ] || return 0
+    [ -r "$CREDENTIALS" ] || { echo "install.sh: cannot read $CREDENTIALS" >&2; exit 2; }
+    local line key value board="" url="" user="" password="" number=0
+    local toml="$ROOT/etc/skitter/skitter.toml"
+    while IFS= read -r line || [ -n "$line" ]; do
+        number=$((number + 1))
+        case "$line" in "" | "#"*) continue ;; esac
+        key="${line%%=*}" value="${line#*=}"
+        case "$key" in
+            SKITTER_BOARD_ID) board="$value" ;;
+            SKITTER_MQTT_URL) url="$value" ;;
+            SKITTER_MQTT_USERNAME) user="$value" ;;
+            SKITTER_MQTT_PASSWORD) password="$value" ;;
+            *) echo "install.sh: $CREDENTIALS, line $number: unknown key '$key'" >&2; exit 2 ;;
+        esac
+    done <"$CREDENTIALS"
+    [[ "$board" =~ ^[A-Za-z0-9_.-]{1,64}$ ]] || {
+        echo "install.sh: $CREDENTIALS: SKITTER_BOARD_ID must be 1-64 letters, digits, '_', '.' or '-'" >&2; exit 2; }
+    [ "$user" = "$board" ] || {
+        echo "install.sh: $CREDENTIALS: SKITTER_MQTT_USERNAME must be the board id $board" >&2; exit 2; }
+    [[ "$url" =~ ^mqtts?://[A-Za-z0-9._:-]+/?$ ]] || {
+        echo "install.sh: $CREDENTIALS: SKITTER_MQTT_URL must be mqtt://host[:port] or mqtts://host[:port]" >&2; exit 2; }
+    [[ "$password" =~ ^[!-~]{8,}$ ]] || {
+        echo "install.sh: $CREDENTIALS: SKITTER_MQTT_PASSWORD must be 8 or more printable characters" >&2; exit 2; }
+    put_text "$password" /etc/skitter/broker-password 0640
+    run chown root:skitter /etc/skitter/broker-password
+    if grep -Eq '^[[:space:]]*board_id[[:space:]]*=' "$toml"; then
+        say "kept: board_id in /etc/skitter/skitter.toml (set already; $board not written)"
+    else
+        # before the file's first table, so it stays a top-level key
+        awk -v line="board_id = \"$board\"" \
+            '!done && /^[[:space:]]*\[/ { print line; done = 1 } { print } END { if (!done) print line }' \
+            "$toml" >"$toml.new" && cat "$toml.new" >"$toml" && rm -f "$toml.new"
+        say "installed: board_id = \"$board\" in /etc/skitter/skitter.toml"
+        CHANGED=1
+    fi
+    if grep -Eq '^[[:space:]]*\[mqtt\]' "$toml"; then
+        say "kept: [mqtt] in /etc/skitter/skitter.toml (set already; check url and username)"
+    else
+        printf '\n[mqtt]\nurl = "%s"\nusername = "%s"\npassword_file = "/etc/skitter/broker-password"\n' \
+            "$url" "$board" >>"$toml"
+        say "installed: [mqtt] ($url as $board) in /etc/skitter/skitter.toml"
+        CHANGED=1
+    fi
+}
+
 start_service() {
     run udevadm control --reload-rules
     run udevadm trigger --subsystem-match=tty --action=add
@@ -244,6 +302,7 @@ enable_i2c
 create_user
 install_program
 install_files
+install_credentials
 start_service
 if [ "$CHANGED" -eq 0 ]; then
     say "done: every file was already in place."

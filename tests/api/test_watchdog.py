@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -21,56 +20,13 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from fake_systemd import FakeSystemd
 from serve_proc import free_port
 
 from web.api.watchdog import Watchdog
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERVAL = 0.05
-
-
-class FakeSystemd:
-    """The receiving end of NOTIFY_SOCKET: a thread records (arrival time, message)."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-        self.sock.bind(str(path))
-        self.sock.settimeout(0.05)
-        self.messages: list[tuple[float, str]] = []
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._receive, daemon=True)
-        self._thread.start()
-
-    def _receive(self) -> None:
-        while not self._stop.is_set():
-            try:
-                data = self.sock.recv(4096)
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            self.messages.append((time.monotonic(), data.decode()))
-
-    def drain(self) -> list[tuple[float, str]]:
-        return list(self.messages)
-
-    def wait_for(self, text: str, timeout: float = 30.0) -> float:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for at, message in self.drain():
-                if text in message.splitlines():
-                    return at
-            time.sleep(0.01)
-        raise AssertionError(f"no {text} from skitter within {timeout} s: {self.messages}")
-
-    def pings(self, since: float, until: float) -> int:
-        return sum(1 for at, m in self.drain() if m == "WATCHDOG=1" and since <= at < until)
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self.sock.close()
 
 
 @pytest.fixture

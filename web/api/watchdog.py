@@ -70,15 +70,18 @@ class Watchdog:
                     self._failed = True
                 return False
 
-    async def run(self, threads: Sequence[Executor]) -> None:
-        """Wait until serving, say READY, then ping while the loop and ``threads`` answer."""
+    async def run(self, threads: Sequence[Executor], *,
+                  healthy: Callable[[], bool] = lambda: True,
+                  status: str = "serving the scoreboard") -> None:
+        """Wait until serving, say READY (and ``status``), then ping while the loop and
+        ``threads`` answer and ``healthy()`` (the tournament hub's own threads) holds."""
         while not self._serving():
             await asyncio.sleep(0.05)
-        self.notify("READY=1\nSTATUS=serving the scoreboard")
+        self.notify(f"READY=1\nSTATUS={status}")
         if self.interval is None:
             return
         while True:
-            if await self.answering(threads):
+            if await self.answering(threads) and healthy():
                 self.notify("WATCHDOG=1")
             await asyncio.sleep(self.interval)
 

@@ -18,6 +18,7 @@ from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
 from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.serving import Stopped, server_config, stop_on_sigterm
+from web.cli import hub_tools
 from web.cli.help_words import WORDS
 from web.cli.language import configured_language
 from web.config.args import command_line_secrets
@@ -25,6 +26,7 @@ from web.config.pin import PinError, PinStore, pin_given
 from web.config.settings import MqttSettings
 from web.tournament.hub.app import Hub, create_hub_app
 from web.tournament.hub.link import HubLink
+from web.tournament.hub.service import hub_watchdog
 from web.tournament.hub.store import HubStore, HubStoreError
 from web.tournament.hub.tournament import Tournament
 from web.tournament.hub.wake import Wake
@@ -44,7 +46,7 @@ def default_db(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--mqtt", required=True, metavar="URL",
+    parser.add_argument("--mqtt", metavar="URL",
                         help=WORDS.gettext("broker: mqtt[s]://[user:password@]host[:port]"))
     parser.add_argument("--mqtt-user",
                         help=WORDS.gettext("broker user name (instead of in the URL)"))
@@ -69,6 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pin", help=WORDS.gettext(
                         "set the hub referee's PIN (4-12 digits; visible to every "
                         "user of the machine: prefer --pin-file)"))
+    hub_tools.add_backup_arguments(parser)
+    hub_tools.add_subcommands(parser)
 
 
 def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
@@ -88,6 +92,9 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     t = configured_language()
+    if args.mqtt is None:
+        print("skitter hub: " + t.gettext("the broker is needed: --mqtt URL"), file=sys.stderr)
+        return 2
     db = args.db or default_db()
     for warning in command_line_secrets(args.pin, args.mqtt, t):
         print("skitter hub: " + t.gettext("warning: {warning}").format(warning=warning),
@@ -107,6 +114,7 @@ def run(args: argparse.Namespace) -> int:
         if not 1 <= args.port <= 65535:
             raise WireError(t.gettext("--port must be between 1 and 65535, got {port}").format(
                 port=args.port))
+        backups = hub_tools.backup_plan(args)
         pins = PinStore(db.parent / "hub")
         if pin is not None:
             pins.set(pin)
@@ -117,28 +125,36 @@ def run(args: argparse.Namespace) -> int:
                 print(t.gettext("hub referee PIN (shown once, stored hashed in {path}): {pin}")
                       .format(path=pins.path, pin=generated))
         store = HubStore(db)
-    except (WireError, PinError, HubStoreError) as exc:
+    except (WireError, PinError, HubStoreError, ValueError) as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2
     link: HubLink | None = None
+    timer = None
     try:
         link, hub = build(settings, store, pins)
         link.start()
+        timer = hub_tools.start_backups(backups, hub.tournament)
         where = t.gettext("only this computer") if args.host == "127.0.0.1" \
             else t.gettext("the network")
         print("skitter hub: " + t.gettext("tournament page on {url} ({where}); broker {broker}; "
                                           "data in {db}").format(
             url=f"http://{args.host}:{args.port}/", where=where, broker=settings.url, db=db))
         stop_on_sigterm()
+        # Under systemd (Type=notify): READY once uvicorn serves (`server` is bound below).
+        service = hub_watchdog(os.environ, link, serving=lambda: server.started)
         # Each frame is encoded once for every page: no per-page compression on top.
-        uvicorn.Server(server_config(create_hub_app(hub), args.host, args.port,
-                                     ws_per_message_deflate=PER_MESSAGE_DEFLATE)).run()
+        server = uvicorn.Server(server_config(create_hub_app(hub, service=service), args.host,
+                                              args.port,
+                                              ws_per_message_deflate=PER_MESSAGE_DEFLATE))
+        server.run()
     except (KeyboardInterrupt, Stopped):
         pass  # uvicorn shut down cleanly; the link and the store close below
     except WireError as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2
     finally:
+        if timer is not None:
+            timer.stop()
         if link is not None:
             link.stop()
         store.close()

@@ -16,7 +16,7 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, Protocol, TypeVar
 
@@ -340,19 +340,24 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
     return {"id": command_id, "board": board, "kind": body.kind}
 
 
-def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = ()) -> FastAPI:
-    """The app; ``hub.wake`` is what the MQTT side calls after each message."""
+def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = (), *,
+                   service: Callable[[], Awaitable[None]] | None = None) -> FastAPI:
+    """The app; ``hub.wake`` is what the MQTT side calls after each message. ``service``
+    runs beside it while it serves: systemd's watchdog (``web.tournament.hub.service``)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         hub.broadcaster.bind(asyncio.get_running_loop())
         task = asyncio.create_task(hub.refresher())
+        beside = None if service is None else asyncio.create_task(service())
         try:
             yield
         finally:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            for running in (task, beside):
+                if running is not None:
+                    running.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await running
             await hub.broadcaster.close_all()
 
     app = FastAPI(title="skitter tournament hub", lifespan=lifespan)

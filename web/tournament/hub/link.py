@@ -119,16 +119,26 @@ class HubLink:
         if waiting > BACKLOG:
             out.append(f"the hub is behind: {waiting} messages from the boards wait to be "
                        "stored")
-        now = self._monotonic()
-        for name, thread in list(self.threads.items()):  # start() may be adding one
-            if self._stopping.is_set():
-                continue
+        for name, behind in self.stalled():
             what = WORK[name]
-            if not thread.is_alive():
+            if behind is None:
                 out.append(f"the hub has stopped {what} (its {name} thread ended): restart it")
+            else:
+                out.append(f"the hub is {behind:.0f} s behind in {what} (its {name} thread)")
+        return out
+
+    def stalled(self) -> list[tuple[str, float | None]]:
+        """The hub's threads that ended (None) or are more than ``BEHIND`` seconds behind
+        (how many); systemd's watchdog is fed only while there is none."""
+        if self._stopping.is_set():
+            return []
+        now = self._monotonic()
+        out: list[tuple[str, float | None]] = []
+        for name, thread in list(self.threads.items()):  # start() may be adding one
+            if not thread.is_alive():
+                out.append((name, None))
             elif now - self._beats.get(name, now) > BEHIND:
-                out.append(f"the hub is {now - self._beats[name]:.0f} s behind in {what} "
-                           f"(its {name} thread)")
+                out.append((name, now - self._beats[name]))
         return out
 
     def handle(self, topic: str, payload: bytes) -> None:

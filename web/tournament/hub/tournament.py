@@ -116,6 +116,10 @@ class Tournament:
             self.store.set_meta("tournament_id", found)
         return found
 
+    def event_id(self) -> str:
+        """This tournament's id: what an exported event is known by at another hub."""
+        return self._tournament_id()
+
     def pairing_id(self, pairing: Pairing) -> str:
         return f"{self._tournament_id()}-{pairing.round}-{pairing.table}"
 

@@ -1,0 +1,63 @@
+"""The hub's watchdog is fed only while the hub's own threads work (a stalled one stops it)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fake_systemd import FakeSystemd
+
+from web.tournament.hub.service import hub_watchdog
+
+INTERVAL = 0.05
+
+
+class Link:
+    """The part of the hub's link the watchdog asks: which threads are stalled."""
+
+    def __init__(self) -> None:
+        self.stuck: list[tuple[str, float | None]] = []
+
+    def stalled(self) -> list[tuple[str, float | None]]:
+        return list(self.stuck)
+
+
+@pytest.fixture
+def systemd(tmp_path: Path) -> Iterator[FakeSystemd]:
+    fake = FakeSystemd(tmp_path / "notify")
+    yield fake
+    fake.close()
+
+
+def test_not_under_systemd_the_hub_has_no_watchdog() -> None:
+    assert hub_watchdog({}, Link(), serving=lambda: True) is None  # type: ignore[arg-type]
+
+
+def test_a_stalled_hub_thread_stops_the_pings_until_it_works_again(systemd) -> None:
+    link = Link()
+    env = {"NOTIFY_SOCKET": str(systemd.path), "WATCHDOG_USEC": str(int(INTERVAL * 2e6))}
+    run = hub_watchdog(env, link, serving=lambda: True)  # type: ignore[arg-type]
+    assert run is not None
+    marks: dict[str, float] = {}
+
+    async def scenario() -> None:
+        task = asyncio.create_task(run())
+        await asyncio.to_thread(systemd.wait_for_pings, 2, 0.0)
+        link.stuck = [("storing", None)]
+        marks["stuck"] = time.monotonic()
+        await asyncio.sleep(10 * INTERVAL)
+        marks["freed"] = time.monotonic()
+        link.stuck = []
+        await asyncio.to_thread(systemd.wait_for_pings, 2, marks["freed"])
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+    asyncio.run(scenario())
+    assert systemd.wait_for("READY=1") > 0
+    # a ping sent just before the stall may arrive inside it; no other
+    assert systemd.pings(marks["stuck"] + INTERVAL, marks["freed"]) == 0
+    assert any(m == "STOPPING=1" for _, m in systemd.drain())
+    assert any("STATUS=serving the tournament" in m for _, m in systemd.drain())
