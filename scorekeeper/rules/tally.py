@@ -70,6 +70,19 @@ class Tally:
         self.red_log: dict[Player, list[tuple[str, bool]]] = {"black": [], "white": []}
         """Per scorer: each red point as (effective choice, could it still change to back)."""
 
+    def copy(self) -> Tally:
+        """An independent copy, to try another order of a shot's effects (R10)."""
+        other = Tally.__new__(Tally)
+        other.state, other.rules = self.state, self.rules
+        other.shooter, other.opponent = self.shooter, self.opponent
+        other.board, other.score = dict(self.board), dict(self.score)
+        other.blocked, other.pot, other.big = set(self.blocked), self.pot, dict(self.big)
+        other.effects = list(self.effects)
+        other.round_winner = self.round_winner
+        other.board_must_change = self.board_must_change
+        other.red_log = {p: list(log) for p, log in self.red_log.items()}
+        return other
+
     # -- R10: the moment the round is won, the rest of the shot is void --------------------
 
     @property

@@ -1,0 +1,103 @@
+"""The rulings of the fourth reading of the rulebook (2026-12-03). Each test is named after
+its ruling; each ruling has a scenario in ``tests/scenarios/`` (named in the test's doc)."""
+
+from pathlib import Path
+
+import pytest
+from rules_support import game, play, score, shot
+
+from scorekeeper.effects import EffectKind
+from scorekeeper.scenarios import run_scenario_file
+
+pytestmark = pytest.mark.unit
+
+SCENARIOS = Path(__file__).parents[1] / "scenarios"
+
+
+def passes(name: str) -> None:
+    result = run_scenario_file(SCENARIOS / name)
+    assert result.passed, result.line
+
+
+def order_notes(m):
+    return [e.text for e in m.state.last_effects if e.kind is EffectKind.ORDER]
+
+
+# -- R10: the order best for the shooter ------------------------------------------------------
+
+
+def two_gifts_one_skitt_left():
+    """Black's big skitt lands on white's red field and knocks white's big skitt onto white's
+    yellow field: two gifts for white, on black's red (2 skitts: a point) and black's yellow
+    (empty: none); the pot holds one skitt. Black leads 4 to 3."""
+    return game(rules={"pot": 10}, big={"black": "hand", "white": "center"},
+                board={"black.red": 2, "minus": 7}, score={"black": 4, "white": 3})
+
+
+def test_r10_two_gifts_for_the_last_skitt_the_shooter_gives_the_harmless_one_first():
+    m = play(two_gifts_one_skitt_left(), shot("black", big="white.red",
+                                              knocked_big="white.yellow"))
+    # The yellow gift takes the last skitt; the red one cannot be supplied; the empty pot
+    # ends the round on points, and black has more.
+    assert m.state.rounds == ("black",)
+    assert m.state.round_wins["black"] == 1 and m.state.turn == "white"
+    passes("r10-best-order-two-gifts-one-skitt.json")
+
+
+def test_r10_the_log_says_which_order_was_taken_when_it_is_not_the_default():
+    m = play(two_gifts_one_skitt_left(), shot("black", big="white.red",
+                                              knocked_big="white.yellow"))
+    assert order_notes(m) == [
+        "the order best for black was taken: the gift skitt on black's yellow field, then the "
+        "gift skitt on black's red field"]
+
+
+def test_r10_a_gift_the_empty_pot_cannot_supply_comes_before_the_clearing_that_refills_it():
+    """Black's shot takes the pot's last skitt, clears yellow (4 skitts back to the pot) and
+    knocks white's big skitt onto white's red field: given after the clearing the gift would
+    make white's fifth point; given first, the pot is empty and it is not given."""
+    m = game(rules={"pot": 10}, score={"white": 4},
+             board={"white.yellow": 1, "black.yellow": 2, "black.red": 2, "minus": 4})
+    play(m, shot("black", delta={"white.yellow": 1}, knocked_big="white.red"))
+    assert m.state.rounds == () and score(m) == (0, 4) and m.state.pot == 4
+    assert m.state.board["black.red"] == 2
+    assert order_notes(m) == ["the order best for black was taken: the gift skitt on black's "
+                              "red field, then clearing yellow"]
+    passes("r10-best-order-gift-before-clearing.json")
+
+
+def test_r10_when_the_order_changes_nothing_the_default_is_kept_and_not_mentioned():
+    m = game(board={"black.red": 2})
+    play(m, shot("black", delta={"white.yellow": 1}, knocked_big=["white.red", "white.blue"]))
+    assert score(m) == (0, 1) and order_notes(m) == []
+
+
+def test_r10_penalties_and_own_goals_keep_their_place_even_when_the_round_is_lost_anyway():
+    """Only the pot's supply is ordered: a penalty still comes before the opponent's own-goal
+    point that wins the round (the round is the opponent's either way)."""
+    m = game(score={"black": 0, "white": 4}, board={"black.red": 2})
+    play(m, shot("black", delta={"black.red": 1}, off_board=1))
+    assert m.state.rounds == ("white",)
+    assert order_notes(m) == []
+
+
+def test_r10_the_best_order_is_taken_again_when_the_shot_is_undone_and_replayed():
+    m = play(two_gifts_one_skitt_left(), shot("black", big="white.red",
+                                              knocked_big="white.yellow"), {"undo": True})
+    assert m.state.pot == 1 and score(m) == (4, 3)
+    play(m, shot("black", big="white.red", knocked_big="white.yellow"))
+    assert m.state.rounds == ("black",)
+
+
+def test_r10_the_order_taken_is_told_in_the_players_names_and_in_german():
+    from scorekeeper.effect_words import effect_words
+    from web.i18n import language
+
+    m = play(two_gifts_one_skitt_left(), shot("black", big="white.red",
+                                              knocked_big="white.yellow"))
+    (note,) = [e for e in m.state.last_effects if e.kind is EffectKind.ORDER]
+    names = {"black": "Anna", "white": "Ben"}
+    assert effect_words(note, names).startswith("the order best for Anna was taken: the gift "
+                                                "skitt on Anna's yellow field")
+    assert effect_words(note, names, language("de"), source=False) == (
+        "die für Anna beste Reihenfolge der Wirkungen wurde genommen")
