@@ -89,6 +89,33 @@ def test_r10_the_best_order_is_taken_again_when_the_shot_is_undone_and_replayed(
     assert m.state.rounds == ("black",)
 
 
+# -- R7: own goals counted like gifts, on the live board --------------------------------------
+
+
+def test_r7_an_own_goal_on_a_field_a_loose_blockade_took_a_skitt_from_scores_nothing():
+    """Black's red holds 2; black's shot knocks the blockade off white's blue onto black's red
+    (one of its skitts goes to the pot) and puts black's own skitt there: 2 again, no point."""
+    m = game(rules={"flipping": True}, blocked=["white.blue"], board={"black.red": 2})
+    play(m, shot("black", delta={"black.red": 1},
+                 blockade={"from": "white.blue", "to": "black.red"}))
+    assert score(m) == (0, 0) and m.state.board["black.red"] == 2
+    passes("r07-own-goal-counted-on-the-live-board.json")
+
+
+def test_r7_an_own_goal_counts_when_the_loose_blockade_took_its_skitt_elsewhere():
+    m = game(rules={"flipping": True}, blocked=["white.blue"],
+             board={"black.red": 2, "black.yellow": 1})
+    play(m, shot("black", delta={"black.red": 1},
+                 blockade={"from": "white.blue", "to": "black.yellow"}))
+    assert score(m) == (0, 1) and m.state.board["black.red"] == 3
+
+
+def test_r7_an_own_goal_and_a_gift_on_the_same_field_each_count_once():
+    m = game(board={"black.red": 2})
+    play(m, shot("black", delta={"black.red": 1}, knocked_big="white.red"))
+    assert score(m) == (0, 2) and m.state.board["black.red"] == 4
+
+
 def test_r10_the_order_taken_is_told_in_the_players_names_and_in_german():
     from scorekeeper.effect_words import effect_words
     from web.i18n import language
