@@ -28,13 +28,16 @@ from scorekeeper import checks
 from scorekeeper.errors import MalformedEventError
 from scorekeeper.fields import Player
 from scorekeeper.frozen import FrozenMap, freeze
-from scorekeeper.options import BigState
+from scorekeeper.options import BigState, Handicap
 from scorekeeper.phrases import literal, plain, slot
 from scorekeeper.shot import RedChoice, Shot
 
 SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
              "opponent_red", "unblock", "invalid")
-CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "reason")
+CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "handicaps",
+                   "points_to_win_round", "rounds_to_win_game", "end_round", "shootoff",
+                   "reason")
+END_ROUND = ("black", "white", "drawn")
 BIG_STATES: tuple[BigState, ...] = ("hand", "center")
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
 RED_CHOICES = ("advance", "back")
@@ -125,11 +128,22 @@ class Correction:
     big: FrozenMap[Player, BigState] | None = None
     """Big-skitt states for the players named, as the state has them: ``"hand"`` (to be
     placed again) or ``"center"`` (R11, R12): a wrongly sensed big skitt put right."""
+    handicaps: FrozenMap[Player, Handicap] | None = None
+    """New handicaps for the players named, shown from the next shot on (R18)."""
+    points_to_win_round: int | None = None
+    """Fewer points to win a round (the game, in Trio), agreed by the players (R19)."""
+    rounds_to_win_game: int | None = None
+    """Fewer round wins to win the game, agreed by the players (R19)."""
+    end_round: str | None = None
+    """The round ends here, recorded by hand: ``"black"``/``"white"`` won it or it is
+    ``"drawn"`` (R19, R13)."""
+    shootoff: bool = False
+    """A shoot-off starts now to decide who shoots (R19, R14)."""
     reason: str | None = None
     """Why, in the referee's words (kept in the log)."""
 
     def __post_init__(self) -> None:
-        for name in ("score", "board", "round_wins", "big"):
+        for name in ("score", "board", "round_wins", "big", "handicaps"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, freeze(value))
@@ -150,6 +164,13 @@ class Correction:
             out["turn"] = self.turn
         if self.big is not None:
             out["big"] = dict(self.big)
+        if self.handicaps is not None:
+            out["handicaps"] = {p: h.to_json() for p, h in self.handicaps.items()}
+        for key in ("points_to_win_round", "rounds_to_win_game", "end_round"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.shootoff:
+            out["shootoff"] = True
         if self.reason is not None:
             out["reason"] = self.reason
         return {"correct": out}
@@ -332,8 +353,45 @@ def _parse_correction(obj: Any) -> Correction:
             checks.per_player(obj["round_wins"], "correct.round_wins")),
         turn=None if "turn" not in obj else checks.player(obj["turn"], "correct.turn"),
         big=None if "big" not in obj else FrozenMap(_big_states(obj["big"])),
+        handicaps=None if "handicaps" not in obj else FrozenMap(_handicaps(obj["handicaps"])),
+        points_to_win_round=None if "points_to_win_round" not in obj else checks.integer(
+            obj["points_to_win_round"], "correct.points_to_win_round", 1),
+        rounds_to_win_game=None if "rounds_to_win_game" not in obj else checks.integer(
+            obj["rounds_to_win_game"], "correct.rounds_to_win_game", 1),
+        end_round=None if "end_round" not in obj else _end_round(obj["end_round"]),
+        shootoff=False if "shootoff" not in obj else _true(obj["shootoff"], "correct.shootoff"),
         reason=None if "reason" not in obj else checks.string(obj["reason"], "correct.reason"),
     )
+
+
+def _handicaps(value: Any) -> dict[Player, Handicap]:
+    """A correction's ``{player: {"line", "finger", "hand"}}`` (R18)."""
+    obj = checks.mapping(value, "correct.handicaps")
+    out: dict[Player, Handicap] = {}
+    for p, v in obj.items():
+        player = checks.player(p, "correct.handicaps", of_key=True)
+        try:
+            out[player] = Handicap.from_json(v)
+        except MalformedEventError as err:
+            raise MalformedEventError.at(f"correct.handicaps.{p}", err.why) from None
+    return out
+
+
+def _end_round(value: Any) -> str:
+    """``"black"``, ``"white"`` or ``"drawn"``."""
+    text = checks.string(value, "correct.end_round")
+    if text not in END_ROUND:
+        raise MalformedEventError.at(
+            "correct.end_round",
+            f"expected \"black\", \"white\" or \"drawn\", got {checks.show(value)}")
+    return text
+
+
+def _true(value: Any, key: str) -> bool:
+    """A key that is only ever written ``true``."""
+    if value is not True:
+        raise MalformedEventError.at(key, f"expected true, got {checks.show(value)}")
+    return True
 
 
 def _parse_decision(obj: Any) -> Decision:

@@ -18,7 +18,7 @@ from scorekeeper.errors import Field, Fields, MalformedEventError, refused
 from scorekeeper.errors import Player as Who
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.frozen import FrozenMap
-from scorekeeper.options import BigState, Rules, Setup
+from scorekeeper.options import BigState, Handicap, Rules, Setup
 from scorekeeper.phrases import slot
 from scorekeeper.shot import Shot
 
@@ -111,6 +111,9 @@ class State:
     """What a late decision needs to re-resolve the last shot (while one is pending)."""
     last_effects: tuple[Effect, ...] = ()
     """What the step that made this state did."""
+    handicaps: FrozenMap[Player, Handicap] = FrozenMap()
+    """Handicaps changed during the game (R18), for the players named; the match's own
+    handicaps hold for the others."""
     board_must_change: bool = False
     """True when the rules changed the board beyond the shot's sensed changes (clearing,
     chain skitt, invalid shot, blockade, gift skitt, round end): the physical board must be

@@ -4,7 +4,7 @@ its ruling; each ruling has a scenario in ``tests/scenarios/`` (named in the tes
 from pathlib import Path
 
 import pytest
-from rules_support import game, play, score, shot
+from rules_support import game, play, refused, score, shot
 
 from scorekeeper.effects import EffectKind
 from scorekeeper.scenarios import run_scenario_file
@@ -128,3 +128,89 @@ def test_r10_the_order_taken_is_told_in_the_players_names_and_in_german():
                                                 "skitt on Anna's yellow field")
     assert effect_words(note, names, language("de"), source=False) == (
         "die für Anna beste Reihenfolge der Wirkungen wurde genommen")
+
+
+# -- R19: what the referee can record; R18: handicaps during the game -------------------------
+
+
+def test_r19_a_correction_that_empties_the_pot_ends_the_round_on_points():
+    m = game(rules={"pot": 10}, board={"minus": 8}, score={"black": 2, "white": 1})
+    play(m, {"correct": {"board": {"white.red": 2}, "reason": "missed skitts"}})
+    assert m.state.rounds == ("black",) and m.state.turn == "white" and m.state.round == 2
+    passes("r19-correction-that-empties-the-pot-ends-the-round.json")
+
+
+def test_r19_in_trio_a_correction_that_empties_the_pot_leaves_the_next_shot_refused():
+    from rules_support import trio
+    m = trio(rules={"pot": 10}, board={"minus": 2})
+    play(m, {"correct": {"board": {"black.red": 8}, "reason": "fill it"}})
+    assert m.state.pot == 0 and m.state.turn == "black"
+    refused(m, shot("black", delta={}), key="shot", rule="R20")
+
+
+def test_r19_the_referee_ends_a_round_with_a_winner_and_the_loser_starts_the_next():
+    m = game(score={"black": 3, "white": 1})
+    play(m, {"correct": {"end_round": "black", "reason": "white conceded"}})
+    assert m.state.rounds == ("black",) and m.state.turn == "white"
+    assert score(m) == (0, 0) and m.state.big["black"] == "hand"
+    passes("r19-referee-ends-the-round-and-starts-a-shoot-off.json")
+
+
+def test_r19_a_round_ended_drawn_by_the_referee_is_followed_by_a_shootoff():
+    m = play(game(), {"correct": {"end_round": "drawn", "reason": "table knocked"}})
+    assert m.state.rounds == (None,) and m.state.shootoff_due
+
+
+def test_r19_a_round_ended_by_hand_can_win_the_game():
+    m = game(round_wins={"black": 4})
+    play(m, {"correct": {"end_round": "black", "reason": "white left"}})
+    assert m.state.is_game_over and m.state.winner == "black"
+
+
+def test_r19_ending_a_round_is_refused_during_a_shootoff_and_in_trio():
+    from rules_support import trio
+    message = refused(game(first=None), {"correct": {"end_round": "black", "reason": "x"}},
+                      key="correct.end_round", rule="R19")
+    assert "record the shoot-off first" in message
+    message = refused(trio(), {"correct": {"end_round": "black", "reason": "x"}},
+                      key="correct.end_round", rule="R17")
+    assert "set the score instead" in message
+
+
+def test_r19_the_referee_starts_a_shootoff_and_it_decides_who_shoots():
+    m = play(game(), {"correct": {"shootoff": True, "reason": "who was it?"}},
+             {"shootoff": {"black": 1, "white": 5}})
+    assert m.state.turn == "white"
+
+
+def test_r19_fewer_points_to_win_a_round_by_agreement_win_at_the_new_target():
+    m = game(board={"white.red": 2}, score={"black": 2})
+    play(m, {"correct": {"points_to_win_round": 3, "reason": "short of time"}},
+         shot("black", delta={"white.red": 1}))
+    assert m.state.rounds == ("black",)
+    passes("r19-fewer-points-or-rounds-by-agreement.json")
+
+
+def test_r19_a_target_at_or_below_what_a_player_has_is_refused_and_says_what_to_do():
+    m = game(score={"black": 3}, round_wins={"white": 2})
+    message = refused(m, {"correct": {"points_to_win_round": 3, "reason": "x"}},
+                      key="correct.points_to_win_round", rule="R19")
+    assert "not more than a player already has (3)" in message and "by hand" in message
+    refused(m, {"correct": {"rounds_to_win_game": 2, "reason": "x"}},
+            key="correct.rounds_to_win_game", rule="R19")
+    message = refused(m, {"correct": {"rounds_to_win_game": 6, "reason": "x"}},
+                      key="correct.rounds_to_win_game", rule="R19")
+    assert "fewer, not more" in message
+
+
+def test_r18_a_handicap_changed_during_the_game_is_shown_from_then_on_and_undone():
+    from scorekeeper.options import Handicap
+    m = game(score={"black": 1, "white": 2})
+    play(m, {"correct": {"handicaps": {"white": {"line": "semicircle"}},
+                         "reason": "moves forward"}})
+    assert m.handicaps["white"] == Handicap(line="semicircle")
+    assert m.to_json()["handicaps"]["white"]["line"] == "semicircle"
+    assert score(m) == (1, 2) and m.state.turn == "black"
+    play(m, {"undo": True})
+    assert "white" not in m.handicaps
+    passes("r18-handicaps-change-during-the-game.json")

@@ -1,0 +1,63 @@
+"""What a referee could not enter before the fourth reading of the rulebook, through the API's
+steps (each with the ``seq`` its person saw, each undoable): the end of a round by hand, a
+shoot-off, fewer points or rounds by agreement, a handicap changed during the game, a
+correction that empties the pot; and the new things a shot can say."""
+
+from __future__ import annotations
+
+from fastapi.testclient import TestClient
+from web_helpers import place_bigs, state, step
+
+
+def correct(client: TestClient, **keys: object):
+    return step(client, {"correct": {"reason": "agreed at the table", **keys}})
+
+
+def test_the_referee_ends_a_round_by_hand_and_undoes_it(referee: TestClient) -> None:
+    place_bigs(referee)
+    response = correct(referee, end_round="white")
+    assert response.status_code == 200, response.text
+    shown = state(referee)["state"]
+    assert shown["rounds"] == ["white"] and shown["turn"] == "black"
+    assert referee.post("/api/match/undo", json={"seq": state(referee)["seq"]}).status_code == 200
+    assert state(referee)["state"]["rounds"] == []
+
+
+def test_a_drawn_round_and_a_shootoff_by_hand(referee: TestClient) -> None:
+    place_bigs(referee)
+    assert correct(referee, end_round="drawn").status_code == 200
+    assert state(referee)["state"]["shootoff_due"] is True
+    assert referee.post("/api/match/undo", json={"seq": state(referee)["seq"]}).status_code == 200
+    assert correct(referee, shootoff=True).status_code == 200
+    assert state(referee)["state"]["phase"] == "shootoff"
+
+
+def test_a_stale_seq_is_409_and_changes_nothing(referee: TestClient) -> None:
+    place_bigs(referee)
+    seen = state(referee)["seq"]
+    assert step(referee, {"shot": {"by": "black", "delta": {}}}).status_code == 200
+    response = step(referee, {"correct": {"end_round": "black", "reason": "x"}}, seq=seen)
+    assert response.status_code == 409
+    assert state(referee)["state"]["rounds"] == []
+
+
+def test_fewer_points_by_agreement_and_a_refusal_naming_the_rule(referee: TestClient) -> None:
+    assert correct(referee, points_to_win_round=3).status_code == 200
+    assert state(referee)["state"]["rules"]["points_to_win_round"] == 3
+    response = correct(referee, rounds_to_win_game=9)
+    assert response.status_code == 422, response.text
+    assert "R19" in response.text and "fewer" in response.text
+
+
+def test_a_handicap_changed_during_the_game_is_shown(referee: TestClient) -> None:
+    response = correct(referee, handicaps={"black": {"line": "beginner"}})
+    assert response.status_code == 200, response.text
+    assert state(referee)["handicaps"]["black"]["line"] == "beginner"
+
+
+def test_a_correction_that_empties_the_pot_ends_the_round(referee: TestClient) -> None:
+    place_bigs(referee)
+    response = correct(referee, board={"minus": 20}, score={"black": 1})
+    assert response.status_code == 200, response.text
+    shown = state(referee)["state"]
+    assert shown["rounds"] == ["black"] and shown["pot"] == 19
