@@ -32,8 +32,8 @@ from scorekeeper.options import BigState, Handicap
 from scorekeeper.phrases import literal, plain, slot
 from scorekeeper.shot import RedChoice, Shot
 
-SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
-             "opponent_red", "unblock", "invalid")
+SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "chain_from",
+             "blockade", "red", "opponent_red", "unblock", "invalid", "keep", "minus_hit")
 CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "handicaps",
                    "points_to_win_round", "rounds_to_win_game", "end_round", "shootoff",
                    "reason")
@@ -60,13 +60,11 @@ class ShotEvent:
             raise MalformedEventError.at("shot", f"expected a Shot, got {checks.show(shot)}")
         if not (isinstance(shot.delta, FrozenMap) and isinstance(shot.red, tuple)
                 and isinstance(shot.opponent_red, tuple)
-                and (shot.chain is None or isinstance(shot.chain, tuple))
-                and (shot.blockade is None or isinstance(shot.blockade, tuple))):
+                and (shot.chain is None or isinstance(shot.chain, tuple))):
             object.__setattr__(self, "shot", replace(
                 shot, delta=freeze(shot.delta), red=tuple(shot.red),
                 opponent_red=tuple(shot.opponent_red),
-                chain=None if shot.chain is None else tuple(shot.chain),
-                blockade=None if shot.blockade is None else tuple(shot.blockade)))
+                chain=None if shot.chain is None else tuple(shot.chain)))
 
     def to_json(self) -> dict[str, Any]:
         out = self.shot.to_json()
@@ -285,15 +283,10 @@ def parse_shot(obj: Any) -> Shot:
         chain = checks.string_list(chain, "shot.chain")
         if len(chain) != 2:
             raise MalformedEventError.at("shot.chain", f"expected two fields, got {len(chain)}")
-    blockade = obj.get("blockade")
-    if blockade is not None:
-        b = checks.mapping(blockade, "shot.blockade")
-        checks.only_keys(b, ("from", "to"), "shot.blockade")
-        for k in ("from", "to"):
-            if k not in b:
-                raise MalformedEventError.at(f"shot.blockade.{k}", "missing")
-            checks.string(b[k], f"shot.blockade.{k}")
-        blockade = (b["from"], b["to"])
+    blockade = _blockades(obj.get("blockade"))
+    chain_from = obj.get("chain_from")
+    if chain_from is not None:
+        checks.string(chain_from, "shot.chain_from")
     unblock = obj.get("unblock")
     if unblock is not None:
         checks.string(unblock, "shot.unblock")
@@ -305,11 +298,37 @@ def parse_shot(obj: Any) -> Shot:
         knocked_big=knocked,
         chain=chain,  # type: ignore[arg-type]
         blockade=blockade,
+        chain_from=chain_from,
         red=_red_list(obj.get("red", []), "shot.red"),
         opponent_red=_red_list(obj.get("opponent_red", []), "shot.opponent_red"),
         unblock=unblock,
         invalid=checks.boolean(obj.get("invalid", False), "shot.invalid"),
+        keep=checks.boolean(obj.get("keep", False), "shot.keep"),
+        minus_hit=checks.boolean(obj.get("minus_hit", False), "shot.minus_hit"),
     )
+
+
+def _blockades(value: Any) -> tuple[tuple[str, str], ...]:
+    """R16: each blockade knocked loose, ``{"from": F, "to": G}``; an object for one (as
+    always written) or a list of them, in the order they landed."""
+    if value is None:
+        return ()
+    many = isinstance(value, list)
+    items = value if many else [value]
+    if many and not items:
+        raise MalformedEventError.at("shot.blockade", "expected at least one blockade (leave "
+                                     "the key out when none was knocked loose)")
+    out: list[tuple[str, str]] = []
+    for i, item in enumerate(items):
+        key = f"shot.blockade[{i}]" if many else "shot.blockade"
+        b = checks.mapping(item, key)
+        checks.only_keys(b, ("from", "to"), key)
+        for k in ("from", "to"):
+            if k not in b:
+                raise MalformedEventError.at(f"{key}.{k}", "missing")
+            checks.string(b[k], f"{key}.{k}")
+        out.append((b["from"], b["to"]))
+    return tuple(out)
 
 
 def _parse_shootoff(obj: Any) -> ShootOff:

@@ -42,9 +42,11 @@ def judge_chain(t: Tally, shot: Shot, hit_blocked: list[str]) -> tuple[list[str]
     if shot.chain is None:
         return scoring, clears
     t.board_must_change = True  # the connecting skitt goes back to the pot
+    made_by = "" if shot.chain_from is None else \
+        f", made by a skitt moved from {where(shot.chain_from)}"
     t.note(EffectKind.CHAIN, t.shooter, Reason.CHAIN,
-           f"chain between {where(shot.chain[0])} and {where(shot.chain[1])}: its skitt goes "
-           "back to the pot", *shot.chain)
+           f"chain between {where(shot.chain[0])} and {where(shot.chain[1])}{made_by}: its "
+           "skitt goes back to the pot", *shot.chain)
     for name in shot.chain:
         if name in hit_blocked:
             continue
@@ -110,6 +112,7 @@ def penalties(t: Tally, shot: Shot, hit_blocked: list[str]) -> None:
     the board and per skitt on a blocked field."""
     reasons = ["skitt on the minus field"] * max(0, shot.delta.get(MINUS, 0))
     reasons += ["skitt off the board"] * shot.off_board
+    reasons += ["big skitt off the board"] * big.off_board(shot)
     reasons += [f"skitt on the blocked {where(name)}" for name in hit_blocked]
     for why in reasons:
         if t.is_round_over:
@@ -139,7 +142,7 @@ class _Step(NamedTuple):
     run: Callable[[_Run], None]
 
 
-def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockade: str | None,
+def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockades: list[str],
                    unblocked: frozenset[str], hit_blocked: list[str],
                    chain_scoring: list[str], chain_clears: set[str]) -> list[_Step]:
     """R10's list in its default order, leaving out steps that do nothing for this shot."""
@@ -155,12 +158,13 @@ def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockade: 
             chain_points(r.t, chain_scoring, shot.red)
         steps.append(_Step("points", f"{slot(s)}'s points", points))
     cleared = colours_to_clear(t, delta, unblocked, chain_clears)
-    if cleared or loose_blockade is not None:
+    if cleared or loose_blockades:
         def clear(r: _Run) -> None:
             _, r.newly_blocked = clearing(r.t, cleared)
-            if loose_blockade is not None:
-                flipping.land_blockade(r.t, loose_blockade)
+            for landing in loose_blockades:
+                flipping.land_blockade(r.t, landing)
         words = (f"clearing {', '.join(sorted(cleared))}" if cleared
+                 else "the loose blockades" if len(loose_blockades) > 1
                  else "the loose blockade")
         steps.append(_Step("clearing", words, clear))
     if state.rules.flipping:
@@ -174,7 +178,7 @@ def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockade: 
             r.right = flipping.use_unblock_right(r.t, shot, earned, r.newly_blocked)
         steps.append(_Step("unblock" if shot.unblock is not None else "offer",
                            "the unblock right", right))
-    if shot.delta.get(MINUS, 0) > 0 or shot.off_board or hit_blocked:
+    if shot.delta.get(MINUS, 0) > 0 or shot.off_board or hit_blocked or big.off_board(shot):
         steps.append(_Step("penalties", "penalties",
                            lambda r: penalties(r.t, shot, hit_blocked)))
     if any(delta.get(n, 0) > 0 for n in state.rules.home(s)):
@@ -286,13 +290,13 @@ def resolve_classic(state: State, shot: Shot) -> Transition:
     delta = shot.delta
     # The shot's physical outcome: big skitts, a loose blockade, the sensed changes.
     gifts = big.settle_big_skitts(t, shot)
-    loose_blockade = flipping.knock_blockade_loose(t, shot)
+    loose_blockades = flipping.knock_blockades_loose(t, shot)
     unblocked = state.rules.color_fields - t.blocked if t.blocked else state.rules.color_fields
     for name, d in delta.items():
         t.board[name] += d
         t.pot -= d
     hit_blocked = flipping.remove_landed_on_blocked(t, delta, shot.chain)
     chain_scoring, chain_clears = judge_chain(t, shot, hit_blocked)
-    steps = _classic_steps(t, shot, gifts, loose_blockade, unblocked, hit_blocked,
+    steps = _classic_steps(t, shot, gifts, loose_blockades, unblocked, hit_blocked,
                            chain_scoring, chain_clears)
     return best_order(t, shot, steps)

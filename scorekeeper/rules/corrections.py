@@ -16,7 +16,7 @@ from dataclasses import replace
 from scorekeeper.effects import Effect, EffectKind, Reason
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import Correction
-from scorekeeper.fields import Player
+from scorekeeper.fields import MINUS, Player
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.options import Rules
 from scorekeeper.phrases import field_slot, literal, slot
@@ -133,7 +133,7 @@ def correct(state: State, c: Correction) -> Transition:
         board=FrozenMap(board),
         blocked=frozenset(blocked),
         round_wins=FrozenMap(wins),
-        pot=rules.pot - skitts_out_of_pot(rules, board, blocked, wins),
+        pot=rules.pot - skitts_out_of_pot(rules, board, blocked, wins) - state.kept,
         pending_red=(),
         pending_unblock=None,
         reopen=None,
@@ -141,6 +141,11 @@ def correct(state: State, c: Correction) -> Transition:
                              correction_phrase(c), fields=tuple(c.board or ())),),
         board_must_change=c.board is not None or c.blocked is not None or c.big is not None,
     )
+    if changes["pot"] < 0:  # type: ignore[operator]
+        raise refuse(state, "correct.board", "a skitt is kept in hand for the next shot: the "
+                     "board can hold one fewer", rule=("R2", "R19"))
+    if c.board is not None and MINUS in c.board and rules.is_trio:
+        changes["minus_hits"] = min(c.board[MINUS], 3)  # one hit per skitt, as in a setup
     if c.big is not None:
         changes["big"] = FrozenMap({**state.big, **c.big})
     if c.handicaps is not None:

@@ -61,3 +61,38 @@ def test_a_correction_that_empties_the_pot_ends_the_round(referee: TestClient) -
     assert response.status_code == 200, response.text
     shown = state(referee)["state"]
     assert shown["rounds"] == ["black"] and shown["pot"] == 19
+
+
+def amend(client: TestClient, **keys: object):
+    return client.post("/api/match/amend", json={"seq": state(client)["seq"], **keys})
+
+
+def test_a_shot_says_a_big_skitt_flew_off_and_a_skitt_was_kept(referee: TestClient) -> None:
+    place_bigs(referee)
+    assert step(referee, {"shot": {"by": "black", "delta": {}}}).status_code == 200
+    response = amend(referee, knocked_big="off", keep=True)
+    assert response.status_code == 200, response.text
+    shown = state(referee)["state"]
+    assert shown["score"]["black"] == -1 and shown["big"]["black"] == "hand"
+    assert shown["kept"] == 1 and shown["pot"] == 19
+    assert referee.post("/api/match/undo", json={"seq": state(referee)["seq"]}).status_code == 200
+
+
+def test_a_chain_made_by_a_moved_skitt_is_amended(referee: TestClient) -> None:
+    place_bigs(referee)
+    body = {"correct": {"board": {"white.red": 2, "white.yellow": 2, "white.blue": 1},
+                        "reason": "set up"}}
+    assert step(referee, body).status_code == 200
+    shot = {"shot": {"by": "black", "delta": {"white.red": 1, "white.blue": -1}}}
+    assert step(referee, shot).status_code == 200
+    response = amend(referee, chain=["white.red", "white.yellow"], chain_from="white.blue")
+    assert response.status_code == 200, response.text
+    assert state(referee)["state"]["score"]["black"] == 3
+
+
+def test_a_refused_amendment_names_the_rule(referee: TestClient) -> None:
+    place_bigs(referee)
+    assert step(referee, {"shot": {"by": "black", "delta": {"white.red": 1}}}).status_code == 200
+    response = amend(referee, chain=["white.red", "white.yellow"], chain_from="white.blue")
+    assert response.status_code == 422, response.text
+    assert "R15" in response.text

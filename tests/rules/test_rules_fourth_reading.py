@@ -214,3 +214,108 @@ def test_r18_a_handicap_changed_during_the_game_is_shown_from_then_on_and_undone
     play(m, {"undo": True})
     assert "white" not in m.handicaps
     passes("r18-handicaps-change-during-the-game.json")
+
+
+# -- What a referee can now say about a shot --------------------------------------------------
+
+
+def test_r16_several_blockades_knocked_loose_by_one_shot_each_land_where_they_landed():
+    m = game(rules={"flipping": True}, board={"black.yellow": 2},
+             blocked=["white.red", "white.blue"])
+    play(m, shot("black", delta={"white.red": 1},
+                 blockade=[{"from": "white.red", "to": "black.yellow"},
+                           {"from": "white.blue", "to": "white.yellow"}]))
+    assert m.state.blocked == {"white.yellow"} and m.state.board["black.yellow"] == 1
+    assert m.events[-1].to_json()["shot"]["blockade"] == [
+        {"from": "white.red", "to": "black.yellow"}, {"from": "white.blue", "to": "white.yellow"}]
+    passes("r16-several-blockades-knocked-loose-by-one-shot.json")
+
+
+def test_r16_one_blockade_is_still_written_as_one_object():
+    m = game(rules={"flipping": True}, blocked=["white.red"])
+    play(m, shot("black", delta={}, blockade={"from": "white.red", "to": "off"}))
+    assert m.events[-1].to_json()["shot"]["blockade"] == {"from": "white.red", "to": "off"}
+
+
+def test_r16_a_blockade_named_twice_is_refused_naming_the_rule():
+    m = game(rules={"flipping": True}, blocked=["white.red"])
+    message = refused(m, shot("black", delta={}, blockade=[
+        {"from": "white.red", "to": "minus"}, {"from": "white.red", "to": "off"}]),
+        key="shot.blockade.from", rule="R16")
+    assert "name each blockade once" in message
+
+
+def test_r15_a_chain_made_by_a_skitt_the_shot_moved_judges_both_fields():
+    m = game(board={"white.red": 2, "white.yellow": 2, "white.blue": 1})
+    play(m, shot("black", delta={"white.red": 1, "white.blue": -1},
+                 chain=["white.red", "white.yellow"], chain_from="white.blue"))
+    assert score(m) == (3, 0)
+    assert any("made by a skitt moved from white's blue field" in e.text
+               for e in m.state.last_effects)
+    passes("r15-chain-made-by-a-moved-skitt.json")
+
+
+def test_r15_a_moved_skitts_chain_needs_the_field_it_left_to_fall():
+    m = game(board={"white.blue": 1})
+    message = refused(m, shot("black", delta={"white.red": 1}, chain=["white.red", "white.yellow"],
+                              chain_from="white.blue"), key="shot.chain_from", rule="R15")
+    assert "enter the change there too" in message
+
+
+def test_r6_r12_a_big_skitt_knocked_off_the_board_is_a_penalty_and_is_re_placed():
+    m = game(score={"black": 2})
+    play(m, shot("black", delta={}, knocked_big="off"))
+    assert score(m) == (1, 0) and m.state.big["black"] == "hand"
+    passes("r12-r06-big-skitt-off-the-board.json")
+
+
+def test_r6_r11_a_big_skitt_shot_off_the_board_is_a_penalty_and_stays_in_hand():
+    m = game(big={"black": "hand", "white": "center"}, score={"black": -1})
+    play(m, shot("black", big="off"))
+    assert score(m) == (-1, 1) and m.state.big["black"] == "hand"
+
+
+def test_r2_a_kept_loose_skitt_is_out_of_the_pot_and_the_next_shot_takes_none():
+    m = game()
+    play(m, shot("black", delta={}, keep=True))
+    assert m.state.pot == 19 and m.state.kept == 1
+    play(m, shot("white", delta={"black.red": 1}))
+    assert m.state.pot == 19 and m.state.kept == 0
+    passes("r02-a-loose-skitt-kept-for-the-next-shot.json")
+
+
+def test_r2_an_empty_pot_with_a_kept_skitt_does_not_end_the_round_yet():
+    m = game(rules={"pot": 10}, board={"minus": 9})
+    play(m, shot("black", delta={}, keep=True))
+    assert m.state.pot == 0 and m.state.rounds == () and m.state.turn == "white"
+
+
+def test_r2_keeping_is_refused_when_no_skitt_is_loose():
+    m = game(rules={"pot": 10}, board={"minus": 9})
+    message = refused(m, shot("black", delta={"white.red": 1}, keep=True), key="shot.keep",
+                      rule="R2")
+    assert "leave this out" in message
+
+
+def test_r17_the_minus_field_is_cleared_at_its_fourth_hit_counting_a_skitt_knocked_off_later():
+    from rules_support import trio
+    m = trio()
+    play(m, shot("black", delta={"minus": 1}), shot("white", delta={"minus": 1}),
+         shot("black", delta={"minus": -1, "white.red": 1}), shot("white", delta={"minus": 1}))
+    assert m.state.board["minus"] == 2 and m.state.minus_hits == 3
+    play(m, shot("black", delta={"minus": 1}))
+    assert m.state.board["minus"] == 0 and m.state.minus_hits == 0
+    passes("r17-trio-minus-cleared-at-its-fourth-hit.json")
+
+
+def test_r17_a_hit_the_sensors_missed_is_recorded_and_counts():
+    from rules_support import trio
+    m = trio(board={"minus": 1})
+    play(m, shot("black", delta={}, minus_hit=True))
+    assert m.state.minus_hits == 2
+
+
+def test_r17_a_minus_hit_outside_trio_is_refused_naming_what_to_do():
+    message = refused(game(), shot("black", delta={}, minus_hit=True), key="shot.minus_hit",
+                      rule="R17")
+    assert "enter it in the changes" in message
