@@ -96,3 +96,30 @@ def test_a_refused_amendment_names_the_rule(referee: TestClient) -> None:
     response = amend(referee, chain=["white.red", "white.yellow"], chain_from="white.blue")
     assert response.status_code == 422, response.text
     assert "R15" in response.text
+
+
+def test_the_log_words_the_new_shot_inputs() -> None:
+    from scorekeeper.shot import Shot
+    from web.i18n import language
+    from web.table.review import shot_words
+
+    names = {"black": "Ann", "white": "Bo"}
+    said = shot_words(Shot("black", big="off", keep=True), names)
+    assert said == "Ann: big skitt off the board, a loose skitt kept for the next shot"
+    chained = Shot("black", delta={"white.blue": -1}, chain=("white.red", "white.yellow"),
+                   chain_from="white.blue")
+    assert "the chain's skitt came from Bo's blue" in shot_words(chained, names)
+    assert "Treffer auf dem Minusfeld" in shot_words(Shot("white", minus_hit=True), names,
+                                                     language("de"))
+
+
+def test_the_referee_is_told_which_order_of_effects_was_taken(referee: TestClient) -> None:
+    place_bigs(referee)
+    assert correct(referee, big={"black": "hand"}, board={"black.red": 2, "minus": 17},
+                   score={"black": 4, "white": 3}).status_code == 200
+    shot = {"shot": {"by": "black", "big": "white.red", "knocked_big": "white.yellow"}}
+    assert step(referee, shot).status_code == 200, state(referee)
+    shown = state(referee)
+    assert shown["state"]["rounds"] == ["black"]
+    said = [e["text"] for e in shown["words"]["effects"]]
+    assert any(text.startswith("the order best for") and "yellow" in text for text in said), said
