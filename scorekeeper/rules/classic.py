@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from scorekeeper.effects import EffectKind, Reason, where
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.fields import MINUS, color_of, field
+from scorekeeper.fields import MINUS, Player, color_of, field, opponent
 from scorekeeper.phrases import slot
 from scorekeeper.rules import big, flipping
 from scorekeeper.rules.rounds import close_shot
@@ -234,26 +234,27 @@ def _movable(steps: list[_Step]) -> int:
     return sum(step.kind in POT_STEPS for step in steps)
 
 
-def _play(t: Tally, shot: Shot, order: tuple[_Step, ...]) -> tuple[Transition, Tally]:
-    """The shot's effects in ``order``; the rest of a shot is void once the round is won."""
+def _play(t: Tally, shot: Shot, order: tuple[_Step, ...]) -> tuple[Transition, dict[str, int]]:
+    """The shot's effects in ``order``; the rest of a shot is void once the round is won.
+    Returns the transition and the scores the shot left (before a round end resets them)."""
     r = _Run(t)
     for step in order:
         if r.t.is_round_over:
             break
         step.run(r)
-    scores = r.t.copy()
+    scores = dict(r.t.score)
     return close_shot(r.t, shot, None if r.t.is_round_over else r.right), scores
 
 
-def _for_shooter(state: State, shooter: str, result: tuple[Transition, Tally]
-                 ) -> tuple[bool, bool, int, int]:
+def _for_shooter(state: State, shooter: Player,
+                 result: tuple[Transition, dict[str, int]]) -> tuple[bool, bool, int, int]:
     """R10's measure of an outcome for the shooter, larger is better: a round (or the game)
     won by the shooter, then no round won by the opponent, then the lead, then the score."""
-    transition, t = result
+    transition, score = result
+    other = opponent(shooter)
     rounds = transition.state.rounds
     winner = rounds[-1] if len(rounds) > len(state.rounds) else None
-    lead = t.score[t.shooter] - t.score[t.opponent]
-    return winner == shooter, winner != t.opponent, lead, t.score[t.shooter]
+    return winner == shooter, winner != other, score[shooter] - score[other], score[shooter]
 
 
 def best_order(t: Tally, shot: Shot, steps: list[_Step]) -> Transition:

@@ -319,3 +319,26 @@ def test_r17_a_minus_hit_outside_trio_is_refused_naming_what_to_do():
     message = refused(game(), shot("black", delta={}, minus_hit=True), key="shot.minus_hit",
                       rule="R17")
     assert "enter it in the changes" in message
+
+
+@pytest.mark.parametrize("step", [
+    {"shot": {"by": "black", "delta": {}, "blockade": [{"from": "white.red", "to": "minus"},
+                                                       {"from": "white.blue", "to": "off"}]}},
+    {"shot": {"by": "black", "delta": {"white.blue": -1}, "chain": ["white.red", "white.yellow"],
+              "chain_from": "white.blue"}},
+    {"shot": {"by": "black", "big": "off", "knocked_big": "off"}},
+    {"shot": {"by": "black", "delta": {}, "keep": True, "minus_hit": True}},
+    {"correct": {"handicaps": {"white": {"line": "semicircle", "finger": "usual",
+                                         "hand": "dominant"}},
+                 "points_to_win_round": 3, "rounds_to_win_game": 2, "end_round": "drawn",
+                 "reason": "r"}},
+    {"correct": {"shootoff": True, "reason": "r"}},
+], ids=["blockades", "chain_from", "off", "keep-minus_hit", "records", "shootoff"])
+def test_every_new_input_is_written_back_as_it_was_given(step):
+    """The match log stores steps as their JSON: each new key reads back the same."""
+    import json
+
+    from scorekeeper.events import parse_event, parse_event_json
+
+    assert parse_event(step).to_json() == step
+    assert parse_event_json(json.dumps(step)).to_json() == step
