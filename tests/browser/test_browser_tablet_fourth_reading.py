@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import LiveServer, page_at
 from tv_support import german, one_server_per_module, post, snap, state, step, tablet, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -203,6 +203,26 @@ def test_the_amend_form_records_a_trio_hit_on_minus_the_sensors_missed(
     s = wait_for(api, server, lambda s: s["seq"] > seq)
     assert s["last_step"]["step"]["shot"]["minus_hit"] is True
     assert s["state"]["minus_hits"] == 1
+    page.context.close()
+
+
+# -- R10: the referee page says which order of effects was taken -----------------------------
+
+
+def test_the_referee_page_says_which_order_of_effects_was_taken(browser: Any, server: LiveServer,
+                                                                api: Any) -> None:
+    from playwright.sync_api import expect
+
+    new_match(api, server)
+    step(api, server, {"correct": {"big": {"black": "hand"}, "board": {"black.red": 2,
+                                                                       "minus": 17},
+                                   "score": {"black": 4, "white": 3}, "reason": "set up"}})
+    step(api, server, {"shot": {"by": "black", "big": "white.red",
+                                "knocked_big": "white.yellow"}})
+    page = page_at(browser, server, "/referee", (1280, 720))
+    expect(page.locator("#effects")).to_contain_text(
+        "the order best for Ann was taken: the gift skitt on Ann's yellow field, then the gift "
+        "skitt on Ann's red field")
     page.context.close()
 
 
