@@ -23,6 +23,7 @@ def _ruling_name(clause: str, t: Words) -> str:
         "R4": t.gettext("Hit on Red"), "R5": t.gettext("Clearing"),
         "R6": t.gettext("Penalty"), "R7": t.gettext("Own goal"),
         "R8": t.gettext("Invalid shot"), "R9": t.gettext("Loss without effect"),
+        "R10": t.gettext("Order of effects"),
         "R11": t.gettext("Opening move"), "R12": t.gettext("Dislodged big skitt"),
         "R13": t.gettext("Rounds"), "R14": t.gettext("Shoot-off"), "R15": t.gettext("Chain"),
         "R16": t.gettext("Flipping"), "R17": t.gettext("Trio"),
@@ -145,6 +146,8 @@ def _moment_sentence(kind: str, who: str, ruling: str, t: Words) -> str:
     if kind == EffectKind.SHOOTOFF:
         return (t.gettext("{who} wins the shoot-off and starts").format(who=who) if who
                 else t.gettext("shoot-off: equally near, shoot again"))
+    if kind == EffectKind.ORDER and who:
+        return t.gettext("the order of effects best for {who} was taken").format(who=who)
     if kind == EffectKind.UNDO:
         return t.gettext("the last step was taken back")
     if kind == EffectKind.CORRECTION:

@@ -43,6 +43,7 @@ class Reason(Enum):
     OWN_GOAL = ("R7", "R7 Own goals: skitts on the shooter's home field count for the opponent.")
     INVALID = ("R8", "R8 Invalid shots: no effect; the board is restored and the turn passes.")
     NO_EFFECT = ("R9", "R9 Losses without effect: skitts knocked off cost and score nothing.")
+    ORDER = ("R10", "R10 Order of effects: the shooter's best order of a shot's effects.")
     OPENING = ("R11", "R11 Opening move: big skitts are shot first, each round.")
     DISLODGED_BIG = ("R12", "R12 Dislodged big skitt: the shooter re-places a big skitt.")
     ROUND = ("R13", "R13 Rounds and the game: points win rounds, round wins win the game.")
@@ -77,6 +78,7 @@ class EffectKind(StrEnum):
     DECISION = "decision"
     RESTORE = "restore"
     NOTE = "note"
+    ORDER = "order"
 
 
 @dataclass(frozen=True, slots=True)

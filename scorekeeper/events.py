@@ -28,13 +28,16 @@ from scorekeeper import checks
 from scorekeeper.errors import MalformedEventError
 from scorekeeper.fields import Player
 from scorekeeper.frozen import FrozenMap, freeze
-from scorekeeper.options import BigState
+from scorekeeper.options import BigState, Handicap
 from scorekeeper.phrases import literal, plain, slot
 from scorekeeper.shot import RedChoice, Shot
 
-SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "blockade", "red",
-             "opponent_red", "unblock", "invalid")
-CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "reason")
+SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "chain_from",
+             "blockade", "red", "opponent_red", "unblock", "invalid", "keep", "minus_hit")
+CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "handicaps",
+                   "points_to_win_round", "rounds_to_win_game", "end_round", "shootoff",
+                   "reason")
+END_ROUND = ("black", "white", "drawn")
 BIG_STATES: tuple[BigState, ...] = ("hand", "center")
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
 RED_CHOICES = ("advance", "back")
@@ -57,13 +60,11 @@ class ShotEvent:
             raise MalformedEventError.at("shot", f"expected a Shot, got {checks.show(shot)}")
         if not (isinstance(shot.delta, FrozenMap) and isinstance(shot.red, tuple)
                 and isinstance(shot.opponent_red, tuple)
-                and (shot.chain is None or isinstance(shot.chain, tuple))
-                and (shot.blockade is None or isinstance(shot.blockade, tuple))):
+                and (shot.chain is None or isinstance(shot.chain, tuple))):
             object.__setattr__(self, "shot", replace(
                 shot, delta=freeze(shot.delta), red=tuple(shot.red),
                 opponent_red=tuple(shot.opponent_red),
-                chain=None if shot.chain is None else tuple(shot.chain),
-                blockade=None if shot.blockade is None else tuple(shot.blockade)))
+                chain=None if shot.chain is None else tuple(shot.chain)))
 
     def to_json(self) -> dict[str, Any]:
         out = self.shot.to_json()
@@ -125,11 +126,22 @@ class Correction:
     big: FrozenMap[Player, BigState] | None = None
     """Big-skitt states for the players named, as the state has them: ``"hand"`` (to be
     placed again) or ``"center"`` (R11, R12): a wrongly sensed big skitt put right."""
+    handicaps: FrozenMap[Player, Handicap] | None = None
+    """New handicaps for the players named, shown from the next shot on (R18)."""
+    points_to_win_round: int | None = None
+    """Fewer points to win a round (the game, in Trio), agreed by the players (R19)."""
+    rounds_to_win_game: int | None = None
+    """Fewer round wins to win the game, agreed by the players (R19)."""
+    end_round: str | None = None
+    """The round ends here, recorded by hand: ``"black"``/``"white"`` won it or it is
+    ``"drawn"`` (R19, R13)."""
+    shootoff: bool = False
+    """A shoot-off starts now to decide who shoots (R19, R14)."""
     reason: str | None = None
     """Why, in the referee's words (kept in the log)."""
 
     def __post_init__(self) -> None:
-        for name in ("score", "board", "round_wins", "big"):
+        for name in ("score", "board", "round_wins", "big", "handicaps"):
             value = getattr(self, name)
             if value is not None:
                 object.__setattr__(self, name, freeze(value))
@@ -150,6 +162,13 @@ class Correction:
             out["turn"] = self.turn
         if self.big is not None:
             out["big"] = dict(self.big)
+        if self.handicaps is not None:
+            out["handicaps"] = {p: h.to_json() for p, h in self.handicaps.items()}
+        for key in ("points_to_win_round", "rounds_to_win_game", "end_round"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.shootoff:
+            out["shootoff"] = True
         if self.reason is not None:
             out["reason"] = self.reason
         return {"correct": out}
@@ -264,15 +283,10 @@ def parse_shot(obj: Any) -> Shot:
         chain = checks.string_list(chain, "shot.chain")
         if len(chain) != 2:
             raise MalformedEventError.at("shot.chain", f"expected two fields, got {len(chain)}")
-    blockade = obj.get("blockade")
-    if blockade is not None:
-        b = checks.mapping(blockade, "shot.blockade")
-        checks.only_keys(b, ("from", "to"), "shot.blockade")
-        for k in ("from", "to"):
-            if k not in b:
-                raise MalformedEventError.at(f"shot.blockade.{k}", "missing")
-            checks.string(b[k], f"shot.blockade.{k}")
-        blockade = (b["from"], b["to"])
+    blockade = _blockades(obj.get("blockade"))
+    chain_from = obj.get("chain_from")
+    if chain_from is not None:
+        checks.string(chain_from, "shot.chain_from")
     unblock = obj.get("unblock")
     if unblock is not None:
         checks.string(unblock, "shot.unblock")
@@ -284,11 +298,37 @@ def parse_shot(obj: Any) -> Shot:
         knocked_big=knocked,
         chain=chain,  # type: ignore[arg-type]
         blockade=blockade,
+        chain_from=chain_from,
         red=_red_list(obj.get("red", []), "shot.red"),
         opponent_red=_red_list(obj.get("opponent_red", []), "shot.opponent_red"),
         unblock=unblock,
         invalid=checks.boolean(obj.get("invalid", False), "shot.invalid"),
+        keep=checks.boolean(obj.get("keep", False), "shot.keep"),
+        minus_hit=checks.boolean(obj.get("minus_hit", False), "shot.minus_hit"),
     )
+
+
+def _blockades(value: Any) -> tuple[tuple[str, str], ...]:
+    """R16: each blockade knocked loose, ``{"from": F, "to": G}``; an object for one (as
+    always written) or a list of them, in the order they landed."""
+    if value is None:
+        return ()
+    many = isinstance(value, list)
+    items = value if many else [value]
+    if many and not items:
+        raise MalformedEventError.at("shot.blockade", "expected at least one blockade (leave "
+                                     "the key out when none was knocked loose)")
+    out: list[tuple[str, str]] = []
+    for i, item in enumerate(items):
+        key = f"shot.blockade[{i}]" if many else "shot.blockade"
+        b = checks.mapping(item, key)
+        checks.only_keys(b, ("from", "to"), key)
+        for k in ("from", "to"):
+            if k not in b:
+                raise MalformedEventError.at(f"{key}.{k}", "missing")
+            checks.string(b[k], f"{key}.{k}")
+        out.append((b["from"], b["to"]))
+    return tuple(out)
 
 
 def _parse_shootoff(obj: Any) -> ShootOff:
@@ -332,8 +372,45 @@ def _parse_correction(obj: Any) -> Correction:
             checks.per_player(obj["round_wins"], "correct.round_wins")),
         turn=None if "turn" not in obj else checks.player(obj["turn"], "correct.turn"),
         big=None if "big" not in obj else FrozenMap(_big_states(obj["big"])),
+        handicaps=None if "handicaps" not in obj else FrozenMap(_handicaps(obj["handicaps"])),
+        points_to_win_round=None if "points_to_win_round" not in obj else checks.integer(
+            obj["points_to_win_round"], "correct.points_to_win_round", 1),
+        rounds_to_win_game=None if "rounds_to_win_game" not in obj else checks.integer(
+            obj["rounds_to_win_game"], "correct.rounds_to_win_game", 1),
+        end_round=None if "end_round" not in obj else _end_round(obj["end_round"]),
+        shootoff=False if "shootoff" not in obj else _true(obj["shootoff"], "correct.shootoff"),
         reason=None if "reason" not in obj else checks.string(obj["reason"], "correct.reason"),
     )
+
+
+def _handicaps(value: Any) -> dict[Player, Handicap]:
+    """A correction's ``{player: {"line", "finger", "hand"}}`` (R18)."""
+    obj = checks.mapping(value, "correct.handicaps")
+    out: dict[Player, Handicap] = {}
+    for p, v in obj.items():
+        player = checks.player(p, "correct.handicaps", of_key=True)
+        try:
+            out[player] = Handicap.from_json(v)
+        except MalformedEventError as err:
+            raise MalformedEventError.at(f"correct.handicaps.{p}", err.why) from None
+    return out
+
+
+def _end_round(value: Any) -> str:
+    """``"black"``, ``"white"`` or ``"drawn"``."""
+    text = checks.string(value, "correct.end_round")
+    if text not in END_ROUND:
+        raise MalformedEventError.at(
+            "correct.end_round",
+            f"expected \"black\", \"white\" or \"drawn\", got {checks.show(value)}")
+    return text
+
+
+def _true(value: Any, key: str) -> bool:
+    """A key that is only ever written ``true``."""
+    if value is not True:
+        raise MalformedEventError.at(key, f"expected true, got {checks.show(value)}")
+    return True
 
 
 def _parse_decision(obj: Any) -> Decision:

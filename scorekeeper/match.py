@@ -117,8 +117,10 @@ class Match:
 
     @property
     def handicaps(self) -> FrozenMap[Player, Handicap]:
-        """R18: each player's shooting line and hand, shown but never scored."""
-        return self._handicaps
+        """R18: each player's shooting line and hand, shown but never scored; a change made
+        during the game (a correction) holds from then on."""
+        changed = self._state.handicaps
+        return FrozenMap({**self._handicaps, **changed}) if changed else self._handicaps
 
     @property
     def state(self) -> State:
@@ -263,7 +265,7 @@ class Match:
         ``can_undo``."""
         out = self._state.to_json()
         out["names"] = dict(self._names)
-        out["handicaps"] = {p: h.to_json() for p, h in self._handicaps.items()}
+        out["handicaps"] = {p: h.to_json() for p, h in self.handicaps.items()}
         out["can_undo"] = self.can_undo
         return out
 

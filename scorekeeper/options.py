@@ -43,7 +43,7 @@ OLD_HANDS = {"finger": "dominant", "hand": "non-dominant"}
 """How a handicap recorded before finger and hand were apart reads: ``"finger"`` was the
 usual shot, ``"hand"`` Handicap 2's other hand."""
 RULES_KEYS = ("variant", "flipping", "points_to_win_round", "rounds_to_win_game", "pot", "colors")
-SETUP_KEYS = ("first", "big", "board", "blocked", "score", "round_wins", "round")
+SETUP_KEYS = ("first", "big", "board", "blocked", "score", "round_wins", "round", "minus_hits")
 
 
 @dataclass(frozen=True)
@@ -187,6 +187,10 @@ class Setup:
     round: int | None = None
     """The round being played; default 1 + all round wins."""
 
+    minus_hits: int | None = None
+    """Trio (R17): hits on the minus field since it was last cleared; default one per skitt
+    on it (at most three: a fourth hit would have cleared it)."""
+
     def __post_init__(self) -> None:
         object.__setattr__(self, "board", freeze(self.board))
         object.__setattr__(self, "score", freeze(self.score))
@@ -219,6 +223,8 @@ class Setup:
             checks.integer(n, f"setup.round_wins.{p}", 0)
         if self.round is not None:
             checks.integer(self.round, "setup.round", 1)
+        if self.minus_hits is not None:
+            checks.integer(self.minus_hits, "setup.minus_hits", 0, 3)
 
     @classmethod
     def from_json(cls, obj: Any) -> Setup:
@@ -239,6 +245,8 @@ class Setup:
             score=checks.per_player(obj.get("score", {}), "setup.score"),
             round_wins=checks.per_player(obj.get("round_wins", {}), "setup.round_wins", 0),
             round=None if obj.get("round") is None else checks.integer(obj["round"], "setup.round"),
+            minus_hits=None if obj.get("minus_hits") is None else checks.integer(
+                obj["minus_hits"], "setup.minus_hits", 0, 3),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -258,6 +266,8 @@ class Setup:
             out["round_wins"] = dict(self.round_wins)
         if self.round is not None:
             out["round"] = self.round
+        if self.minus_hits is not None:
+            out["minus_hits"] = self.minus_hits
         return out
 
 

@@ -31,7 +31,7 @@ from scorekeeper.checks import show
 from scorekeeper.errors import IllegalEventError, MalformedEventError
 from scorekeeper.events import STEP_KEYS
 from scorekeeper.match import Match
-from scorekeeper.options import Rules, Setup
+from scorekeeper.options import Handicap, Rules, Setup
 from scorekeeper.state import Phase, State
 from scorekeeper.words import ENGLISH, Words
 
@@ -39,7 +39,8 @@ TOP_KEYS = ("format", "name", "rules", "setup", "steps")
 MAX_FILE_BYTES = 16 * 2**20
 """A scenario file larger than this is refused unread (the largest real one is a few kB)."""
 EXPECT_KEYS = ("score", "round_wins", "turn", "phase", "winner", "round", "rounds", "board",
-               "blocked", "pot", "big")
+               "blocked", "pot", "big", "points_to_win_round", "rounds_to_win_game",
+               "handicaps", "kept", "minus_hits")
 ALL_STEP_KEYS = STEP_KEYS + ("expect", "expect_error")
 _RULINGS = re.compile(r"R\d{1,2}(?:, R\d{1,2})*")
 """An ``expect_error``'s ``rule``: the rulings a refusal cites, as its message does."""
@@ -95,7 +96,8 @@ def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
     if "phase" in exp and exp["phase"] not in {str(p) for p in Phase}:
         raise MalformedEventError(f"{where}expect.phase: expected \"shootoff\", \"playing\" "
                                   f"or \"game_over\", got {checks.show(exp['phase'])}")
-    for key in ("round", "pot"):
+    for key in ("round", "pot", "points_to_win_round", "rounds_to_win_game", "kept",
+                "minus_hits"):
         if key in exp:
             checks.integer(exp[key], f"{where}expect.{key}")
     if "rounds" in exp:
@@ -104,6 +106,11 @@ def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
         for i, r in enumerate(exp["rounds"]):
             if r is not None:
                 checks.player(r, f"{where}expect.rounds[{i}]")
+    if "handicaps" in exp:
+        for p, v in checks.mapping(exp["handicaps"], f"{where}expect.handicaps").items():
+            checks.player(p, f"{where}expect.handicaps", of_key=True)
+            if v is not None:
+                Handicap.from_json(v)
     if "big" in exp:
         for p, v in checks.mapping(exp["big"], f"{where}expect.big").items():
             checks.player(p, f"{where}expect.big", of_key=True)
@@ -171,6 +178,11 @@ def _actual(state: State, key: str, wanted: Any) -> Any:
         return sorted(state.blocked)
     if key == "rounds":
         return list(state.rounds)
+    if key in ("points_to_win_round", "rounds_to_win_game"):
+        return getattr(state.rules, key)
+    if key == "handicaps":
+        return {p: (state.handicaps[p].to_json() if p in state.handicaps else None)
+                for p in wanted}
     return getattr(state, key)
 
 

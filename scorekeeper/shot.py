@@ -43,8 +43,21 @@ class Shot:
     chain: tuple[str, str] | None = None
     """Two different opposite fields connected by the shot's skitt (R15)."""
 
-    blockade: tuple[str, str] | None = None
-    """A blockade knocked loose: (from the blocked field, to a field, ``"minus"`` or ``"off"``)."""
+    blockade: tuple[tuple[str, str], ...] = ()
+    """The blockades knocked loose, one entry each: (from the blocked field, to a field,
+    ``"minus"`` or ``"off"``), in the order they landed. One pair alone is read as one."""
+
+    chain_from: str | None = None
+    """The chain (R15) was made by a skitt the shot moved, not by the shot's own skitt: the
+    field it was knocked from (its count fell by that skitt)."""
+
+    keep: bool = False
+    """A loose skitt the shooter keeps to play the next shot with, instead of returning it to
+    the pot (R2): that next shot takes no skitt from the pot."""
+
+    minus_hit: bool = False
+    """Trio (R17): the shot's skitt ended on the minus field although its count did not rise
+    (it knocked another off): a hit the sensors missed."""
 
     red: tuple[RedChoice, ...] = ()
     """The shooter's Hit on Red choices, point by point (R4); missing ones are ``advance``."""
@@ -67,6 +80,13 @@ class Shot:
             object.__setattr__(self, "knocked_big", (knocked,))
         elif not isinstance(knocked, tuple):
             object.__setattr__(self, "knocked_big", tuple(knocked))
+        loose = self.blockade
+        if loose is None:
+            object.__setattr__(self, "blockade", ())
+        elif len(loose) == 2 and all(isinstance(x, str) for x in loose):
+            object.__setattr__(self, "blockade", (tuple(loose),))  # one, as once written
+        elif not (isinstance(loose, tuple) and all(isinstance(b, tuple) for b in loose)):
+            object.__setattr__(self, "blockade", tuple(tuple(b) for b in loose))
 
     def to_json(self) -> dict[str, object]:
         """The scenario-format object for this shot, leaving out defaults."""
@@ -84,8 +104,13 @@ class Shot:
             out["knocked_big"] = list(self.knocked_big)
         if self.chain is not None:
             out["chain"] = list(self.chain)
-        if self.blockade is not None:
-            out["blockade"] = {"from": self.blockade[0], "to": self.blockade[1]}
+        loose = [{"from": src, "to": dst} for src, dst in self.blockade]
+        if len(loose) == 1:
+            out["blockade"] = loose[0]  # as one has always been written
+        elif loose:
+            out["blockade"] = loose
+        if self.chain_from is not None:
+            out["chain_from"] = self.chain_from
         if self.red:
             out["red"] = list(self.red)
         if self.opponent_red:
@@ -94,4 +119,8 @@ class Shot:
             out["unblock"] = self.unblock
         if self.invalid:
             out["invalid"] = True
+        if self.keep:
+            out["keep"] = True
+        if self.minus_hit:
+            out["minus_hit"] = True
         return out

@@ -18,7 +18,7 @@ from scorekeeper.errors import Field, Fields, MalformedEventError, refused
 from scorekeeper.errors import Player as Who
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.frozen import FrozenMap
-from scorekeeper.options import BigState, Rules, Setup
+from scorekeeper.options import BigState, Handicap, Rules, Setup
 from scorekeeper.phrases import slot
 from scorekeeper.shot import Shot
 
@@ -111,6 +111,13 @@ class State:
     """What a late decision needs to re-resolve the last shot (while one is pending)."""
     last_effects: tuple[Effect, ...] = ()
     """What the step that made this state did."""
+    kept: int = 0
+    """A loose skitt kept in hand for the next shot (R2), out of the pot: 0 or 1."""
+    minus_hits: int = 0
+    """Trio (R17): hits on the minus field since it was last cleared."""
+    handicaps: FrozenMap[Player, Handicap] = FrozenMap()
+    """Handicaps changed during the game (R18), for the players named; the match's own
+    handicaps hold for the others."""
     board_must_change: bool = False
     """True when the rules changed the board beyond the shot's sensed changes (clearing,
     chain skitt, invalid shot, blockade, gift skitt, round end): the physical board must be
@@ -163,6 +170,8 @@ class State:
             "board": dict(self.board),
             "blocked": sorted(self.blocked),
             "pot": self.pot,
+            "kept": self.kept,
+            "minus_hits": self.minus_hits,
             "big": dict(self.big),
             "must_place_big": self.must_place_big,
             "shootoff_due": self.shootoff_due,
@@ -259,6 +268,12 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
             raise refused("setup.round", "round {n} is before round {least}, the first round "
                           "after {wins} round wins", n=round_no, least=least, wins=least - 1)
     pot = rules.pot - skitts_out_of_pot(rules, board, blocked, wins)
+    minus_hits = 0
+    if rules.is_trio:
+        minus_hits = min(board["minus"], 3) if setup.minus_hits is None else setup.minus_hits
+    elif setup.minus_hits is not None:
+        raise refused("setup.minus_hits", "only Trio counts hits on the minus field",
+                      rule="R17")
     state = State(
         rules=rules,
         phase=Phase.SHOOTOFF if setup.first is None else Phase.PLAYING,
@@ -272,6 +287,7 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
         blocked=blocked,
         pot=pot,
         big=FrozenMap(big),
+        minus_hits=minus_hits,
     )
     return lose_if_blocked_in(state)
 

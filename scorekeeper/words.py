@@ -333,7 +333,31 @@ def what_changed(event: Event, names: Mapping[str, str], t: Words = ENGLISH) -> 
     if event.turn:
         out.append(t.gettext("{who} was made the one to shoot").format(
             who=name_of(event.turn, names, t)))
+    out += _referee_records(event, names, t)
     return out or [phrase_words(event.phrase(), names, t)]
+
+
+def _referee_records(event: Correction, names: Mapping[str, str], t: Words) -> list[str]:
+    """What a correction recorded beyond the position (R18, R19), in words."""
+    out: list[str] = []
+    for p in event.handicaps or {}:
+        out.append(t.gettext("{who}'s handicap was changed").format(who=name_of(p, names, t)))
+    if event.points_to_win_round is not None:
+        n = event.points_to_win_round
+        out.append(t.ngettext("{n} point now wins a round", "{n} points now win a round",
+                              n).format(n=t.number(n)))
+    if event.rounds_to_win_game is not None:
+        n = event.rounds_to_win_game
+        out.append(t.ngettext("{n} round win now wins the game",
+                              "{n} round wins now win the game", n).format(n=t.number(n)))
+    if event.end_round == "drawn":
+        out.append(t.gettext("the round was ended drawn"))
+    elif event.end_round is not None:
+        out.append(t.gettext("the round was ended, won by {who}").format(
+            who=name_of(event.end_round, names, t)))
+    if event.shootoff:
+        out.append(t.gettext("a shoot-off was started"))
+    return out
 
 
 def board_status(

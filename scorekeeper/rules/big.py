@@ -21,7 +21,8 @@ Gift = tuple[str, str, Reason]
 
 def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
     """Where the big skitts end up after the shot; returns the gift skitts it earns the
-    opponent (R11, R12)."""
+    opponent (R11, R12). A big skitt off the board costs a penalty point (R6, see
+    :func:`off_board`) and is re-placed like one knocked loose."""
     s = t.shooter
     who = slot(s)
     gifts: list[Gift] = []
@@ -31,6 +32,9 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
     elif shot.big == "missed":
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt missed: still in hand, "
                "try again next turn")
+    elif shot.big == "off":
+        t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt flew off the board: still "
+               "in hand, try again next turn")
     elif shot.big is not None:
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt landed on "
                f"{where(shot.big)}: {who} takes it back and shoots it again next turn", shot.big)
@@ -55,11 +59,19 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
             t.note(EffectKind.RESTORE, s, Reason.DISLODGED_BIG,
                    f"{why}: put one back in the centre by hand")
         for landing in knocked:
-            if landing != "loose":
+            if landing == "off":
+                t.note(EffectKind.BIG, s, Reason.DISLODGED_BIG,
+                       "a big skitt flew off the board: it is re-placed")
+            elif landing != "loose":
                 home = field(s, color_of(landing) or "")
                 gifts.append((home, f"a big skitt knocked onto {where(landing)}",
                               Reason.DISLODGED_BIG))
     return gifts
+
+
+def off_board(shot: Shot) -> int:
+    """Big skitts this shot sent off the board (R6: a penalty point each)."""
+    return (shot.big == "off") + sum(landing == "off" for landing in shot.knocked_big)
 
 
 def give_gifts(t: Tally, gifts: list[Gift], choices: tuple[str, ...]) -> None:

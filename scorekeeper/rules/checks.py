@@ -21,11 +21,12 @@ from scorekeeper.fields import MINUS
 from scorekeeper.shot import Shot
 from scorekeeper.state import State
 
-BIG_OUTCOMES = ("placed", "missed")
+BIG_OUTCOMES = ("placed", "missed", "off")
 TRIO_ABSENT = {
     "big": because("Trio has no big skitts", rule="R17"),
     "knocked_big": because("Trio has no big skitts to knock loose", rule="R17"),
     "chain": because("Trio has no chains", rule="R17"),
+    "chain_from": because("Trio has no chains", rule="R17"),
     "blockade": because("Trio has no blockades", rule="R17"),
     "red": because("Trio has no Hit on Red", rule="R17"),
     "opponent_red": because("Trio has no Hit on Red", rule="R17"),
@@ -76,9 +77,12 @@ def check_variant_inputs(state: State, shot: Shot) -> None:
         return
     if not rules.flipping:
         for key in ("blockade", "unblock"):
-            if getattr(shot, key) is not None:
+            if getattr(shot, key):
                 raise refuse(state, "shot." + key, "blockades exist only with the flipping "
                              "option", rule=("R16", "R20"))
+    if shot.minus_hit:
+        raise refuse(state, "shot.minus_hit", "only Trio counts hits on the minus field; here a "
+                     "skitt on it is a penalty: enter it in the changes", rule="R17")
 
 
 def check_big_skitt(state: State, shot: Shot) -> None:
@@ -98,8 +102,8 @@ def check_big_skitt(state: State, shot: Shot) -> None:
         raise refuse(state, "shot.big", "a big skitt on the minus field is \"placed\"",
                      rule="R20")
     if shot.big not in BIG_OUTCOMES and shot.big not in state.rules.color_fields:
-        raise refuse(state, "shot.big", "expected \"placed\", \"missed\" or a colour field, got "
-                     "{got}", malformed=True, got=show(shot.big))
+        raise refuse(state, "shot.big", "expected \"placed\", \"missed\", \"off\" or a colour "
+                     "field, got {got}", malformed=True, got=show(shot.big))
     if shot.chain is not None:
         raise refuse(state, "shot.chain", "a big-skitt shot has no skitt to make a chain",
                      rule="R15")
@@ -115,9 +119,9 @@ def check_knocked_big(state: State, shot: Shot) -> None:
         if landing == MINUS:
             raise refuse(state, "shot.knocked_big", "a big skitt on the minus field is "
                          "\"loose\"", rule="R20")
-        if landing != "loose" and landing not in state.rules.color_fields:
-            raise refuse(state, "shot.knocked_big", "expected \"loose\" or a colour field, "
-                         "got {got}", malformed=True, got=show(landing))
+        if landing not in ("loose", "off") and landing not in state.rules.color_fields:
+            raise refuse(state, "shot.knocked_big", "expected \"loose\", \"off\" or a colour "
+                         "field, got {got}", malformed=True, got=show(landing))
     in_centre = sum(1 for v in state.big.values() if v == "center")
     if in_centre == 0:
         raise refuse(state, "shot.knocked_big", "no big skitt is in the centre to knock loose",
@@ -142,21 +146,42 @@ def check_chain(state: State, shot: Shot) -> None:
                      "twice", rule="R15", field=Field(f1))
 
 
-def check_blockade(state: State, shot: Shot) -> None:
-    """R16: a blockade knocked loose comes from a blocked field and lands on a field, on the
-    minus field or off the board."""
-    if shot.blockade is None:
+def check_chain_from(state: State, shot: Shot) -> None:
+    """R15: a chain made by a skitt the shot moved names the field that skitt left, whose
+    count fell by it (the skitt lies between the two fields now, in neither count)."""
+    src = shot.chain_from
+    if src is None:
         return
-    src, dst = shot.blockade
-    if src not in state.blocked:
-        raise refuse(state, "shot.blockade.from", "{got} is not blocked", rule="R16",
-                     got=show(src))
-    if dst != "off" and dst not in state.rules.fields:
-        raise refuse(state, "shot.blockade.to", "expected a field, \"minus\" or \"off\", got "
-                     "{got}", malformed=True, got=show(dst))
-    if dst == src:
-        raise refuse(state, "shot.blockade.to", "a blockade that stays on its field was not "
-                     "knocked loose", rule="R16")
+    if shot.chain is None:
+        raise refuse(state, "shot.chain_from", "names where a chain's skitt came from, but the "
+                     "shot has no chain: enter the chain's two fields too", rule="R15")
+    if src not in state.rules.fields:
+        raise refuse(state, "shot.chain_from", "unknown field {got}: expected one of {fields}",
+                     malformed=True, got=show(src), fields=Fields(state.rules.fields))
+    if shot.delta.get(src, 0) >= 0:
+        raise refuse(state, "shot.chain_from", "the chain's skitt left {field}, so its count "
+                     "must fall: enter the change there too, or leave this out when the shot's "
+                     "own skitt made the chain", rule="R15", field=Field(src))
+
+
+def check_blockade(state: State, shot: Shot) -> None:
+    """R16: each blockade knocked loose comes from a blocked field (each field once) and
+    lands on a field, on the minus field or off the board."""
+    seen: set[str] = set()
+    for src, dst in shot.blockade:
+        if src not in state.blocked:
+            raise refuse(state, "shot.blockade.from", "{got} is not blocked", rule="R16",
+                         got=show(src))
+        if src in seen:
+            raise refuse(state, "shot.blockade.from", "the blockade on {field} was knocked "
+                         "loose once: name each blockade once", rule="R16", field=Field(src))
+        seen.add(src)
+        if dst != "off" and dst not in state.rules.fields:
+            raise refuse(state, "shot.blockade.to", "expected a field, \"minus\" or \"off\", "
+                         "got {got}", malformed=True, got=show(dst))
+        if dst == src:
+            raise refuse(state, "shot.blockade.to", "a blockade that stays on its field was "
+                         "not knocked loose", rule="R16")
 
 
 def check_unblock_name(state: State, shot: Shot) -> None:
@@ -190,7 +215,7 @@ def check_reading(state: State, shot: Shot) -> None:
             raise refuse(state, "shot.delta", "a big-skitt shot adds no skitt to the board, "
                          "but the changes add {n}", rule="R2", n=total)
     else:
-        if state.pot < 1:
+        if state.pot + state.kept < 1:
             raise refuse(state, "shot", "the pot is empty, no ordinary shot is possible",
                          rule="R20")
         chain = 1 if shot.chain is not None else 0
@@ -215,6 +240,7 @@ def check_shot(state: State, shot: Shot) -> None:
     check_big_skitt(state, shot)
     check_knocked_big(state, shot)
     check_chain(state, shot)
+    check_chain_from(state, shot)
     check_blockade(state, shot)
     check_unblock_name(state, shot)
     check_reading(state, shot)

@@ -18,17 +18,18 @@ from scorekeeper.shot import Shot
 from scorekeeper.state import PendingUnblock
 
 
-def knock_blockade_loose(t: Tally, shot: Shot) -> str | None:
-    """A blockade knocked loose unblocks its field for the whole shot; until it lands
-    (:func:`land_blockade`) it counts as back in the pot. Returns where it landed."""
-    if shot.blockade is None:
-        return None
-    src, dst = shot.blockade
-    t.blocked.discard(src)
-    t.pot += 1
-    t.note(EffectKind.UNBLOCK, None, Reason.FLIPPING,
-           f"the blockade on {where(src)} was knocked loose", src)
-    return dst
+def knock_blockades_loose(t: Tally, shot: Shot) -> list[str]:
+    """Each blockade knocked loose unblocks its field for the whole shot; until it lands
+    (:func:`land_blockade`) it counts as back in the pot. Returns where each landed, in
+    order."""
+    landings: list[str] = []
+    for src, dst in shot.blockade:
+        t.blocked.discard(src)
+        t.pot += 1
+        t.note(EffectKind.UNBLOCK, None, Reason.FLIPPING,
+               f"the blockade on {where(src)} was knocked loose", src)
+        landings.append(dst)
+    return landings
 
 
 def land_blockade(t: Tally, dst: str) -> None:
@@ -56,7 +57,7 @@ def remove_landed_on_blocked(t: Tally, delta: Mapping[str, int],
                              chain: tuple[str, str] | None) -> list[str]:
     """Skitts that landed on a blocked field go to the pot with its blockade, and the field
     is unblocked; a blocked field in a chain counts as such a hit (R15). Call it after
-    :func:`knock_blockade_loose` (a field whose blockade was knocked loose is not blocked for
+    :func:`knock_blockades_loose` (a field whose blockade was knocked loose is not blocked for
     this shot). Returns one field name per penalty point owed (charged in R10 step 4)."""
     blocked_for_shot = frozenset(t.blocked)
     hits: list[str] = []

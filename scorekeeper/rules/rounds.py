@@ -50,7 +50,9 @@ def close_shot(t: Tally, shot: Shot, unblock: PendingUnblock | None = None) -> T
     """Finish a classic shot: round won (R13), pot empty (R2), or the turn passes (R1)."""
     if t.round_winner is not None:
         return end_round(t, t.round_winner)
-    if t.pot == 0:
+    if shot.keep:
+        t.keep()
+    if t.pot == 0 and not t.kept:
         return end_round_on_empty_pot(t)
     red = pending_red(t)
     state = replace(
@@ -60,6 +62,7 @@ def close_shot(t: Tally, shot: Shot, unblock: PendingUnblock | None = None) -> T
         board=FrozenMap(t.board),
         blocked=frozenset(t.blocked),
         pot=t.pot,
+        kept=t.kept,
         big=FrozenMap(t.big),
         pending_red=red,
         pending_unblock=unblock,
@@ -104,6 +107,7 @@ def end_round(t: Tally, winner: Player | None) -> Transition:
         board=FrozenMap(dict.fromkeys(rules.fields, 0)),
         blocked=frozenset(),
         pot=rules.pot - sum(wins.values()),
+        kept=0,
         pending_red=(),
         pending_unblock=None,
         reopen=None,

@@ -83,13 +83,18 @@ def shooter_points(t: Tally, delta: Mapping[str, int], unblocked: Set[str],
 def own_goals(t: Tally, delta: Mapping[str, int], unblocked: Set[str], cleared: Set[str],
               choices: Sequence[str]) -> None:
     """R7 (R10 step 5): skitts the shot added to the shooter's home fields count for the
-    opponent as R3 would; none on a field this shot cleared."""
+    opponent as R3 would; none on a field this shot cleared. Like a gift skitt, they are
+    counted on the board as the shot's earlier effects left it: the field goes to what it
+    holds now from what it held before the shot, or from what it held before the own goal
+    if more (a skitt a loose blockade took is gone, a gift given first is not counted
+    twice)."""
     for name in t.rules.home(t.shooter):
         d = delta.get(name, 0)
         if d <= 0 or name not in unblocked or color_of(name) in cleared:
             continue
-        n0 = t.state.board[name]
-        field_points(t, t.opponent, name, n0, n0 + d, choices, Reason.OWN_GOAL,
+        n1 = t.board[name]
+        n0 = max(t.state.board[name], n1 - d)
+        field_points(t, t.opponent, name, n0, n1, choices, Reason.OWN_GOAL,
                      prefix=f"own goal by {slot(t.shooter)}, ", by=t.shooter)
         if t.is_round_over:
             return

@@ -21,7 +21,7 @@ def invalid_shot(state: State, shot: Shot, why: str) -> Transition:
            f"{slot(shot.by)}'s shot is invalid: {why}; restore the board as it was, the turn "
            "passes")
     t.board_must_change = True
-    return close_trio(t) if state.rules.is_trio else close_shot(t, shot)
+    return close_trio(t, shot) if state.rules.is_trio else close_shot(t, shot)
 
 
 def resolve_shot(state: State, shot: Shot) -> Transition:

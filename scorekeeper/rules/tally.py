@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scorekeeper.effects import Effect, EffectKind, Reason, signed, where
+from scorekeeper.errors import IllegalEventError, because
 from scorekeeper.fields import Player, opponent
 from scorekeeper.phrases import slot
 from scorekeeper.shot import RedChoice
@@ -51,7 +52,7 @@ class Tally:
     """The mutable working copy of a state during one shot (never leaves the rules)."""
 
     __slots__ = ("state", "rules", "shooter", "opponent", "board", "score", "blocked", "pot",
-                 "big", "effects", "round_winner", "board_must_change", "red_log")
+                 "big", "effects", "round_winner", "board_must_change", "red_log", "kept")
 
     def __init__(self, state: State, shooter: Player) -> None:
         self.state = state
@@ -61,7 +62,10 @@ class Tally:
         self.board: dict[str, int] = dict(state.board)
         self.score: dict[Player, int] = dict(state.score)
         self.blocked: set[str] = set(state.blocked)
-        self.pot: int = state.pot
+        self.pot: int = state.pot + state.kept
+        """A skitt kept in hand (R2) is the one this step's shot plays: it counts as back."""
+        self.kept = 0
+        """1 when the shot's loose skitt is kept for the next shot (:meth:`keep`)."""
         self.big = dict(state.big)
         self.effects: list[Effect] = []
         self.round_winner: Player | None = None
@@ -69,6 +73,33 @@ class Tally:
         self.board_must_change = False
         self.red_log: dict[Player, list[tuple[str, bool]]] = {"black": [], "white": []}
         """Per scorer: each red point as (effective choice, could it still change to back)."""
+
+    def copy(self) -> Tally:
+        """An independent copy, to try another order of a shot's effects (R10)."""
+        other = Tally.__new__(Tally)
+        other.state, other.rules = self.state, self.rules
+        other.shooter, other.opponent = self.shooter, self.opponent
+        other.board, other.score = dict(self.board), dict(self.score)
+        other.blocked, other.pot, other.big = set(self.blocked), self.pot, dict(self.big)
+        other.effects = list(self.effects)
+        other.round_winner = self.round_winner
+        other.board_must_change = self.board_must_change
+        other.red_log = {p: list(log) for p, log in self.red_log.items()}
+        other.kept = self.kept
+        return other
+
+    def keep(self) -> None:
+        """R2: the shooter keeps a loose skitt to play the next shot with; it is out of the
+        pot until then. Refused when no skitt is loose (the pot would go below 0)."""
+        if self.pot < 1:
+            raise IllegalEventError.at(
+                "shot.keep", because("no loose skitt is left to keep: every skitt is on the "
+                                     "board; leave this out", rule="R2"),
+                summary=self.state.summary())
+        self.pot -= 1
+        self.kept = 1
+        self.note(EffectKind.NOTE, self.shooter, Reason.POT, "a loose skitt is kept in hand: "
+                  "the next shot is played with it, not from the pot")
 
     # -- R10: the moment the round is won, the rest of the shot is void --------------------
 

@@ -107,3 +107,8 @@ def test_hub_scale_prints_hub_cpu_and_step_to_page_latency() -> None:
 def test_board_link_prints_the_cpu_of_a_step_early_and_late() -> None:
     out = run_bench("board_link.py", "--steps", "40", "--window", "3")
     assert "CPU per step at step 10:" in out and "CPU per step at step 40:" in out
+
+
+def test_shot_order_prints_the_cost_of_a_shot_beside_the_code_before() -> None:
+    out = run_bench("shot_order.py", "--shots", "3", "--rounds", "1", "--base", str(ROOT))
+    assert "two gifts, last skitt" in out and "before" in out and "of a scan period" in out

@@ -117,7 +117,9 @@ def test_red_choices_beyond_the_points_scored_are_ignored():
 
 
 def test_ordinary_shot_with_an_empty_pot_is_refused():
-    m = play(game(), {"correct": {"board": {"minus": 20}}})
+    # A correction that empties the pot ends the round (R19): an empty pot at a shot is
+    # reached only from a setup.
+    m = game(board={"minus": 20})
     assert "pot is empty" in refused(m, shot("black", delta={}), key="shot", rule="R20")
 
 

@@ -187,7 +187,8 @@ def test_effect_to_json():
 def test_state_json_has_what_the_ui_renders():
     data = game().state.to_json()
     assert set(data) == {"rules", "phase", "turn", "winner", "round", "rounds", "score",
-                         "round_wins", "board", "blocked", "pot", "big", "must_place_big",
+                         "round_wins", "board", "blocked", "pot", "kept", "minus_hits", "big",
+                         "must_place_big",
                          "shootoff_due", "pending", "last_effects", "board_must_change"}
     assert list(data["board"]) == ["black.red", "black.yellow", "black.blue", "white.red",
                                    "white.yellow", "white.blue", "minus"]

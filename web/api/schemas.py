@@ -88,16 +88,28 @@ class Amend(Change):
 
     off_board: int | None = Field(default=None, ge=0, le=20, description="Skitts off the board.")
     big: str | None = Field(
-        default=None, description='Big-skitt shot: "placed", "missed" or the field it landed on.'
+        default=None,
+        description='Big-skitt shot: "placed", "missed", "off" or the field it landed on.',
     )
     knocked_big: str | Annotated[list[str], Field(min_length=1, max_length=2)] | None = Field(
-        default=None, description='Big skitts knocked loose (R12): "loose" or the field it '
+        default=None, description='Big skitts knocked loose (R12): "loose", "off" or the field it '
         'landed on, or a list of one or two of those (both big skitts knocked loose).'
     )
     chain: list[str] | None = Field(
         default=None, min_length=2, max_length=2, description="Two opposite fields chained."
     )
-    blockade: Blockade | None = Field(default=None, description="A blockade knocked loose.")
+    blockade: Blockade | Annotated[list[Blockade], Field(min_length=1, max_length=6)] | None = (
+        Field(default=None, description="A blockade knocked loose, or a list of them (R16).")
+    )
+    chain_from: str | None = Field(
+        default=None, description="The field a skitt the shot moved into the chain left (R15)."
+    )
+    keep: bool | None = Field(
+        default=None, description="A loose skitt kept for the next shot, not returned (R2)."
+    )
+    minus_hit: bool | None = Field(
+        default=None, description="Trio: the skitt ended on the minus field, unseen (R17)."
+    )
     invalid: bool | None = Field(default=None, description="The referee declares it invalid.")
     red: list[Literal["advance", "back"]] | None = None
     opponent_red: list[Literal["advance", "back"]] | None = None

@@ -6,6 +6,7 @@ import { $, h, toast } from "./dom.js";
 import { labelled, options, stepper } from "./form-controls.js";
 import { Skitter } from "./live.js";
 import { Referee } from "./referee-login.js";
+import { confirmPotWarning, potWarning } from "./tablet-records.js";
 import { drawn, seenOf, staleText } from "./tablet-send.js";
 import { t } from "./words.js";
 
@@ -46,7 +47,7 @@ export function setupCorrections() {
 // `seq` (resending kept entries): the state shown now; the values sent stay those the person
 // changed from the form as filled, so another's change meanwhile is kept where they did not
 // touch it.
-async function sendCorrection(seen) {
+async function sendCorrection(seen, confirmed) {
   const base = corr.base, st = base.state, body = {};
   const score = {}, wins = {}, board = {};
   for (const p of ["black", "white"]) {
@@ -72,6 +73,8 @@ async function sendCorrection(seen) {
   }
   if (!Object.keys(body).length) { toast(t("Nothing to correct: change a value first")); return; }
   body.reason = $("corr-reason").value;
+  const warning = confirmed ? null : potWarning(base, body);  // R19: say it before it is sent
+  if (warning) { confirmPotWarning(warning, () => sendCorrection(seen, true)); return; }
   const at = seen || seenOf(base);
   const r = await Skitter.api("/api/match/steps",
     { seq: at.seq, boot: at.boot, step: { correct: body } });

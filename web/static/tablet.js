@@ -10,6 +10,8 @@ import { Referee } from "./referee-login.js";
 import { amendRed, other, redChoices, showSecondKnocked } from "./tablet-amend.js";
 import { renderEarlier, renderOffer, setupEarlier, setupNewMatch, setupOffer } from "./tablet-matches.js";
 import { fillCorrections, setupCorrections } from "./tablet-corrections.js";
+import { amendMoreValues, fillAmendMore } from "./tablet-amend-more.js";
+import { fillRecords, setupRecords } from "./tablet-records.js";
 import { drawn, hideStale, plain, send, seenOf, staleText } from "./tablet-send.js";
 import { t } from "./words.js";
 
@@ -146,7 +148,7 @@ function amendValues() {
     body.opponent_red = redChoices("amend-opp-red");
   }
   if (st.rules.flipping) body.unblock = $("amend-unblock").value || null;
-  return body;
+  return amendMoreValues(body);
 }
 function amendChanges() {
   if (!amend.filled) return {};
@@ -198,7 +200,7 @@ function fillAmend(s, last, key) {
   offBoard.value = last.off_board || 0;
   $("amend-big-box").classList.toggle("hidden", !last.big);
   options($("amend-big"), [["placed", t("placed in the centre")],
-    ["missed", t("missed (still in hand)")],
+    ["missed", t("missed (still in hand)")], ["off", t("off the board (a penalty point)")],
     ...colourFields.map((f) => [f, t("on {where}", { where: field(f) })])]);
   if (last.big) $("amend-big").value = last.big;
   // R12: one shot may knock both big skitts loose, each landing somewhere of its own
@@ -207,6 +209,7 @@ function fillAmend(s, last, key) {
   $("amend-knocked-box").classList.toggle("hidden", trio);
   for (const [i, id] of [[0, "amend-knocked"], [1, "amend-knocked-2"]]) {
     options($(id), [["", t("no")], ["loose", t("yes, loose")],
+      ["off", t("yes, off the board (a penalty point)")],
       ...colourFields.map((f) => [f, t("yes, onto {where}", { where: field(f) })])]);
     $(id).value = knocked[i] || "";
   }
@@ -226,12 +229,14 @@ function fillAmend(s, last, key) {
   options($("amend-blockade-from"), [["", t("none")], ...colourFields.map((f) => [f, field(f)])]);
   options($("amend-blockade-to"), [["off", t("off the board")], ["minus", field("minus")],
     ...colourFields.map((f) => [f, field(f)])]);
-  $("amend-blockade-from").value = last.blockade ? last.blockade.from : "";
-  if (last.blockade) $("amend-blockade-to").value = last.blockade.to;
+  const firstLoose = [].concat(last.blockade || [])[0];  // one is written as an object
+  $("amend-blockade-from").value = firstLoose ? firstLoose.from : "";
+  if (firstLoose) $("amend-blockade-to").value = firstLoose.to;
   $("amend-unblock-box").classList.toggle("hidden", !flipping);
   options($("amend-unblock"), [["", t("none")], ...opposite.map((f) => [f, field(f)])]);
   $("amend-unblock").value = last.unblock || "";
   $("amend-invalid").checked = Boolean(last.invalid);
+  fillAmendMore(s, last);
   amend.filled = amendValues();
 }
 
@@ -265,6 +270,7 @@ function setup() {
   $("logout").onclick = () => Referee.logout();
   setupShootoff();
   setupCorrections();
+  setupRecords();
   setupNewMatch();
   setupOffer();
   setupEarlier();
@@ -325,6 +331,7 @@ function setup() {
     Question.render($("sec-question"), s, send);
     renderAmend(s);
     fillCorrections(s);
+    fillRecords(s);
     renderEarlier(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
       const form = $("new-match");

@@ -21,8 +21,8 @@ from scorekeeper.shot import Shot
 from scorekeeper.state import State
 
 AMEND_KEYS = (
-    "off_board", "big", "knocked_big", "chain", "blockade", "red", "opponent_red", "unblock",
-    "invalid",
+    "off_board", "big", "knocked_big", "chain", "chain_from", "blockade", "red", "opponent_red",
+    "unblock", "invalid", "keep", "minus_hit",
 )  # fmt: skip
 """What a person may add to the last shot: what the sensors cannot see (docs/scenarios.md)."""
 

@@ -219,6 +219,8 @@ def shot_words(shot: Shot, names: Mapping[str, str], t: Words = ENGLISH) -> str:
         parts.append(t.gettext("big skitt placed"))
     elif shot.big == "missed":
         parts.append(t.gettext("big skitt missed its spot"))
+    elif shot.big == "off":
+        parts.append(t.gettext("big skitt off the board"))
     elif shot.big is not None:
         parts.append(t.gettext("big skitt on {place}").format(
             place=field_words(shot.big, names, t)))
@@ -230,6 +232,13 @@ def shot_words(shot: Shot, names: Mapping[str, str], t: Words = ENGLISH) -> str:
         first, second = shot.chain
         parts.append(t.gettext("chain {first} to {second}").format(
             first=field_words(first, names, t), second=field_words(second, names, t)))
+    if shot.chain_from is not None:
+        parts.append(t.gettext("the chain's skitt came from {place}").format(
+            place=field_words(shot.chain_from, names, t)))
+    if shot.keep:
+        parts.append(t.gettext("a loose skitt kept for the next shot"))
+    if shot.minus_hit:
+        parts.append(t.gettext("a hit on the minus field"))
     if shot.invalid:
         parts.append(t.gettext("declared invalid"))
     said = ", ".join(parts) if parts else t.gettext("nothing changed")
