@@ -1,6 +1,9 @@
 # Two commands a new user needs: `make run` and `make test`. Both build .venv when needed.
 PYTHON ?= python3
 VENV := .venv
+# Two stamps: `make run` needs the runtime only; `make test` adds the dev extra (pytest,
+# Playwright...: some 400 MB a scorekeeper never uses).
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 # constraints.txt pins every package (dev tools too) to the versions CI tests; install.sh
 # installs the Pi with the same file. `make lock` regenerates it after a pyproject.toml change
@@ -12,9 +15,13 @@ LOCK_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev
 
 .PHONY: run test lint rules-check clean lock
 
-$(STAMP): pyproject.toml $(LOCK)
+$(RUNTIME): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -c $(LOCK) -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(VENV)/bin/pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
 
@@ -24,7 +31,7 @@ lock:
 	$(VENV)/bin/pip install --quiet 'uv>=0.5'
 	$(LOCK_COMPILE) $(UPGRADE) -o $(LOCK)
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(VENV)/bin/skitter serve
 
 test: $(STAMP)
