@@ -12,8 +12,15 @@ STAMP := $(VENV)/.installed
 LOCK := constraints.txt
 LOCK_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
 	--custom-compile-command "make lock" --quiet
+# constraints-lowest.txt: every direct dependency at the lowest version pyproject.toml allows
+# (the others as new as they may be); `make test-lowest` runs the fast unit lane on it, CI
+# once (.ci/run), so a floor the code has outgrown fails there, not on a board builder's Pi.
+LOWEST := constraints-lowest.txt
+LOWEST_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
+	--resolution lowest-direct --python-version 3.11 --custom-compile-command "make lock" \
+	--quiet
 
-.PHONY: run test lint rules-check clean lock
+.PHONY: run test test-lowest lint rules-check clean lock
 
 $(RUNTIME): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -30,6 +37,13 @@ lock:
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet 'uv>=0.5'
 	$(LOCK_COMPILE) $(UPGRADE) -o $(LOCK)
+	$(LOWEST_COMPILE) -o $(LOWEST)
+
+test-lowest:
+	$(PYTHON) -m venv .venv-lowest
+	.venv-lowest/bin/pip install --quiet --upgrade pip
+	.venv-lowest/bin/pip install --quiet -c $(LOWEST) -e '.[dev]'
+	.venv-lowest/bin/pytest -m unit -q -n auto -p no:cacheprovider
 
 run: $(RUNTIME)
 	$(VENV)/bin/skitter serve
@@ -46,4 +60,4 @@ rules-check: $(STAMP)
 	$(VENV)/bin/skitter rules-check tests/scenarios
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-lowest build *.egg-info

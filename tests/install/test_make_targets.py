@@ -3,6 +3,7 @@ screen keeps exactly two set-up commands and names what Debian lacks for them.""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -14,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def planned(target: str) -> list[str]:
     """The commands ``make TARGET`` would run from nothing (``-B``: as if no stamp existed)."""
-    result = subprocess.run(["make", "-n", "-B", target], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60, check=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    result = subprocess.run(["make", "--no-print-directory", "-n", "-B", target], cwd=ROOT,
+                            env=env, capture_output=True, text=True, timeout=60, check=True)
     return result.stdout.splitlines()
 
 
