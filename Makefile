@@ -12,6 +12,7 @@ STAMP := $(VENV)/.installed
 LOCK := constraints.txt
 LOCK_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
 	--custom-compile-command "make lock" --quiet
+
 # constraints-lowest.txt: every direct dependency at the lowest version pyproject.toml allows
 # (the others as new as they may be); `make test-lowest` runs the fast unit lane on it, CI
 # once (.ci/run), so a floor the code has outgrown fails there, not on a board builder's Pi.

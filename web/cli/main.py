@@ -22,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.sensors",
     "web.cli.selftest",
     "web.cli.calibrate",
+    "web.cli.hardware",
     "web.cli.hub",
     "web.cli.log",
     "web.cli.stats",
