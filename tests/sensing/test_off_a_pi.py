@@ -79,3 +79,20 @@ def test_the_expanders_off_a_pi_are_one_line_that_names_what_to_use(tmp_path: Pa
     (line,) = result.stderr.strip().splitlines()
     assert "this computer is not a Raspberry Pi" in line and "--source serial" in line
     assert "on this Pi" not in line and "raspi-config" not in line
+
+
+def test_a_missing_usb_board_is_one_reason_said_once(tmp_path: Path) -> None:
+    """``skitter sensors`` on a port that is not there: the link is down, said once, with the
+    system's reason once (pyserial's message repeats it, Errno and all)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "web.cli.main", "sensors", "--source", "serial:/dev/ttyNOPE",
+         "--once"],
+        cwd=ROOT, env=env_for(tmp_path), capture_output=True, text=True, timeout=120,
+        check=False,
+    )
+    first = result.stdout.splitlines()[0]
+    assert first == ("board default · source serial · sensor link down: cannot open "
+                     "/dev/ttyNOPE: No such file or directory"), result.stdout + result.stderr
+    said = result.stdout + result.stderr
+    assert said.count("link down") + said.count("DOWN") == 1
+    assert "Errno" not in said
