@@ -15,7 +15,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from firmware_bridge.profile_model import BoardProfile, ProfileError, pin_name
+from firmware_bridge.profile_model import BoardProfile, ProfileError
 
 HALL_SWITCH = "DRV5032FC (omnipolar, open drain, 20 Hz; TI SLVSDC7)"
 """The reference board's Hall switch (hardware/README.md, "Choosing the Hall switch")."""
@@ -138,13 +138,3 @@ def schematic_svg(profile: BoardProfile) -> str:
             drawing += elm.Label().at(getattr(ic, name)).label(
                 text, loc="right", halign="left", ofst=(0.2, 0))
     return drawing.get_imagedata("svg").decode("utf-8")
-
-
-def pin_table(profile: BoardProfile) -> list[tuple[int, str, str]]:
-    """(cell, expander and pin, role) for every sensed cell: the README's table, checked."""
-    return [(cell, f"0x{address:02X} {pin}", role)
-            for cell, (address, pin, role) in sensed_cells(profile).items()]
-
-
-__all__ = ["Part", "bom_csv", "parts", "pin_name", "pin_table", "schematic_svg",
-           "sensed_cells"]
