@@ -1,6 +1,9 @@
 # Two commands a new user needs: `make run` and `make test`. Both build .venv when needed.
 PYTHON ?= python3
 VENV := .venv
+# Two stamps: `make run` needs the runtime only; `make test` adds the dev extra (pytest,
+# Playwright...: some 400 MB a scorekeeper never uses).
+RUNTIME := $(VENV)/.runtime
 STAMP := $(VENV)/.installed
 # constraints.txt pins every package (dev tools too) to the versions CI tests; install.sh
 # installs the Pi with the same file. `make lock` regenerates it after a pyproject.toml change
@@ -10,11 +13,23 @@ LOCK := constraints.txt
 LOCK_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
 	--custom-compile-command "make lock" --quiet
 
-.PHONY: run test lint rules-check clean lock
+# constraints-lowest.txt: every direct dependency at the lowest version pyproject.toml allows
+# (the others as new as they may be); `make test-lowest` runs the fast unit lane on it, CI
+# once (.ci/run), so a floor the code has outgrown fails there, not on a board builder's Pi.
+LOWEST := constraints-lowest.txt
+LOWEST_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra dev \
+	--resolution lowest-direct --python-version 3.11 --custom-compile-command "make lock" \
+	--quiet
 
-$(STAMP): pyproject.toml $(LOCK)
+.PHONY: run test test-lowest lint rules-check clean lock
+
+$(RUNTIME): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -c $(LOCK) -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(VENV)/bin/pip install --quiet -c $(LOCK) -e '.[dev]'
 	touch $(STAMP)
 
@@ -23,8 +38,15 @@ lock:
 	test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet 'uv>=0.5'
 	$(LOCK_COMPILE) $(UPGRADE) -o $(LOCK)
+	$(LOWEST_COMPILE) -o $(LOWEST)
 
-run: $(STAMP)
+test-lowest:
+	$(PYTHON) -m venv .venv-lowest
+	.venv-lowest/bin/pip install --quiet --upgrade pip
+	.venv-lowest/bin/pip install --quiet -c $(LOWEST) -e '.[dev]'
+	.venv-lowest/bin/pytest -m unit -q -n auto -p no:cacheprovider
+
+run: $(RUNTIME)
 	$(VENV)/bin/skitter serve
 
 test: $(STAMP)
@@ -39,4 +61,4 @@ rules-check: $(STAMP)
 	$(VENV)/bin/skitter rules-check tests/scenarios
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) .venv-lowest build *.egg-info

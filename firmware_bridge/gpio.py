@@ -26,8 +26,9 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
-from gpiozero import LED, Button, DigitalInputDevice, GPIOZeroError
+from gpiozero import LED, Button, Device, DigitalInputDevice, GPIOZeroError
 
+from firmware_bridge.pi_model import gpio_chosen_elsewhere, raspberry_pi_model
 from firmware_bridge.profile_model import BUTTON_NAMES
 from firmware_bridge.source import SourceError
 
@@ -55,9 +56,18 @@ def lgpio_work_dir(folder: str | os.PathLike[str] | None = None) -> str:
     return chosen
 
 
+NOT_A_PI = "this computer is not a Raspberry Pi"
+
+
 def _real_pins(pin_factory: Any) -> None:
-    """Before gpiozero's own factory (not a test's) loads lgpio: give it its folder."""
+    """Before gpiozero's own factory (not a test's) loads lgpio: give it its folder. Off a Pi
+    (and no pin library chosen: by the user's ``GPIOZERO_PIN_FACTORY``, or already set as
+    gpiozero's default) :class:`SourceError` says so in one line, before gpiozero tries and
+    warns about each of its pin libraries in turn."""
     if pin_factory is None:
+        chosen = Device.pin_factory is not None or gpio_chosen_elsewhere()
+        if raspberry_pi_model() is None and not chosen:
+            raise SourceError(NOT_A_PI)
         lgpio_work_dir()
 
 

@@ -22,6 +22,7 @@ import getpass
 import os
 from typing import Any
 
+from firmware_bridge.pi_model import raspberry_pi_model
 from firmware_bridge.source import SourceError
 
 ENABLE_I2C = ("enable I2C with 'sudo raspi-config nonint do_i2c 0' (or dtparam=i2c_arm=on in "
@@ -77,6 +78,12 @@ def open_i2c_bus(bus: int = 1) -> Any:
         ) from None
     except (ValueError, RuntimeError, FileNotFoundError):
         # ExtendedI2C: ValueError "No device found"; Blinka: RuntimeError "Bus not found".
+        if raspberry_pi_model() is None:
+            raise SourceError(
+                f"I2C bus device {path} does not exist: this computer is not a Raspberry Pi; "
+                "read the board with --source serial (a Pico on USB) or try the simulated "
+                "board with --source sim"
+            ) from None
         raise SourceError(
             f"I2C bus device {path} does not exist: I2C is not enabled on this Pi (or the "
             f"profile's [mcp23017] bus = {bus} is wrong); {ENABLE_I2C}, and put the user in "

@@ -6,7 +6,7 @@ Wiring (hardware/README.md has the full picture):
   address is 0x20 + A2A1A0, set by tying its A0-A2 pins to GND or 3.3 V; ``addresses`` lists
   them, and the order fixes the cell numbers: ``cell = address_index * 16 + pin``, pin 0-7
   being GPA0-GPA7 and 8-15 GPB0-GPB7.
-- One Hall switch per cell. Open-drain switches (A3144, DRV5032FB) pull their input LOW when
+- One Hall switch per cell. Open-drain switches (DRV5032FC, DRV5032AJ) pull their input LOW when
   a magnet is present and let go otherwise; the expander's internal 100 kΩ pull-ups, which
   this source enables, hold a free input HIGH. So with ``active_low=True`` (the default) a
   low input means "magnet present"; ``active_low=False`` is for push-pull switches that

@@ -218,7 +218,7 @@ class SerialSource:
         try:
             port = self._factory(path, self.baudrate)
         except (serial.SerialException, OSError, ValueError) as exc:
-            self._retry_later(f"cannot open {path} ({exc})", now)
+            self._retry_later(f"cannot open {path}: {open_failure(exc)}", now)
             return
         self._conn = Connection(path, port)
         self._count("opens")
@@ -309,3 +309,12 @@ class SerialSource:
         for cell in range(self.cells):
             if changed >> cell & 1:
                 events.append(SensorEvent(cell, bool(state.bits >> cell & 1), now))
+
+
+def open_failure(exc: Exception) -> str:
+    """Why a port did not open, once: pyserial wraps the system's error in a message that
+    repeats it ("could not open port X: [Errno 2] No such file or directory: 'X'")."""
+    wrapped = isinstance(exc, OSError) and exc.errno is not None
+    cause = exc.__context__ if wrapped and isinstance(exc.__context__, OSError) else None
+    return getattr(cause, "strerror", None) or str(exc)
+

@@ -1,7 +1,7 @@
 """skitter sensor firmware for a Raspberry Pi Pico (RP2040) running CircuitPython.
 
 Each Hall switch goes between a GPIO below and GND (3.3 V supply); the RP2040's internal
-pull-ups hold a free input high and an open-drain switch (A3144, DRV5032FB) pulls it LOW when
+pull-ups hold a free input high and an open-drain switch (DRV5032FC, DRV5032AJ) pulls it LOW when
 a magnet is present, so low = magnet. Cell *i* is ``SENSOR_PINS[i]``. The frames go out on
 the USB data port that ``boot.py`` enables (docs/sensor-link.md); the on-board LED follows
 LED bit 0 of the host's ``L`` frame.
@@ -12,10 +12,14 @@ GP0 and SCL to GP1; cell = index in ``EXPANDERS`` * 16 + pin (GPA0-GPA7, GPB0-GP
 numbers as on the Pi, low = magnet through the expanders' pull-ups. An expander that stops
 answering keeps its cells as last read and is reported once as an ``i2c`` fault.
 
-Edit ``BOARD_ID`` (it must match the profile's ``board_id`` if the profile names one) and
-``SENSOR_PINS`` (their number is the profile's ``cells``) or ``EXPANDERS`` (16 cells each),
-then copy this file, ``boot.py`` and ``skitterlink.py`` to the CIRCUITPY drive.
+The board is set up in ``settings.toml`` (CircuitPython reads it with ``os.getenv``), not
+here: ``SKITTER_BOARD_ID`` (it must match the profile's ``board_id`` if the profile names
+one) and ``SKITTER_SENSOR_PINS`` (their number is the profile's ``cells``) or
+``SKITTER_EXPANDERS`` (16 cells each). Copy this file, ``boot.py``, ``skitterlink.py`` and
+``settings.toml`` to the CIRCUITPY drive, then edit ``settings.toml`` there.
 """
+
+import os
 
 import board
 import digitalio
@@ -24,15 +28,11 @@ import skitterlink
 import supervisor
 import usb_cdc
 
-BOARD_ID = "skitter-1"
 VERSION = "1.0.0"
-SENSOR_PINS = (
-    board.GP2, board.GP3, board.GP4, board.GP5, board.GP6, board.GP7,
-    board.GP8, board.GP9, board.GP10, board.GP11, board.GP12, board.GP13,
-    board.GP14, board.GP15, board.GP16, board.GP17, board.GP18, board.GP19,
-    board.GP20, board.GP21, board.GP22, board.GP26, board.GP27, board.GP28,
-)
-EXPANDERS = ()  # the reference board: (0x20, 0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27)
+BOARD_ID = os.getenv("SKITTER_BOARD_ID") or "skitter-1"
+SENSOR_PINS = tuple(getattr(board, "GP" + str(n))
+                    for n in skitterlink.sensor_pins(os.getenv("SKITTER_SENSOR_PINS")))
+EXPANDERS = skitterlink.expander_addresses(os.getenv("SKITTER_EXPANDERS"))
 
 # MCP23017 registers (IOCON.BANK = 0, as after power-up): pairs for port A and B.
 IODIR, GPPU, GPIO, OLAT = 0x00, 0x0C, 0x12, 0x14

@@ -194,3 +194,42 @@ class Firmware:
                 return None
             return text
         return None
+
+
+def settings_list(text, what, low, high):
+    """The comma-separated integers of a ``settings.toml`` value (decimal or 0x hex), each
+    from ``low`` to ``high``; ``ValueError`` naming ``what`` and the bad item."""
+    out = []
+    for item in (text or "").split(","):
+        item = item.strip()
+        if not item:
+            continue
+        value = _number(item)
+        if value is None:
+            raise ValueError("settings.toml " + what + ": " + repr(item) + " is not a number")
+        if value < low or value > high:
+            raise ValueError("settings.toml " + what + ": " + item + " is outside "
+                             + str(low) + "-" + str(high))
+        if value in out:
+            raise ValueError("settings.toml " + what + ": " + item + " is listed twice")
+        out.append(value)
+    return tuple(out)
+
+
+def _number(item):
+    """``item`` as an integer (decimal, or hex after ``0x``), None when it is not one."""
+    try:
+        return int(item, 16) if item.lower().startswith("0x") else int(item)
+    except ValueError:
+        return None
+
+
+def sensor_pins(text):
+    """The GPIO numbers of ``SKITTER_SENSOR_PINS`` (GP0 and GP1 carry the expanders' I2C)."""
+    return settings_list(text, "SKITTER_SENSOR_PINS", 0, 29)
+
+
+def expander_addresses(text):
+    """The I2C addresses of ``SKITTER_EXPANDERS`` (an MCP23017 answers at 0x20-0x27)."""
+    return settings_list(text, "SKITTER_EXPANDERS", 0x20, 0x27)
+

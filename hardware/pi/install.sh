@@ -196,15 +196,27 @@ install_program() {
     if [ "$PRINT_ONLY" -eq 1 ] || [ ! -x /opt/skitter/venv/bin/python ]; then
         run python3 -m venv --system-site-packages /opt/skitter/venv
     fi
-    # The versions CI tested (constraints.txt, made by `make lock`).
-    run /opt/skitter/venv/bin/pip install --quiet -c "$SRC/constraints.txt" "$SRC"
-    run /opt/skitter/venv/bin/pip install --quiet --no-deps --force-reinstall "$SRC"
+    # The wheel is built from a clean copy of the checkout into a temporary folder
+    # (build-wheel.sh), so the checkout stays as cloned; then installed with the versions CI
+    # tested (constraints.txt, made by `make lock`).
+    local wheel
+    if [ "$PRINT_ONLY" -eq 1 ]; then
+        say "would run: $HERE/build-wheel.sh /opt/skitter/venv/bin/python WHEELDIR"
+        wheel="WHEELDIR/skitter_scorekeeper-VERSION-py3-none-any.whl"
+    else
+        WHEELS="$(mktemp -d)"
+        trap 'rm -rf "$WHEELS"' EXIT
+        wheel="$("$HERE/build-wheel.sh" /opt/skitter/venv/bin/python "$WHEELS")"
+    fi
+    run /opt/skitter/venv/bin/pip install --quiet -c "$SRC/constraints.txt" "$wheel"
+    run /opt/skitter/venv/bin/pip install --quiet --no-deps --force-reinstall "$wheel"
     # `skitter` on every user's PATH (and sudo's secure_path).
     link /opt/skitter/venv/bin/skitter /usr/local/bin/skitter
     if [ "$PRINT_ONLY" -eq 1 ]; then
         say "note: under --root the virtual environment is not built; on the Pi run"
         say "      python3 -m venv --system-site-packages /opt/skitter/venv &&"
-        say "      /opt/skitter/venv/bin/pip install -c $SRC/constraints.txt $SRC"
+        say "      $HERE/build-wheel.sh /opt/skitter/venv/bin/python WHEELDIR &&"
+        say "      /opt/skitter/venv/bin/pip install -c $SRC/constraints.txt WHEELDIR/*.whl"
     fi
 }
 

@@ -73,7 +73,7 @@ def test_a_refused_count_takes_the_plural_german_needs() -> None:
 
 
 def test_an_unnamed_side_is_a_seat_the_page_words_and_a_name_is_kept() -> None:
-    entry = {"board": "b9", "online": True,
+    entry = {"board": "b9", "online": True, "version": "0.4.0",
              "state": {"match_id": 1, "seq": 0, "names": {"black": "Jürgen"}, "state": {}}}
 
     class Store:
@@ -86,7 +86,7 @@ def test_an_unnamed_side_is_a_seat_the_page_words_and_a_name_is_kept() -> None:
         def selftests(self) -> dict[str, Any]:
             return {}
 
-        def boards(self, only: Any) -> list[dict[str, Any]]:
+        def boards(self, only: Any = None) -> list[dict[str, Any]]:
             return [entry]
 
         def contiguous_seq(self, board: str, match: int) -> int:

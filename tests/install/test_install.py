@@ -267,8 +267,17 @@ def test_the_venv_gets_the_versions_ci_tested(root, stubs):
     out = install(root, stubs).stdout
     src = PI.parent.parent
     assert (f"would run: /opt/skitter/venv/bin/pip install --quiet -c {src}/constraints.txt "
-            f"{src}") in out
+            "WHEELDIR/skitter_scorekeeper-VERSION-py3-none-any.whl") in out
     assert (src / "constraints.txt").is_file()
+
+
+def test_the_wheel_is_built_apart_from_the_checkout_and_that_is_installed(root, stubs):
+    """pip never gets the checkout itself (it would build in place, as root): the wheel
+    build-wheel.sh made in a temporary folder."""
+    out = install(root, stubs).stdout
+    assert f"would run: {PI}/build-wheel.sh /opt/skitter/venv/bin/python WHEELDIR" in out
+    pip_lines = [line for line in out.splitlines() if "/pip install" in line]
+    assert pip_lines and all(line.endswith(".whl") for line in pip_lines), pip_lines
 
 
 @pytest.mark.parametrize("arch", ["armhf", "armel"])

@@ -7,6 +7,7 @@ import importlib.util
 import random
 import runpy
 import sys
+import tomllib
 import types
 from pathlib import Path
 
@@ -167,8 +168,14 @@ class _Port:
 
 
 def _fake_circuitpython(
-    monkeypatch: pytest.MonkeyPatch, port: _Port, low_pins: set[str], passes: int
+    monkeypatch: pytest.MonkeyPatch, port: _Port, low_pins: set[str], passes: int,
+    **settings: str,
 ) -> None:
+    """CircuitPython's modules, and its ``os.getenv`` reading the shipped ``settings.toml``
+    (with ``settings`` changed, as a builder edits it on the drive)."""
+    shipped = tomllib.loads((FIRMWARE / "settings.toml").read_text())
+    for key, value in {**shipped, **settings}.items():
+        monkeypatch.setenv(key, value)
     board = types.ModuleType("board")
     for name in [f"GP{i}" for i in range(29)] + ["LED"]:
         setattr(board, name, name)
@@ -249,11 +256,8 @@ def test_code_py_reads_the_reference_boards_eight_expanders_over_i2c(
     busio.I2C = lambda scl, sda, frequency=100000: bus  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "busio", busio)
     port = _Port(encode_frame("?"))
-    _fake_circuitpython(monkeypatch, port, low_pins=set(), passes=120)
-    source = (FIRMWARE / "code.py").read_text()
-    assert source.count("EXPANDERS = ()") == 1
-    code = tmp_path / "code.py"
-    code.write_text(source.replace("EXPANDERS = ()", f"EXPANDERS = {tuple(addresses)!r}"))
+    _fake_circuitpython(monkeypatch, port, low_pins=set(), passes=120,
+                        SKITTER_EXPANDERS=",".join(f"0x{a:02x}" for a in addresses))
     bus.detach(0x27)  # one expander is off the bus at first, back after 40 passes
     reads = 0
     read = bus.writeto_then_readfrom
@@ -267,7 +271,7 @@ def test_code_py_reads_the_reference_boards_eight_expanders_over_i2c(
 
     bus.writeto_then_readfrom = reading  # type: ignore[method-assign]
     with pytest.raises(_StopLoop):
-        runpy.run_path(str(code), run_name="__main__")
+        runpy.run_path(str(FIRMWARE / "code.py"), run_name="__main__")
     out = frames(bytes(port.tx), cells=profile.cells)
     assert [f for f in out if isinstance(f, Hello)] == [Hello("1.0.0", "skitter-1", 128)] * 2
     sent = [f.bits for f in out if isinstance(f, State)]
@@ -280,3 +284,51 @@ def test_code_py_reads_the_reference_boards_eight_expanders_over_i2c(
         chip = bus.chips[address]
         assert chip.regs[0x0C] == chip.regs[0x0D] == 0x7F  # pull-ups on the inputs
         assert chip.regs[0x00] == chip.regs[0x01] == 0x7F  # GPA7/GPB7 outputs
+
+
+# --- settings.toml: the board's settings, where CircuitPython reads them ----------------
+
+
+def test_the_shipped_settings_are_valid_toml_of_strings_circuitpython_reads() -> None:
+    settings = tomllib.loads((FIRMWARE / "settings.toml").read_text())
+    assert set(settings) == {"SKITTER_BOARD_ID", "SKITTER_SENSOR_PINS", "SKITTER_EXPANDERS"}
+    assert all(isinstance(v, str) for v in settings.values())
+    assert len(sk.sensor_pins(settings["SKITTER_SENSOR_PINS"])) == 24
+    assert sk.expander_addresses(settings["SKITTER_EXPANDERS"]) == ()
+    code = (FIRMWARE / "code.py").read_text()
+    assert 'os.getenv("SKITTER_BOARD_ID")' in code and "board.GP2," not in code
+
+
+def test_the_reference_boards_expanders_in_settings_give_its_cells() -> None:
+    from firmware_bridge.profile import load_profile
+
+    profile = load_profile()
+    assert profile.mcp23017 is not None
+    text = ",".join(f"0x{a:02x}" for a in profile.mcp23017.addresses)
+    assert 16 * len(sk.expander_addresses(text)) == profile.cells
+
+
+def test_a_board_id_set_in_settings_is_the_one_the_board_says(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    port = _Port(encode_frame("?"))
+    _fake_circuitpython(monkeypatch, port, low_pins=set(), passes=20,
+                        SKITTER_BOARD_ID="table-3", SKITTER_SENSOR_PINS="2,3,4")
+    with pytest.raises(_StopLoop):
+        runpy.run_path(str(FIRMWARE / "code.py"), run_name="__main__")
+    hellos = [f for f in frames(bytes(port.tx), cells=3) if isinstance(f, Hello)]
+    assert hellos and hellos[0] == Hello("1.0.0", "table-3", 3)
+
+
+@pytest.mark.parametrize("text, why", [
+    ("2,x", "'x' is not a number"), ("2,30", "30 is outside 0-29"), ("2,2", "2 is listed twice"),
+])
+def test_a_bad_pin_list_is_refused_naming_the_setting_and_the_item(text: str, why: str) -> None:
+    with pytest.raises(ValueError, match="SKITTER_SENSOR_PINS: " + why):
+        sk.sensor_pins(text)
+
+
+def test_an_address_no_mcp23017_answers_at_is_refused() -> None:
+    with pytest.raises(ValueError, match="SKITTER_EXPANDERS: 0x30 is outside 32-39"):
+        sk.expander_addresses("0x20,0x30")
+

@@ -344,10 +344,24 @@ def test_random_bus_noise_never_raises_and_the_board_is_read_right(
     assert source.status().errors == bus.errors_raised > 0
 
 
-def test_no_i2c_bus_off_a_pi_stops_with_a_clear_error(clock: FakeClock) -> None:
+def test_no_i2c_bus_off_a_pi_stops_with_a_clear_error(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("firmware_bridge.i2c_bus.raspberry_pi_model", lambda: None)
+    src = MCP23017Source(addresses=(0x20,), cells=16, clock=clock, bus=93)
+    with pytest.raises(SourceError, match="I2C bus device /dev/i2c-93 does not exist: this "
+                       "computer is not a Raspberry Pi; read the board with --source serial"):
+        src.start()
+
+
+def test_no_i2c_bus_on_a_pi_says_how_to_enable_it(
+    clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("firmware_bridge.i2c_bus.raspberry_pi_model",
+                        lambda: "Raspberry Pi 5 Model B Rev 1.0")
     src = MCP23017Source(addresses=(0x20,), cells=16, clock=clock, bus=93)
     with pytest.raises(SourceError, match="I2C bus device /dev/i2c-93 does not exist: I2C is "
-                       "not enabled"):
+                       "not enabled on this Pi"):
         src.start()
 
 

@@ -46,6 +46,7 @@ from web.i18n import SOURCE, LanguageMiddleware, current
 from web.stats.history import History
 from web.table.snapshot import worded
 from web.table.table import Refused, Stale, Table
+from web.version import skitter_version
 
 if TYPE_CHECKING:
     from web.api.watchdog import Watchdog
@@ -125,6 +126,7 @@ def create_app(
         summary="Live scoreboard, referee display and tablet for skitter.",
         description="Reading is open to all; every change needs the referee's session "
         "(POST /api/referee/login) and carries the `seq` it was made against.",
+        version=skitter_version(),
         lifespan=lifespan,
         docs_url=None,
         redoc_url=None,

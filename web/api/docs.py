@@ -1,23 +1,23 @@
 """``/docs`` served from a Python package, so the API reference works with no internet.
 
 FastAPI's default page loads Swagger UI from a CDN and is blank offline (at a tournament
-venue, often). The ``fastapi-offline`` package carries a current Swagger UI (one that reads
-OpenAPI 3.1, as FastAPI writes it); its assets are mounted under ``/docs-assets`` and the
-page points there. Only the assets are used: the app stays a plain ``FastAPI``.
+venue, often). The ``swagger-ui-bundle-v2`` package (the connexion maintainers' bundle of
+Swagger UI's release files, kept current) carries a Swagger UI that reads OpenAPI 3.1, as
+FastAPI writes it; its files are mounted under ``/docs-assets`` and the page points there.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-import fastapi_offline
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
+from swagger_ui_bundle import swagger_ui_path
 
 ASSETS = "/docs-assets"
-ASSET_DIR = Path(fastapi_offline.__file__).parent / "static"
+ASSET_DIR = Path(str(swagger_ui_path))
 
 
 def install_docs(app: FastAPI) -> None:

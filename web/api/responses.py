@@ -85,6 +85,7 @@ class About(Described):
     pages: dict[str, str]
     source: str
     virtual_board: bool
+    version: str = Field(description="The version of skitter this board runs.")
 
 
 class Health(Described):

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from web.cli.help_words import WORDS, Formatter, argparse_refusals, headings
+from web.version import skitter_version
 
 COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.rules_check",
@@ -21,6 +22,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.sensors",
     "web.cli.selftest",
     "web.cli.calibrate",
+    "web.cli.hardware",
     "web.cli.hub",
     "web.cli.log",
     "web.cli.stats",
@@ -40,6 +42,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         description=WORDS.gettext("Scorekeeper for skitter, the magnetic flicking game."),
     )
     headings(parser)
+    parser.add_argument("--version", action="version", version=f"skitter {skitter_version()}",
+                        help=WORDS.gettext("show the version of skitter and stop"))
     sub = parser.add_subparsers(dest="command", metavar=WORDS.gettext("COMMAND"))
     for dotted in COMMAND_MODULES:
         module = importlib.import_module(dotted)

@@ -174,9 +174,13 @@ def render_frame(source: Source, pipeline: Pipeline, t: Words = ENGLISH) -> str:
     link = t.gettext("up") if status.up else t.gettext("DOWN")
     if status.degraded:
         link += ", " + t.gettext("degraded ({n} errors)").format(n=status.errors)
-    lines = [t.gettext("board {board} · source {source} · link {link}").format(
-        board=profile.name, source=source.name, link=link)
-             + (f" · {status.message}" if status.message else "")]
+    if status.message and not status.up:  # it says the link is down, and why
+        lines = [t.gettext("board {board} · source {source}").format(
+            board=profile.name, source=source.name) + f" · {status.message}"]
+    else:
+        lines = [t.gettext("board {board} · source {source} · link {link}").format(
+            board=profile.name, source=source.name, link=link)
+                 + (f" · {status.message}" if status.message else "")]
     lines.append(t.gettext("cells: ■ active  □ idle  ✕ muted  ! flagged  · not used"))
 
     def mark(cell: int) -> str:

@@ -19,8 +19,10 @@ from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.store import StoreError
 from scorekeeper.words import ENGLISH, Words, refusal
+from web.cli.folder_lock import FolderInUse, FolderLock
 from web.cli.help_words import WORDS
 from web.cli.language import command_language, configured_language
+from web.cli.serve_refusals import cannot_listen, folder_in_use
 from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
 from web.config.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 from web.config.settings import ConfigError, Settings
@@ -64,16 +66,32 @@ def run(args: argparse.Namespace) -> int:
     for warning in command_line_secrets(args.pin, args.opt_mqtt_url, t):
         print("skitter: " + t.gettext("warning: {warning}").format(warning=warning),
               file=sys.stderr)
+    # The data folder and the port first: a run that cannot serve prints no banner and
+    # makes no PIN.
+    lock = FolderLock(settings.data_dir)
     try:
-        pins = PinStore(settings.data_dir, settings.pin_hash)
-        if pin is not None:
-            pins.set(check_pin_format(pin))
-            new_pin = None
-        else:
-            new_pin = pins.ensure()
-    except (PinError, OSError) as exc:
-        return _fail(t.gettext("referee PIN: {problem}").format(problem=exc), 2)
-    return serve(settings, pins, new_pin, t)
+        lock.acquire()
+    except FolderInUse as exc:
+        return _fail(folder_in_use(exc, t), 1)
+    except OSError as exc:
+        return _fail(t.gettext("data folder {folder}: {problem}").format(
+            folder=settings.data_dir, problem=exc.strerror or exc), 2)
+    try:
+        refused = cannot_listen(settings.host, settings.port, t)
+        if refused is not None:
+            return _fail(refused, 1)
+        try:
+            pins = PinStore(settings.data_dir, settings.pin_hash)
+            if pin is not None:
+                pins.set(check_pin_format(pin))
+                new_pin = None
+            else:
+                new_pin = pins.ensure()
+        except (PinError, OSError) as exc:
+            return _fail(t.gettext("referee PIN: {problem}").format(problem=exc), 2)
+        return serve(settings, pins, new_pin, t)
+    finally:
+        lock.release()
 
 
 def serve(settings: Settings, pins: PinStore, new_pin: str | None,

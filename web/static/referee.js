@@ -210,6 +210,10 @@ Skitter.api("/api/board").then((r) => {
   profile = r.data.profile;
   if (Skitter.state) renderCells(Skitter.state); // the state may have come first
 });
+Skitter.api("/api/about").then((r) => {
+  if (r.ok) document.getElementById("version").textContent =
+    t("skitter version {version}", { version: r.data.version });
+});
 Referee.check();
 Skitter.start();
 

@@ -12,7 +12,8 @@ publishes what it finds, so nothing here can stop or slow the game:
   last ``seq`` of the board's previous matches), so a hub that starts late sees every board at
   once and knows how far each earlier game went;
 - ``<prefix>/<board>/status`` is ``{"online": true}`` (retained) while connected, and the
-  broker publishes ``{"online": false}`` (the last will) when the board vanishes.
+  broker publishes ``{"online": false}`` (the last will) when the board vanishes; both carry
+  the ``version`` of skitter the board runs.
 
 Nothing is lost and nothing matters twice: the last ``seq`` the broker acknowledged for each
 match is kept in a small SQLite file of the link's own (the match log's schema is not
@@ -47,6 +48,7 @@ from web.tournament.board_commands import BoardCommands, CommandHandler
 from web.tournament.board_states import StateFold
 from web.tournament.mqtt_outbox import AckWindow, Outbox
 from web.tournament.selftest_wire import SelfTestPublisher
+from web.version import skitter_version
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +119,8 @@ class BoardLink:
         )
         self.client.will_set(
             self.topics.status,
-            wire.encode({"v": wire.WIRE_VERSION, "board_id": self.board_id, "online": False}),
+            wire.encode({"v": wire.WIRE_VERSION, "board_id": self.board_id, "online": False,
+                         "version": skitter_version()}),
             qos=1,
             retain=True,
         )
@@ -351,7 +354,7 @@ class BoardLink:
     def _status_payload(self, online: bool) -> bytes:
         return wire.encode(
             {"v": wire.WIRE_VERSION, "board_id": self.board_id, "online": online,
-             "at": self._clock()}
+             "at": self._clock(), "version": skitter_version()}
         )
 
     def _rewind(self, match_id: int, after: int) -> None:

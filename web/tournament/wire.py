@@ -7,7 +7,8 @@ broker ACL can let a board publish under its own id only (``hardware/mosquitto/a
                                      with ``previous``: [{match_id, seq}] of earlier matches
     <prefix>/<board>/events          QoS 1: every match event, with the state after it and
                                      the match's rules and setup (the hub replays them)
-    <prefix>/<board>/status          retained: online / offline (offline is the last will)
+    <prefix>/<board>/status          retained: online / offline (offline is the last will),
+                                     with the ``version`` of skitter the board runs
     <prefix>/<board>/command         hub → board: undo, correct, resend, offer (a tournament
                                      game for the board's tablet: ``web.table.offer``),
                                      withdraw (that offer taken back, by its id)

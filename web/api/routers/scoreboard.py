@@ -18,6 +18,7 @@ from web.api.deps import TableDep
 from web.api.responses import About, download
 from web.i18n import CURRENT, for_request, page_in
 from web.page_parts import with_parts
+from web.version import skitter_version
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 PAGES = {"/": "scoreboard.html", "/referee": "referee.html", "/tablet": "tablet.html",
@@ -57,6 +58,7 @@ async def about(request: Request, table: TableDep) -> dict[str, Any]:
                    ("/board", "board"))},
         "source": table.source_name,
         "virtual_board": bool(table.sensing and table.sensing.simulator),
+        "version": skitter_version(),
     }
 
 

@@ -71,6 +71,7 @@ from web.tournament.hub.said import MARK, Refusal, answered, detail
 from web.tournament.hub.tournament import Tournament, TournamentError
 from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, check_board_id
+from web.version import skitter_version
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -360,7 +361,7 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = (), *,
                         await running
             await hub.broadcaster.close_all()
 
-    app = FastAPI(title="skitter tournament hub", lifespan=lifespan)
+    app = FastAPI(title="skitter tournament hub", version=skitter_version(), lifespan=lifespan)
     app.state.hub = hub
     app.state.auth = hub.auth
     app.include_router(pages)

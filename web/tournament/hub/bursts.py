@@ -193,7 +193,8 @@ class BurstStore:
                                  f"on {topic}")
         if kind == "status":
             online = intake.status(data)
-            self.store.set_board_status(board, online, at=now)
+            self.store.set_board_status(board, online, at=now,
+                                        version=intake.reported_version(data))
             return Stored(board, online=online)
         elif kind == "state":
             state = intake.board_state(data)

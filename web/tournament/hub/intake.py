@@ -14,6 +14,7 @@ Only the keys the hub reads are kept: what a board adds beyond them is not store
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping
 from typing import Any, get_args
 
@@ -222,6 +223,21 @@ def status(data: Mapping[str, Any]) -> bool:
     if "at" in data:
         _time(data["at"], "at")
     return online
+
+
+VERSION_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+!_-]{0,39}$")
+
+
+def reported_version(data: Mapping[str, Any]) -> str | None:
+    """The version of skitter a board's status message names; None for a board whose
+    skitter is older than the version's sending (0.4.0)."""
+    if "version" not in data:
+        return None
+    found = data["version"]
+    if not isinstance(found, str) or not VERSION_RE.match(found):
+        raise wire.WireError(f"version: expected a version such as 0.4.0, got "
+                             f"{checks.show(found)}")
+    return found
 
 
 def board_state(data: Mapping[str, Any]) -> dict[str, Any]:

@@ -57,6 +57,24 @@ def board_alerts(entry: dict[str, Any], received: int,
     return out
 
 
+def version_alerts(version: str | None, others: Iterable[str | None]) -> list[dict[str, Any]]:
+    """A warning when this board runs another skitter than the other boards at the event
+    (``others``: their versions, None for a board too old to send one, which carries its
+    own warning)."""
+    sent = {o for o in others if o is not None}
+    if version is None:
+        return [said("version", MARK.gettext(
+            "this board runs a skitter too old to say its version, other boards here run "
+            "{others}: update it so every board follows the same rules"),
+            others=", ".join(sorted(sent)))] if sent else []
+    differ = sorted(sent - {version})
+    if not differ:
+        return []
+    return [said("version", MARK.gettext(
+        "this board runs skitter {version}, other boards here run {others}: update them so "
+        "every board follows the same rules"), version=version, others=", ".join(differ))]
+
+
 def split_alerts(alerts: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
                                                          list[dict[str, Any]]]:
     """The faults, and the normal moments (:data:`NORMAL_KINDS`)."""
@@ -137,6 +155,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
     assigned = {p.board: p for p in store.pairings() if p.board}
     refusals = store.refusals()
     selftests = store.selftests()
+    versions = {e["board"]: e["version"] for e in store.boards()}
     out = []
     for entry in store.boards(only):
         payload = entry.get("state") or {}
@@ -148,7 +167,9 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
         done = store.game(entry["board"], match_id) if match_id else None
         faults, notes = split_alerts(
             board_alerts(entry, received, refusals.get(entry["board"]))
-            + name_alerts(payload, pairing, finished=done is not None))
+            + name_alerts(payload, pairing, finished=done is not None)
+            + version_alerts(entry["version"], (v for b, v in versions.items()
+                                                if b != entry["board"])))
         if done is not None and done.round is not None:
             notes.append(_finished_words(done, pairing))
             if (done.round, done.table) != (None if pairing is None else
@@ -158,6 +179,7 @@ def boards_view(t: Tournament, only: Iterable[str] | None = None) -> list[dict[s
             {
                 "board": entry["board"],
                 "online": entry["online"],
+                "version": entry["version"],
                 "match_id": match_id,
                 "seq": payload.get("seq", 0),
                 "received": received,

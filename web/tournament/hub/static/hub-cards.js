@@ -62,6 +62,9 @@ function renderBoards(s, only) {
       Common.t("self-test {date}: {outcome}", { date: when(st.date), outcome: outcome + failures(st) });
     $(".selftest", card).className = `selftest ${!st ? "muted" : st.passed ? "ok" : "bad"}`;
     if (st && st.failed.length) $(".selftest", card).title = st.failed.join("; ");
+    $(".version", card).textContent = b.version
+      ? Common.t("skitter version {version}", { version: b.version })
+      : Common.t("skitter version not sent (older than 0.4.0)");
     const alerts = $(".alerts", card);
     for (const a of b.alerts) alerts.append(h("li", {}, said(a)));
     const notes = $(".notes", card);  // normal moments of play: plain, never an alarm

@@ -18,14 +18,18 @@ class BoardTables(StoreBase):
 
     # Boards --------------------------------------------------------------------------
 
-    def set_board_status(self, board: str, online: bool, *, at: float) -> None:
+    def set_board_status(self, board: str, online: bool, *, at: float,
+                         version: str | None = None) -> None:
+        """``version``: the skitter the board runs, as its status says (None: it says none).
+        A new version touches every board: each card compares its own with the others'."""
         with self._tx() as db:
-            self._touch(board)
+            row = db.execute("SELECT version FROM boards WHERE board = ?", (board,)).fetchone()
+            self._touch(board, all_boards=(row[0] if row else None) != version)
             db.execute(
-                "INSERT INTO boards (board, online, status_at) VALUES (?, ?, ?) "
+                "INSERT INTO boards (board, online, status_at, version) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT(board) DO UPDATE SET online = excluded.online,"
-                " status_at = excluded.status_at",
-                (board, int(online), at),
+                " status_at = excluded.status_at, version = excluded.version",
+                (board, int(online), at, version),
             )
 
     def set_board_state(self, board: str, payload: Mapping[str, Any], *, at: float) -> None:
@@ -42,8 +46,8 @@ class BoardTables(StoreBase):
 
     def boards(self, only: Iterable[str] | None = None) -> list[dict[str, Any]]:
         """Every board heard of (or those of ``only``), by name: ``board``, ``online``,
-        ``status_at``, ``state`` (payload)."""
-        sql = "SELECT board, online, status_at, state, state_at FROM boards"
+        ``status_at``, ``state`` (payload), ``version`` (None: not sent)."""
+        sql = "SELECT board, online, status_at, state, state_at, version FROM boards"
         args: list[str] = []
         if only is not None:
             args = sorted(set(only))
@@ -56,6 +60,7 @@ class BoardTables(StoreBase):
                 "status_at": r[2],
                 "state": load_json(r[3]) if r[3] else None,
                 "state_at": r[4],
+                "version": r[5],
             }
             for r in rows
         ]

@@ -83,7 +83,8 @@ CREATE TABLE IF NOT EXISTS refusals (
 """
 
 
-ADDED_COLUMNS = (("field_changes", "said", "TEXT"), ("claims", "why_said", "TEXT"))
+ADDED_COLUMNS = (("field_changes", "said", "TEXT"), ("claims", "why_said", "TEXT"),
+                 ("boards", "version", "TEXT"))
 """Columns added after a hub's file was first made: a file from an older hub gets them (its
 rows hold NULL there) when it is opened."""
 
