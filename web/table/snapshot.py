@@ -39,6 +39,7 @@ from scorekeeper.words import (
 from web.table.committed import Committed
 from web.table.match_log import LogEntry, MatchLog
 from web.table.offer import offer_in_language
+from web.table.order import order_words
 
 LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
@@ -190,12 +191,15 @@ def sent_entry_in_words(entry: Mapping[str, Any], names: Mapping[str, str],
 
 
 def sensing_part(
-    sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str
+    sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str,
+    order: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Tracker status, link, sensor health and the virtual board, as published (``sensed``:
-    :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``)."""
+    :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``; ``order``: the
+    referee's open question whose shot a landing is, ``web.table.order``)."""
     return {
-        "tracker": tracker.status().to_json(),
+        "tracker": {**tracker.status().to_json(), "order": None if order is None
+                    else dict(order)},
         "link": sensed["link"],
         "sensors": sensed["sensors"],
         "sensing": {
@@ -255,7 +259,9 @@ def alerts(
             "A board sensor needs the referee: play waits until it is checked")})
     tracker = view["tracker"]
     question = question_words(tracker.get("question"), names, t)
-    if tracker["mode"] == "question" and question:
+    if tracker.get("order"):
+        out.append({"kind": "order", "message": order_words(tracker["order"], names, t)})
+    elif tracker["mode"] == "question" and question:
         out.append({"kind": "question", "message": question["alert"]})
     elif tracker["mode"] == "restore":
         differences = tracker.get("differences") or {}
@@ -314,6 +320,7 @@ def board_part(
         "board": board_words(view["tracker"], names, t) if source
         else board_status(view["tracker"], state, names, t),
         "question": question_words(view["tracker"].get("question"), names, t),
+        "order": order_words(view["tracker"].get("order"), names, t),
     }
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.errors import because
-from scorekeeper.events import Correction, ShotEvent
+from scorekeeper.events import Correction, ShotEvent, Undo
 from scorekeeper.store import StoreUnwritable
 from web.table.core import TableCore
 from web.table.errors import Refused, Stale
@@ -67,7 +67,7 @@ class Table(TableCore):
                 self._on_watch(self.watch.not_recorded,
                                "the match changed while it was being recorded")
             else:
-                self._apply_sensed(sensed.shot, source="sensor", timeline=sensed.timeline)
+                self._apply_sensed(sensed.shot, source=sensed.source, timeline=sensed.timeline)
         except Exception as exc:  # noqa: BLE001 - the hold must end; the referee decides
             log.exception("a sensed shot could not be stored")
             self._on_watch(self.watch.not_recorded, str(exc))
@@ -149,13 +149,34 @@ class Table(TableCore):
     def no_change(self, *, source: str = "manual") -> None:
         """The player due shot and nothing on the board changed."""
         with self.watch.lock:
-            shot = self.watch.no_change()
-            if shot is None and self.tracker.question is not None:
+            shot = self.watch.no_change(self.clock.now())
+            if shot is None and (self.tracker.question is not None
+                                 or self.watch.waiting_press()):
+                # a full field: the referee says what the shot added there; or a landing
+                # too close to the press to order: it waits for the board to come to rest
                 self._send(self.watch.shown())
-                return  # a full field: the referee says what the shot added there
+                return
         if shot is None:
             raise Refused(because("nobody is due to shoot"), "turn")
         self.apply_step(shot, source=source)
+
+    def settle_order(self, by: str) -> None:
+        """Writer: the referee answers whose shot a landing as they pressed 'turn ended'
+        was (``web.table.order``): ``by`` the player the press was about, or the next."""
+        order = self.watch.order
+        if order is None:
+            raise Refused(because("no question is open about whose shot it was"), "by")
+        if by not in (order.by, order.next):
+            raise Refused(because("{by}: not a player of the question", by=by), "by")
+        if by == order.by and order.pressed.stored:
+            # the press was stored: it is taken back, and the landing is the shot
+            self.apply_steps([Undo(), order.landed], source="manual")
+        elif by == order.by:
+            self.apply_step(order.landed, source="sensor")
+        else:
+            if not order.pressed.stored:
+                self.apply_step(order.pressed.shot, source="manual")
+            self.accept_board()
 
     def board_as_sensed(self) -> None:
         """The referee has the match take the board as the sensors see it: a correction of
