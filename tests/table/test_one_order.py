@@ -58,10 +58,11 @@ def test_a_tap_the_sensors_cannot_order_against_a_landing_is_asked_in_names(
     order = status["tracker"]["order"]
     assert order is not None, status["tracker"]
     assert order["landed"]["by"] == "black" and order["next"] == "white"
-    asked = status["words"]["order"]
-    assert asked == ("Ann's skitt landed on Bo's yellow as you pressed 'turn ended': "
-                     "score it for Ann, or is it Bo's shot?")
-    assert {"kind": "order", "message": asked} in status["alerts"]
+    asked = status["words"]["question"]
+    assert asked["text"] == ("Ann's skitt landed on Bo's yellow as you pressed 'turn ended': "
+                             "score it for Ann, or is it Bo's shot?")
+    assert [c["label"] for c in asked["choices"]] == ["Score it for Ann", "Bo's shot"]
+    assert {"kind": "order", "message": asked["text"]} in status["alerts"]
     assert rig.flags() == []
 
 

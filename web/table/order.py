@@ -70,18 +70,27 @@ class Order:
 
 
 def order_words(order: Mapping[str, Any] | None, names: Mapping[str, str],
-                t: Words = ENGLISH) -> str:
-    """The question in one sentence, in players' names (from :meth:`Order.to_json`)."""
+                t: Words = ENGLISH) -> dict[str, Any] | None:
+    """The question in one sentence, in players' names (from :meth:`Order.to_json`), with
+    its two choices, shaped like a full field's question (``scorekeeper.words``) so the
+    pages show it the same way; None when nothing is asked."""
     if not order:
-        return ""
+        return None
     landed = order["landed"]
-    who = name_of(landed["by"], names, t)
+    by, after = landed["by"], order["next"]
+    who, nxt = name_of(by, names, t), name_of(after, names, t)
     fields = [f for f, n in sorted((landed.get("delta") or {}).items()) if n > 0]
     if fields:
         where = t.gettext(" and ").join(field_words(f, names, t) for f in fields)
         what = t.gettext("{who}'s skitt landed on {where}").format(who=who, where=where)
     else:
         what = t.gettext("{who}'s skitt moved the board").format(who=who)
-    return t.gettext("{what} as you pressed 'turn ended': score it for {who}, or is it "
-                     "{next}'s shot?").format(what=what, who=who,
-                                              next=name_of(order["next"], names, t))
+    text = t.gettext("{what} as you pressed 'turn ended': score it for {who}, or is it "
+                     "{next}'s shot?").format(what=what, who=who, next=nxt)
+    return {"kind": "order", "field": "", "by": by, "text": text, "detail": "",
+            "alert": text, "choices": [
+                {"by": by, "label": t.gettext("Score it for {who}").format(who=who),
+                 "path": "/api/referee/board/order", "body": {"by": by}},
+                {"by": after, "label": t.gettext("{who}'s shot").format(who=nxt),
+                 "path": "/api/referee/board/order", "body": {"by": after}},
+            ]}

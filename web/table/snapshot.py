@@ -259,8 +259,9 @@ def alerts(
             "A board sensor needs the referee: play waits until it is checked")})
     tracker = view["tracker"]
     question = question_words(tracker.get("question"), names, t)
-    if tracker.get("order"):
-        out.append({"kind": "order", "message": order_words(tracker["order"], names, t)})
+    order = order_words(tracker.get("order"), names, t)
+    if order is not None:
+        out.append({"kind": "order", "message": order["alert"]})
     elif tracker["mode"] == "question" and question:
         out.append({"kind": "question", "message": question["alert"]})
     elif tracker["mode"] == "restore":
@@ -319,8 +320,8 @@ def board_part(
     return {
         "board": board_words(view["tracker"], names, t) if source
         else board_status(view["tracker"], state, names, t),
-        "question": question_words(view["tracker"].get("question"), names, t),
-        "order": order_words(view["tracker"].get("order"), names, t),
+        "question": order_words(view["tracker"].get("order"), names, t)
+        or question_words(view["tracker"].get("question"), names, t),
     }
 
 
