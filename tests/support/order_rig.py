@@ -31,20 +31,27 @@ class OrderRig:
     refusals: list[str] = field(default_factory=list)
 
     @classmethod
-    def open(cls, path: Path) -> OrderRig:
+    def open(cls, path: Path | None = None) -> OrderRig:
+        """On a match log in ``path``, or in memory (the fast lane's many runs)."""
         clock = FakeClock(1000.0)
-        table = open_table(path / "skitter.db", "sim", clock=clock, wall=clock)
+        db = ":memory:" if path is None else path / "skitter.db"
+        table = open_table(db, "sim", clock=clock, wall=clock)
         rig = cls(table, clock)
         table.new_match({}, {"first": "black", "big": CENTER}, NAMES, {})
         rig.run(1.0)
         assert table.tracker.mode == "ready", table.tracker.status()
         return rig
 
-    def run(self, seconds: float) -> None:
-        """Polling steps of 20 ms for ``seconds``, every shot stored before the next."""
-        for _ in range(round(seconds / STEP_S)):
-            self.clock.advance(STEP_S)
+    def run(self, seconds: float, step: float = STEP_S) -> None:
+        """Polling steps of ``step`` for ``seconds``, every shot stored before the next."""
+        for _ in range(round(seconds / step)):
+            self.clock.advance(step)
             self.table.tick()
+
+    def wait_out(self) -> None:
+        """Long enough for a cell left in conflict to be called stuck (the monitor's
+        restore timeout is 10 s), in steps of a quarter second."""
+        self.run(12.0, step=0.25)
 
     def land(self, field_name: str) -> None:
         """A skitt of the shot lands on ``field_name`` (the virtual board's tap)."""

@@ -22,7 +22,6 @@ from firmware_bridge.profile import load_profile
 from web.table.order import UNORDERED_S
 
 YELLOW = "white.yellow"  # Bo's yellow: where Ann's skitt lands
-STUCK_S = 12.0  # past the health monitor's restore timeout (10 s)
 
 
 @pytest.fixture
@@ -45,7 +44,7 @@ def tap_and_land(rig: OrderRig, tap_ms: int) -> None:
             rig.land(YELLOW)
         else:
             rig.turn_ended()
-    rig.run(STUCK_S)
+    rig.wait_out()
 
 
 @pytest.mark.parametrize("tap_ms", [-100, -40, 0, 60, 120, 200, 240])
@@ -118,7 +117,7 @@ def test_a_shot_during_a_restore_is_asked_about_never_called_stuck(rig: OrderRig
     rig.land(YELLOW)
     rig.run(0.5)
     table.on_simulator(lambda sim: sim.remove_skitt("white.red"))  # the restore is done
-    rig.run(STUCK_S)
+    rig.wait_out()
     assert rig.flags() == []
     status = table.tracker.status()
     assert status.mode == "review", status
@@ -150,5 +149,5 @@ def test_a_change_while_a_full_field_is_asked_is_asked_about_once_answered(
     assert "looks like white's shot" in status.message, status.message
     table.accept_board()
     assert rig.shots()[-1] == {"by": "white", "delta": {"black.yellow": 1}}
-    rig.run(STUCK_S)
+    rig.wait_out()
     assert rig.flags() == []

@@ -146,10 +146,13 @@ class Table(TableCore):
                 return
         self._apply_sensed(sensed.shot, source="sensor", timeline=sensed.timeline, answer=True)
 
-    def no_change(self, *, source: str = "manual") -> None:
-        """The player due shot and nothing on the board changed."""
+    def no_change(self, *, source: str = "manual", pressed_at: float | None = None) -> None:
+        """The player due shot and nothing on the board changed (``pressed_at``: when the
+        person pressed it, by the table's clock; now when not given). A landing is ordered
+        against that moment (``web.table.order``), however long the step waited."""
+        pressed = self.clock.now() if pressed_at is None else pressed_at
         with self.watch.lock:
-            shot = self.watch.no_change(self.clock.now())
+            shot = self.watch.no_change(pressed)
             if shot is None and (self.tracker.question is not None
                                  or self.watch.waiting_press()):
                 # a full field: the referee says what the shot added there; or a landing

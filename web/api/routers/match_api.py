@@ -110,7 +110,9 @@ async def post_amend(body: Amend, table: TableDep, _: Referee) -> dict[str, Any]
 
 @change("/match/no-change", summary="The player due shot and nothing changed")
 async def post_no_change(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.no_change, seq=body.seq, boot=body.boot)
+    pressed = table.clock.now()  # ordered against a landing by when it was pressed
+    return await change_on_writer(table, lambda: table.no_change(pressed_at=pressed),
+                                  seq=body.seq, boot=body.boot)
 
 
 @change("/match/new", summary="Start a new match (the old one stays stored)")
