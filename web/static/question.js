@@ -19,6 +19,9 @@ export const Question = (() => {
     if (shown.get(section) === key) return;  // the same question: never redrawn under a finger
     shown.set(section, key);
     const seen = { seq: s.seq, boot: s.boot };
+    const heading = section.querySelector("h2");  // the page's own, unless the question has one
+    if (heading.dataset.usual === undefined) heading.dataset.usual = heading.textContent;
+    heading.textContent = q.heading || heading.dataset.usual;
     section.querySelector(".question-text").textContent = q.text;
     section.querySelector(".question-detail").textContent = q.detail;
     const buttons = q.choices.map((c) => h("button", {

@@ -88,6 +88,7 @@ def order_words(order: Mapping[str, Any] | None, names: Mapping[str, str],
     text = t.gettext("{what} as you pressed 'turn ended': score it for {who}, or is it "
                      "{next}'s shot?").format(what=what, who=who, next=nxt)
     return {"kind": "order", "field": "", "by": by, "text": text, "detail": "",
+            "heading": t.gettext("Whose shot was it?"),
             "alert": text, "choices": [
                 {"by": by, "label": t.gettext("Score it for {who}").format(who=who),
                  "path": "/api/referee/board/order", "body": {"by": by}},

@@ -192,14 +192,15 @@ def sent_entry_in_words(entry: Mapping[str, Any], names: Mapping[str, str],
 
 def sensing_part(
     sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str,
-    order: Mapping[str, Any] | None = None,
+    order: Mapping[str, Any] | None = None, press_waits: bool = False,
 ) -> dict[str, Any]:
     """Tracker status, link, sensor health and the virtual board, as published (``sensed``:
     :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``; ``order``: the
-    referee's open question whose shot a landing is, ``web.table.order``)."""
+    referee's open question whose shot a landing is, ``press_waits``: a 'turn ended' waits
+    for a landing to come to rest, ``web.table.order``)."""
     return {
-        "tracker": {**tracker.status().to_json(), "order": None if order is None
-                    else dict(order)},
+        "tracker": {**tracker.status().to_json(), "press_waits": press_waits,
+                    "order": None if order is None else dict(order)},
         "link": sensed["link"],
         "sensors": sensed["sensors"],
         "sensing": {

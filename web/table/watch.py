@@ -473,7 +473,8 @@ class Watch:
             else:
                 sensed = self.sensing.view(self.sensing.link() if link is None else link)
             return sensing_part(sensed, self.tracker, self.paused, self.source_name,
-                                None if self.order is None else self.order.to_json())
+                                None if self.order is None else self.order.to_json(),
+                                self.waiting_press())
 
     def shown(self) -> dict[str, Any]:
         """The view to publish now, kept as the one last shown (a polling step shows a view
