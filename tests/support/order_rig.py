@@ -31,13 +31,15 @@ class OrderRig:
     refusals: list[str] = field(default_factory=list)
 
     @classmethod
-    def open(cls, path: Path | None = None) -> OrderRig:
-        """On a match log in ``path``, or in memory (the fast lane's many runs)."""
+    def open(cls, path: Path | None = None, *, big_in_hand: bool = False) -> OrderRig:
+        """On a match log in ``path``, or in memory (the fast lane's many runs);
+        ``big_in_hand``: the big skitts are still to be shot (Ann's first)."""
         clock = FakeClock(1000.0)
         db = ":memory:" if path is None else path / "skitter.db"
         table = open_table(db, "sim", clock=clock, wall=clock)
         rig = cls(table, clock)
-        table.new_match({}, {"first": "black", "big": CENTER}, NAMES, {})
+        table.new_match({}, {"first": "black"} if big_in_hand else
+                        {"first": "black", "big": CENTER}, NAMES, {})
         rig.run(1.0)
         assert table.tracker.mode == "ready", table.tracker.status()
         return rig

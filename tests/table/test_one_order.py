@@ -151,3 +151,36 @@ def test_a_change_while_a_full_field_is_asked_is_asked_about_once_answered(
     assert rig.shots()[-1] == {"by": "white", "delta": {"black.yellow": 1}}
     rig.wait_out()
     assert rig.flags() == []
+
+
+@pytest.mark.parametrize("tap_ms", [-100, 0, 120])
+def test_big_skitt_missed_tapped_as_it_lands_on_its_spot_is_asked_never_bo_s(
+    tmp_path: Path, tap_ms: int
+) -> None:
+    """The tablet's "big skitt missed" for Ann as her big skitt lands on its spot: never a
+    phantom "Bo's big skitt missed", never a restore asking to take Ann's big skitt off."""
+    rig = OrderRig.open(tmp_path, big_in_hand=True)
+    try:
+        table = rig.table
+        assert table.sensing is not None and table.sensing.simulator is not None
+        sim = table.sensing.simulator
+        moments = sorted([(0, "land"), (tap_ms, "tap")])
+        now = 0
+        for at, what in moments:
+            rig.run((at - now) / 1000)
+            now = at
+            if what == "land":
+                table.on_simulator(lambda sim: sim.place_big("black"))
+            else:
+                table.take_step({"shot": {"by": "black", "big": "missed"}})
+        rig.wait_out()
+        assert {"by": "white", "big": "missed"} not in rig.shots()
+        order = table.snapshot()["tracker"]["order"]
+        assert order is not None and order["landed"] == {"by": "black", "big": "placed"}
+        table.settle_order("black")
+        rig.run(1.0)
+        assert rig.shots() == [{"by": "black", "big": "placed"}], rig.shots()
+        assert table.tracker.mode == "ready" and sim.snapshot(), table.tracker.status()
+        assert rig.flags() == []
+    finally:
+        rig.close()

@@ -17,8 +17,9 @@ from concurrent.futures import Future
 from typing import Any
 
 from firmware_bridge.simulator import SimulatedBoard
-from scorekeeper.errors import because
-from scorekeeper.events import Correction, ShotEvent, Undo
+from scorekeeper.errors import IllegalEventError, because
+from scorekeeper.events import Correction, ShotEvent, Undo, parse_event
+from scorekeeper.shot import Shot
 from scorekeeper.store import StoreUnwritable
 from web.table.core import TableCore
 from web.table.errors import Refused, Stale
@@ -162,6 +163,29 @@ class Table(TableCore):
         if shot is None:
             raise Refused(because("nobody is due to shoot"), "turn")
         self.apply_step(shot, source=source)
+
+    def take_step(self, step: Mapping[str, Any], *, pressed_at: float | None = None) -> None:
+        """A person's step from a page (``pressed_at``: when pressed, by the table's clock).
+        A shot by the player due that changes nothing on the board (a big skitt missed, a
+        shot with no delta) is ordered against a landing like "turn ended"
+        (:meth:`no_change`); every other step is applied as it is."""
+        try:
+            event = parse_event(step)
+        except IllegalEventError as exc:
+            raise Refused.of(exc) from None
+        due = self.committed.match.state
+        if not (isinstance(event, ShotEvent) and self.sensing is not None
+                and event.shot == Shot(by=event.shot.by, big=event.shot.big)
+                and event.shot.big in (None, "missed") and event.shot.by == due.turn):
+            self.apply_step(event, source="manual")
+            return
+        pressed = self.clock.now() if pressed_at is None else pressed_at
+        with self.watch.lock:
+            shot = self.watch.no_change(pressed, event)
+            if shot is None:
+                self._send(self.watch.shown())
+                return
+        self.apply_step(shot, source="manual")
 
     def settle_order(self, by: str) -> None:
         """Writer: the referee answers whose shot a landing as they pressed 'turn ended'

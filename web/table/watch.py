@@ -367,12 +367,13 @@ class Watch:
             timeline, self._asked_timeline = self._asked_timeline, None
             return Sensed(shot, timeline, self.epoch)
 
-    def no_change(self, pressed_at: float) -> ShotEvent | None:
+    def no_change(self, pressed_at: float, shot: ShotEvent | None = None) -> ShotEvent | None:
         """Writer: the player due shot and nothing changed that the sensors see, pressed at
-        ``pressed_at``: the shot, or None (with the referee asked when a field is as full
-        as its sensors count, or the press waiting for a landing it cannot be ordered
-        against). :class:`Refused` when a landing that began clearly before the press is
-        still being read: it is the shot of the player due."""
+        ``pressed_at`` (``shot``: the person's own step saying so, e.g. a big skitt missed;
+        None: "turn ended, no change"): the shot to store, or None (with the referee asked
+        when a field is as full as its sensors count, or the press waiting for a landing
+        it cannot be ordered against). :class:`Refused` when a landing that began clearly
+        before the press is still being read: it is the shot of the player due."""
         with self.lock:
             expected = self._expected
             moving = self._moving_since()
@@ -383,10 +384,15 @@ class Watch:
                     raise Refused(because(
                         "{who}'s skitt was still coming to rest when 'turn ended' was "
                         "pressed: it is scored as {who}'s shot", who=Player(turn)), "turn")
-                shot = ShotEvent(Shot(by=turn, big="missed" if expected.must_place_big
-                                      else None))
+                if shot is None:
+                    shot = ShotEvent(Shot(by=turn, big="missed" if expected.must_place_big
+                                          else None))
                 self._pressed = Pressed(pressed_at, shot, expected, stored=False)
                 return None
+            if shot is not None:
+                if turn is not None and expected.playing:
+                    self._pressed = Pressed(pressed_at, shot, expected, stored=True)
+                return shot
             asking = self.tracker.question is not None
             shot = self.tracker.mark_no_change(expected)
             if shot is None and self.tracker.question is not None and not asking:
