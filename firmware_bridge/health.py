@@ -17,11 +17,12 @@ that is in conflict when the restore begins, on a field whose count the restore 
 change, waits for the players however long they take: flagging it told players to mute
 working sensors after every round end. Its clock starts at the first debounced change on its
 field (the players are working on it); a cell still in conflict ``restore_timeout_s`` after
-that is stuck. A cell that goes into conflict while the restore is pending (a switch closing
-by itself on a field nobody shot at, a skitt left where the restore wants none) is not
-explained by it: it is flagged ``restore_timeout_s`` after that change. A cell that has not
-changed once since the monitor started (stuck from power on) is not explained by any shot,
-so its clock starts with the expectation.
+that is stuck. A cell that *goes* into conflict while the restore is pending (a shot onto an
+empty field while skitts are being taken off) has changed, so it is not stuck: the change
+is a shot that the tracker scores or asks the referee about. Stuck means a cell that never
+changed back while nothing explains it. A cell that has not changed once since the monitor
+started (stuck from power on) is not explained by any shot, so its clock starts with the
+expectation.
 
 A flag on an unmuted cell holds play (the pipeline withholds readings, see
 :mod:`firmware_bridge.pipeline`). The referee mutes the cell with one tap; counts are then
@@ -115,9 +116,8 @@ class HealthMonitor:
         """A debounced change: a watched cell that moved has been restored; a stuck flag
         clears because the cell is evidently not stuck. The players are working on the
         cell's field: the other cells of that field still in conflict now have a deadline.
-        A cell that goes into conflict while a restore is in progress gets one too (the
-        restore does not explain it)."""
-        restoring = bool(self.unrestored())
+        A cell that goes into conflict while a restore is in progress gets none: a cell that
+        changed is not stuck, and the change is a shot the tracker scores or asks about."""
         self._watch.pop(cell, None)
         self._moved.add(cell)
         field = self._roles.get(cell)
@@ -125,9 +125,6 @@ class HealthMonitor:
             for other, (kind, _) in list(self._watch.items()):
                 if self._roles.get(other) == field:
                     self._watch[other] = (kind, at + self.restore_timeout_s)
-            kind = self._conflict(field, cell, active)
-            if restoring and kind is not None:
-                self._watch[cell] = (kind, at + self.restore_timeout_s)
         flag = self._flags.get(cell)
         if flag is not None and flag.kind is not FlagKind.JITTERY:
             del self._flags[cell]

@@ -14,11 +14,16 @@ when any of its unmuted cells is. A launch cell going active marks its player in
 reading's ``launched``; its change is board motion too, so a shot that misses every field
 still yields a reading.
 
-**Held play.** While a flag on an unmuted cell exists, or a cell the match expects restored
-(:meth:`Pipeline.set_expected`) is still in its restore window, readings are *withheld*,
-not marked: :class:`BoardReading` has no trust flag, and a reading the tracker never sees can
-never score ghost points. The owed reading is emitted as soon as the hold ends (a mute, a
-restore) and the board is still. :meth:`Pipeline.hold_reasons` says why play is held.
+**Held play.** While a flag on an unmuted cell exists, readings are *withheld*, not
+marked: :class:`BoardReading` has no trust flag, and a reading the tracker never sees can
+never score ghost points. The owed reading is emitted as soon as the flag is muted and the
+board is still. :meth:`Pipeline.hold_reasons` says why play is held. A restore in progress
+(:meth:`Pipeline.set_expected`) holds nothing: every reading goes to the tracker, which counts
+the restore down and scores or asks about a change that is not the restore.
+
+**Order.** :meth:`Pipeline.moving_since` is the sensor time of the first raw change not yet
+settled, and :attr:`Pipeline.last_moved_at` that of the last reading: the table orders a
+referee's step against a landing by these times (``web.table.order``).
 """
 
 from __future__ import annotations
@@ -82,6 +87,10 @@ class Pipeline:
         self._timeline = TimelineRecorder(initial_cells)
         self.last_timeline: Timeline | None = None
         """The sensor timeline that ended in :attr:`last_reading` (its shot's review)."""
+        self._moving_since: float | None = None
+        self.last_moved_at: float | None = None
+        """Sensor time of the first raw change that :attr:`last_reading` settled (None: a
+        reading owed without a change, e.g. after a gap)."""
 
     # -- input -----------------------------------------------------------------------------
 
@@ -99,6 +108,8 @@ class Pipeline:
                     self._raw.discard(cell)
                 if cell in self._roles:
                     self.health.toggle(cell, event.at, at_rest=self._at_rest_for(cell, event.at))
+                    if self._moving_since is None and cell not in self.health.muted:
+                        self._moving_since = event.at
             for confirmed in self._debouncer.feed(event):
                 self._confirmed(confirmed)
 
@@ -108,10 +119,13 @@ class Pipeline:
         for confirmed in self._debouncer.advance(now):
             self._confirmed(confirmed)
         self.health.check(now)
+        if not self._settle.owed and not self._is_moving():
+            self._moving_since = None  # a blip the debouncer dropped: nothing landed
         if not self._settle.is_due(now) or self._is_moving() or self.is_held():
             return []
         reading = self.reading(now)
         self._settle.taken()
+        self.last_moved_at, self._moving_since = self._moving_since, None
         self._launched.clear()
         self.last_reading = reading
         self.last_timeline = self._timeline.finish(
@@ -173,19 +187,23 @@ class Pipeline:
             capacity=field_capacities(self.profile, muted),
         )
 
+    def moving_since(self) -> float | None:
+        """Sensor time of the first raw change no reading has settled yet (the board is
+        moving or settling), or None when it is at rest."""
+        return self._moving_since
+
     def flags(self) -> list[CellFlag]:
         return self.health.flags()
 
     def is_held(self) -> bool:
-        """True while readings are withheld (see the module docstring)."""
-        return bool(self.health.holding() or self.health.unrestored())
+        """True while readings are withheld: a flagged cell that is not muted (see the
+        module docstring). A restore in progress holds nothing: its readings count it down,
+        and a change that is not the restore is a shot the tracker scores or asks about."""
+        return bool(self.health.holding())
 
     def hold_reasons(self) -> list[str]:
         """Plain words for each reason play is held."""
-        reasons = [flag.message() for flag in self.health.holding()]
-        for cell in sorted(self.health.unrestored()):
-            reasons.append(f"waiting for {self.profile.describe_cell(cell)} to be restored")
-        return reasons
+        return [flag.message() for flag in self.health.holding()]
 
     def at_rest(self) -> bool:
         """True when no change is pending and the board has been still for the window."""

@@ -75,6 +75,10 @@ class Tracker:
         self._suspect: ShotEvent | None = None
         """The shot a change during a restore looks like, for the referee to score."""
         self._question: Question | None = None
+        self._asked_on: BoardReading | None = None
+        """The reading a full field's question was asked on: the board the answered shot
+        left. A later reading that differs was a change made while the referee was asked,
+        and is asked about once the question is answered (:meth:`sync`)."""
 
     @property
     def _note(self) -> str:
@@ -179,6 +183,7 @@ class Tracker:
         """
         self._expected = expected
         self._suspect = None  # judged against the match as it was
+        asked_on, self._asked_on = self._asked_on, None
         if self._question is not None:
             # The match changed before the referee answered: the asked shot is void.
             self._question = None
@@ -189,17 +194,48 @@ class Tracker:
         if self._reading is None:
             self._mode = "review"
             return
+        if after_shot and asked_on is not None and _moved(asked_on, self._reading):
+            self._changed_while_asked(asked_on, expected)
+            return
         seen, judged = self._judged(self._reading, expected)
         if agrees(seen, judged):
             self._ready()
         elif after_shot or self._mode in ("ready", "restore"):
             self._restore_from(seen, judged)
 
+    def _changed_while_asked(self, asked_on: BoardReading, expected: Expectation) -> None:
+        """The answered shot left the board as ``asked_on``; the board changed after that
+        while the referee was asked: the change goes to the referee as the shot it looks
+        like (or as a change during the restore the answered shot started)."""
+        latest = self._reading
+        assert latest is not None
+        before, judged = self._judged(asked_on, expected)
+        if agrees(before, judged):
+            seen, judged = self._judged(latest, expected)
+            shot = shot_from_reading(seen, judged)
+            self._mode, self._base = "review", None
+            self._suspect = None if shot is None else ShotEvent(shot)
+            who = judged.turn if shot is not None else None
+            self._note = (
+                f"the board changed while the referee was asked; this looks like {who}'s "
+                "shot: score it, or put the board back" if who else
+                "the board changed while the referee was asked")
+            return
+        self._restore_from(before, judged)
+        self._restore_step(*self._judged(latest, expected))
+
+    def ask(self, reading: BoardReading, expected: Expectation, note: str) -> None:
+        """The table asks the referee about ``reading`` (``note``: why, in the rules'
+        English): nothing scores until the referee decides or the match changes."""
+        self._reading, self._expected = reading, expected
+        self._mode, self._base, self._suspect, self._question = "review", None, None, None
+        self._note = note
+
     def refused(self, message: str, why: Why | None = None) -> None:
         """The rules refused the proposed shot: the referee must look at the board.
         ``why``: the refusal as data (``IllegalEventError.why``), for words in names."""
         self._mode, self._base, self._suspect = "review", None, None
-        self._question = None
+        self._question, self._asked_on = None, None
         self._note = f"the rules refused the sensed shot: {message}"
         self._refusal = why
 
@@ -207,7 +243,7 @@ class Tracker:
         """A sensed shot could not be written to the match log: it is not scored, and the
         referee accepts the board again once the log can be written."""
         self._mode, self._base, self._suspect = "review", None, None
-        self._question = None
+        self._question, self._asked_on = None, None
         self._note = f"the sensed shot was not recorded ({message})"
 
     def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
@@ -258,6 +294,7 @@ class Tracker:
         if question is None:
             return ShotEvent(shot)
         self._question = question
+        self._asked_on = reading
         self._mode = "question"
         return None
 
@@ -324,7 +361,7 @@ class Tracker:
                 self._note = "sensing resumed: checking the board"
             self._mode, self._base, self._suspect = "review", None, None
             self._reading = None
-            self._question = None
+            self._question, self._asked_on = None, None
 
     # Output --------------------------------------------------------------------------
 
@@ -389,3 +426,9 @@ class Tracker:
             return f"restore the board: {what}"
         lead = self._note or "the board differs from the match"
         return f"{lead}; referee to decide ({what})" if what else lead
+
+
+def _moved(before: BoardReading, after: BoardReading) -> bool:
+    """Do two readings show a different board (counts, big spots, bridges)?"""
+    return (before.counts != after.counts or before.big != after.big
+            or before.bridges != after.bridges)

@@ -204,6 +204,13 @@ class Answer(Change):
                         "question's choices (negative: taken off).", ge=-1000, le=1000)
 
 
+class Order(Change):
+    """Whose shot a skitt that landed as 'turn ended' was pressed was (issue 36)."""
+
+    by: PlayerName = Field(
+        description="The player the press was about, or the next player.")
+
+
 class Mute(SensingAct):
     cell: int = Field(ge=0)
     muted: bool = True

@@ -15,16 +15,21 @@ export const Question = (() => {
     const q = s.words && s.words.question;
     section.classList.toggle("hidden", !q);
     if (!q) { shown.delete(section); return; }
-    const key = `${s.boot}/${s.match_id}/${s.version}/${q.field}`;
+    const key = `${s.boot}/${s.match_id}/${s.version}/${q.kind || ""}/${q.field}`;
     if (shown.get(section) === key) return;  // the same question: never redrawn under a finger
     shown.set(section, key);
     const seen = { seq: s.seq, boot: s.boot };
+    const heading = section.querySelector("h2");  // the page's own, unless the question has one
+    if (heading.dataset.usual === undefined) heading.dataset.usual = heading.textContent;
+    heading.textContent = q.heading || heading.dataset.usual;
     section.querySelector(".question-text").textContent = q.text;
     section.querySelector(".question-detail").textContent = q.detail;
     const buttons = q.choices.map((c) => h("button", {
-      type: "button", class: "choice", dataset: { skitts: c.skitts },
+      type: "button", class: "choice", dataset: c.by ? { by: c.by } : { skitts: c.skitts },
       "aria-label": `${c.label} (${q.text})`,
-      onclick: () => send("/api/referee/board/answer", { field: q.field, skitts: c.skitts },
+      // a choice may name its own change (whose shot a landing was, issue 36)
+      onclick: () => send(c.path || "/api/referee/board/answer",
+        c.body || { field: q.field, skitts: c.skitts },
         { done: t("recorded: {what}", { what: c.label }), seen, where: section.id,
           lead: t("Not recorded") }),
     }, c.label));

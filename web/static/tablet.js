@@ -285,6 +285,10 @@ function setup() {
     // a full field cannot show "no change": the question above asks what the shot added
     if (r.ok && r.data && r.data.tracker && r.data.tracker.mode === "question") {
       toast(t("Not recorded yet: say how many skitts the shot added to the full field"), true);
+    } else if (r.ok && r.data && r.data.tracker
+               && (r.data.tracker.press_waits || r.data.tracker.order)) {
+      // a skitt was landing as the tap was made: the board is read first (issue 36)
+      toast(t("Not recorded yet: a skitt was landing as you pressed"), true);
     }
   };
   // Undo is deliberate: the first tap says what would be taken back, the second does it,

@@ -39,6 +39,7 @@ from scorekeeper.words import (
 from web.table.committed import Committed
 from web.table.match_log import LogEntry, MatchLog
 from web.table.offer import offer_in_language
+from web.table.order import order_words
 
 LOG_TAIL = 10
 """Log entries in every snapshot (the pages use the last; the whole log is /api/match/log)."""
@@ -191,12 +192,16 @@ def sent_entry_in_words(entry: Mapping[str, Any], names: Mapping[str, str],
 
 
 def sensing_part(
-    sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str
+    sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str,
+    order: Mapping[str, Any] | None = None, press_waits: bool = False,
 ) -> dict[str, Any]:
     """Tracker status, link, sensor health and the virtual board, as published (``sensed``:
-    :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``)."""
+    :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``; ``order``: the
+    referee's open question whose shot a landing is, ``press_waits``: a 'turn ended' waits
+    for a landing to come to rest, ``web.table.order``)."""
     return {
-        "tracker": tracker.status().to_json(),
+        "tracker": {**tracker.status().to_json(), "press_waits": press_waits,
+                    "order": None if order is None else dict(order)},
         "link": sensed["link"],
         "sensors": sensed["sensors"],
         "sensing": {
@@ -256,7 +261,10 @@ def alerts(
             "A board sensor needs the referee: play waits until it is checked")})
     tracker = view["tracker"]
     question = question_words(tracker.get("question"), names, t)
-    if tracker["mode"] == "question" and question:
+    order = order_words(tracker.get("order"), names, t)
+    if order is not None:
+        out.append({"kind": "order", "message": order["alert"]})
+    elif tracker["mode"] == "question" and question:
         out.append({"kind": "question", "message": question["alert"]})
     elif tracker["mode"] == "restore":
         differences = tracker.get("differences") or {}
@@ -314,7 +322,8 @@ def board_part(
     return {
         "board": board_words(view["tracker"], names, t) if source
         else board_status(view["tracker"], state, names, t),
-        "question": question_words(view["tracker"].get("question"), names, t),
+        "question": order_words(view["tracker"].get("order"), names, t)
+        or question_words(view["tracker"].get("question"), names, t),
     }
 
 

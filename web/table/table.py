@@ -17,8 +17,9 @@ from concurrent.futures import Future
 from typing import Any
 
 from firmware_bridge.simulator import SimulatedBoard
-from scorekeeper.errors import because
-from scorekeeper.events import Correction, ShotEvent
+from scorekeeper.errors import IllegalEventError, because
+from scorekeeper.events import Correction, ShotEvent, Undo, parse_event
+from scorekeeper.shot import Shot
 from scorekeeper.store import StoreUnwritable
 from web.table.core import TableCore
 from web.table.errors import Refused, Stale
@@ -67,7 +68,7 @@ class Table(TableCore):
                 self._on_watch(self.watch.not_recorded,
                                "the match changed while it was being recorded")
             else:
-                self._apply_sensed(sensed.shot, source="sensor", timeline=sensed.timeline)
+                self._apply_sensed(sensed.shot, source=sensed.source, timeline=sensed.timeline)
         except Exception as exc:  # noqa: BLE001 - the hold must end; the referee decides
             log.exception("a sensed shot could not be stored")
             self._on_watch(self.watch.not_recorded, str(exc))
@@ -146,16 +147,63 @@ class Table(TableCore):
                 return
         self._apply_sensed(sensed.shot, source="sensor", timeline=sensed.timeline, answer=True)
 
-    def no_change(self, *, source: str = "manual") -> None:
-        """The player due shot and nothing on the board changed."""
+    def no_change(self, *, source: str = "manual", pressed_at: float | None = None) -> None:
+        """The player due shot and nothing on the board changed (``pressed_at``: when the
+        person pressed it, by the table's clock; now when not given). A landing is ordered
+        against that moment (``web.table.order``), however long the step waited."""
+        pressed = self.clock.now() if pressed_at is None else pressed_at
         with self.watch.lock:
-            shot = self.watch.no_change()
-            if shot is None and self.tracker.question is not None:
+            shot = self.watch.no_change(pressed)
+            if shot is None and (self.tracker.question is not None
+                                 or self.watch.waiting_press()):
+                # a full field: the referee says what the shot added there; or a landing
+                # too close to the press to order: it waits for the board to come to rest
                 self._send(self.watch.shown())
-                return  # a full field: the referee says what the shot added there
+                return
         if shot is None:
             raise Refused(because("nobody is due to shoot"), "turn")
         self.apply_step(shot, source=source)
+
+    def take_step(self, step: Mapping[str, Any], *, pressed_at: float | None = None) -> None:
+        """A person's step from a page (``pressed_at``: when pressed, by the table's clock).
+        A shot by the player due that changes nothing on the board (a big skitt missed, a
+        shot with no delta) is ordered against a landing like "turn ended"
+        (:meth:`no_change`); every other step is applied as it is."""
+        try:
+            event = parse_event(step)
+        except IllegalEventError as exc:
+            raise Refused.of(exc) from None
+        due = self.committed.match.state
+        if not (isinstance(event, ShotEvent) and self.sensing is not None
+                and event.shot == Shot(by=event.shot.by, big=event.shot.big)
+                and event.shot.big in (None, "missed") and event.shot.by == due.turn):
+            self.apply_step(event, source="manual")
+            return
+        pressed = self.clock.now() if pressed_at is None else pressed_at
+        with self.watch.lock:
+            shot = self.watch.no_change(pressed, event)
+            if shot is None:
+                self._send(self.watch.shown())
+                return
+        self.apply_step(shot, source="manual")
+
+    def settle_order(self, by: str) -> None:
+        """Writer: the referee answers whose shot a landing as they pressed 'turn ended'
+        was (``web.table.order``): ``by`` the player the press was about, or the next."""
+        order = self.watch.order
+        if order is None:
+            raise Refused(because("no question is open about whose shot it was"), "by")
+        if by not in (order.by, order.next):
+            raise Refused(because("{by}: not a player of the question", by=by), "by")
+        if by == order.by and order.pressed.stored:
+            # the press was stored: it is taken back, and the landing is the shot
+            self.apply_steps([Undo(), order.landed], source="manual")
+        elif by == order.by:
+            self.apply_step(order.landed, source="sensor")
+        else:
+            if not order.pressed.stored:
+                self.apply_step(order.pressed.shot, source="manual")
+            self.accept_board()
 
     def board_as_sensed(self) -> None:
         """The referee has the match take the board as the sensors see it: a correction of

@@ -44,12 +44,15 @@ from typing import Any
 from firmware_bridge.simulator import SimulatedBoard
 from firmware_bridge.source import LinkStatus
 from scorekeeper.clock import Clock
-from scorekeeper.errors import Why
+from scorekeeper.errors import Player, Why, because
 from scorekeeper.events import ShotEvent
+from scorekeeper.expectation import shot_from_reading
 from scorekeeper.reading import BoardReading
 from scorekeeper.saturation import QuestionError
+from scorekeeper.shot import Shot
 from scorekeeper.tracker import Expectation, Tracker
 from web.table.errors import Refused
+from web.table.order import UNORDERED_S, Order, Pressed
 from web.table.sensing import Sensing, no_source_view
 from web.table.snapshot import sensing_part
 from web.table.virtual_board import land_skitt
@@ -68,6 +71,8 @@ class Sensed:
     timeline: Mapping[str, Any] | None
     """The sensor timeline that ended in the reading, stored with the shot."""
     epoch: int
+    source: str = "sensor"
+    """``manual``: a person's step that waited for the board to come to rest."""
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,15 @@ class Watch:
         self.epoch = 0
         """Number of the current expectation; goes up with every change of the match."""
         self._holds = 0
-        self._queue: deque[tuple[BoardReading, Mapping[str, Any] | None]] = deque()
+        self._queue: deque[tuple[BoardReading, Mapping[str, Any] | None, float | None]] = \
+            deque()
+        """Readings not judged yet: each with its timeline and the sensor time its
+        movement began (``Pipeline.last_moved_at``)."""
+        self._pressed: Pressed | None = None
+        """The last person's step that ended a turn, while a landing may still be too
+        close to it to be ordered (``web.table.order``)."""
+        self.order: Order | None = None
+        """The referee's open question: the landing is whose shot?"""
         self._overflowed = False
         self._link_up: bool | None = None
         self._view: dict[str, Any] | None = None
@@ -125,6 +138,7 @@ class Watch:
         with self.lock:
             self.epoch += 1
             self._expected = mine
+            self.order = None
             if self.sensing is not None:
                 if lay_out and self.sensing.simulator is not None:
                     self.sensing.lay_out(mine.board, mine.big)
@@ -181,6 +195,8 @@ class Watch:
             for reading in readings:
                 self._queue_reading(reading)
             sensed, judged = self._judge()
+            if sensed is None:
+                sensed = self._press_unanswered()
             if sensed is not None:
                 # The writer publishes once the shot is stored, with the view as it is then:
                 # one snapshot per shot, not a sensing one first that the event loop would be
@@ -219,7 +235,10 @@ class Watch:
             # gap in sensing).
             self._queue.clear()
             self._overflowed = True
-        self._queue.append((reading, self._timeline_of(reading)))
+        pipeline = self.sensing.pipeline if self.sensing is not None else None
+        moved = pipeline.last_moved_at if pipeline is not None and \
+            pipeline.last_reading is reading else None
+        self._queue.append((reading, self._timeline_of(reading), moved))
 
     def _judge(self) -> tuple[Sensed | None, int]:
         """Judge queued readings in order until one concludes a shot (for the writer:
@@ -230,10 +249,18 @@ class Watch:
             self.tracker.not_recorded("the board changed too often while the match log was "
                                       "being written")
         while self._queue and not self._holds:
-            reading, timeline = self._queue.popleft()
+            reading, timeline, moved = self._queue.popleft()
             judged += 1
+            if self._unordered(reading, moved):
+                continue
+            parked = self._pressed if self._pressed and not self._pressed.stored else None
             asking = self.tracker.question is not None
             shot = self.tracker.observe(reading, self._expected)
+            if parked is not None and shot is None and self.tracker.question is None:
+                # the movement the press waited for changed nothing: the press stands
+                self._pressed = replace(parked, stored=True)
+                self._holds += 1
+                return Sensed(parked.shot, None, self.epoch, "manual"), judged
             if shot is None:
                 if not asking and self.tracker.question is not None:
                     self._asked_timeline = timeline
@@ -241,6 +268,49 @@ class Watch:
             self._holds += 1
             return Sensed(shot, timeline, self.epoch), judged
         return None, judged
+
+    def _unordered(self, reading: BoardReading, moved: float | None) -> bool:
+        """A reading whose movement began within :data:`UNORDERED_S` of a person's step
+        that ended a turn: the referee is asked whose shot it is (True), never guessed."""
+        pressed = self._pressed
+        if pressed is None or moved is None:
+            return False
+        if moved - pressed.at > UNORDERED_S:
+            self._pressed = None  # clearly after the press: the next player's shot
+            return False
+        if abs(moved - pressed.at) > UNORDERED_S or self.tracker.question is not None:
+            return False
+        before = pressed.before if pressed.stored else self._expected
+        shot = shot_from_reading(reading, before)
+        if shot is None or shot.by != pressed.by:
+            return False
+        self._pressed = None
+        self.order = Order(ShotEvent(shot), pressed)
+        self.tracker.ask(reading, self._expected,
+                         f"{pressed.by}'s skitt landed as the referee ended the turn: "
+                         f"{pressed.by}'s shot or {self.order.next}'s?")
+        return True
+
+    def _press_unanswered(self) -> Sensed | None:
+        """A press that waited for a movement the debouncer then dropped (a blip): it
+        stands as pressed once the board is at rest with nothing left to judge."""
+        pressed = self._pressed
+        if pressed is None or pressed.stored or self._holds or self._queue:
+            return None
+        if self.sensing is not None and self.sensing.pipeline.moving_since() is not None:
+            return None
+        self._pressed = replace(pressed, stored=True)
+        self._holds += 1
+        return Sensed(pressed.shot, None, self.epoch, "manual")
+
+    def _moving_since(self) -> float | None:
+        """Sensor time the oldest change not judged yet began (queued or settling)."""
+        times = [m for _, _, m in self._queue if m is not None]
+        if self.sensing is not None:
+            now = self.sensing.pipeline.moving_since()
+            if now is not None:
+                times.append(now)
+        return min(times) if times else None
 
     def _timeline_of(self, reading: BoardReading) -> Mapping[str, Any] | None:
         """The sensor timeline that ended in ``reading``, taken when the reading is."""
@@ -254,6 +324,7 @@ class Watch:
         """End a gap in sensing: the tracker forgets its reading, the pipeline owes a new one,
         and readings queued from before the gap are dropped."""
         self.tracker.resume(why)
+        self._pressed, self.order = None, None
         self._queue.clear()
         self._overflowed = False
         if self.sensing is not None:
@@ -296,15 +367,43 @@ class Watch:
             timeline, self._asked_timeline = self._asked_timeline, None
             return Sensed(shot, timeline, self.epoch)
 
-    def no_change(self) -> ShotEvent | None:
-        """Writer: the player due shot and nothing changed that the sensors see: the shot,
-        or None (with the referee asked when a field is as full as its sensors count)."""
+    def no_change(self, pressed_at: float, shot: ShotEvent | None = None) -> ShotEvent | None:
+        """Writer: the player due shot and nothing changed that the sensors see, pressed at
+        ``pressed_at`` (``shot``: the person's own step saying so, e.g. a big skitt missed;
+        None: "turn ended, no change"): the shot to store, or None (with the referee asked
+        when a field is as full as its sensors count, or the press waiting for a landing
+        it cannot be ordered against). :class:`Refused` when a landing that began clearly
+        before the press is still being read: it is the shot of the player due."""
         with self.lock:
+            expected = self._expected
+            moving = self._moving_since()
+            turn = expected.turn
+            if moving is not None and turn is not None and expected.playing and \
+                    self.tracker.question is None and self.order is None:
+                if moving < pressed_at - UNORDERED_S:
+                    raise Refused(because(
+                        "{who}'s skitt was still coming to rest when 'turn ended' was "
+                        "pressed: it is scored as {who}'s shot", who=Player(turn)), "turn")
+                if shot is None:
+                    shot = ShotEvent(Shot(by=turn, big="missed" if expected.must_place_big
+                                          else None))
+                self._pressed = Pressed(pressed_at, shot, expected, stored=False)
+                return None
+            if shot is not None:
+                if turn is not None and expected.playing:
+                    self._pressed = Pressed(pressed_at, shot, expected, stored=True)
+                return shot
             asking = self.tracker.question is not None
-            shot = self.tracker.mark_no_change(self._expected)
+            shot = self.tracker.mark_no_change(expected)
             if shot is None and self.tracker.question is not None and not asking:
                 self._asked_timeline = None  # asked by a button: no sensor timeline
+            if shot is not None:
+                self._pressed = Pressed(pressed_at, shot, expected, stored=True)
             return shot
+
+    def waiting_press(self) -> bool:
+        """A press waits for the board to come to rest (``no_change`` returned None)."""
+        return self._pressed is not None and not self._pressed.stored
 
     def restore_board(self) -> None:
         """The referee will have the board put back to what the match expects."""
@@ -379,7 +478,9 @@ class Watch:
                 sensed = no_source_view()
             else:
                 sensed = self.sensing.view(self.sensing.link() if link is None else link)
-            return sensing_part(sensed, self.tracker, self.paused, self.source_name)
+            return sensing_part(sensed, self.tracker, self.paused, self.source_name,
+                                None if self.order is None else self.order.to_json(),
+                                self.waiting_press())
 
     def shown(self) -> dict[str, Any]:
         """The view to publish now, kept as the one last shown (a polling step shows a view

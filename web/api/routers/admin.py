@@ -14,7 +14,7 @@ from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import Answer, Change, Mute, Pause
+from web.api.schemas import Answer, Change, Mute, Order, Pause
 from web.api.writer import change as change_on_writer
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
@@ -56,6 +56,14 @@ async def answer(body: Answer, table: TableDep, _: Referee) -> dict[str, Any]:
     return await change_on_writer(
         table, lambda: table.answer(body.field, body.skitts), seq=body.seq,
         boot=body.boot)
+
+
+@change("/board/order", summary="Say whose shot a landing as 'turn ended' was pressed was")
+async def order(body: Order, table: TableDep, _: Referee) -> dict[str, Any]:
+    """A skitt landed too close to a 'turn ended' tap to tell which came first (issue 36):
+    the referee says whose shot it was."""
+    return await change_on_writer(table, lambda: table.settle_order(body.by), seq=body.seq,
+                                  boot=body.boot)
 
 
 @change("/board/restore", summary="Have the board put back to what the match expects")

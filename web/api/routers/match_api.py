@@ -91,8 +91,10 @@ async def list_matches(table: TableDep) -> list[dict[str, Any]]:
 @change("/match/steps", summary="Apply one scenario-format step")
 async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str, Any]:
     """Shots, shoot-off values, corrections (with ``reason``), decisions, undo."""
+    pressed = table.clock.now()  # a shot that changes nothing is ordered against a landing
     return await change_on_writer(
-        table, lambda: table.apply_step(body.step, source="manual"), seq=body.seq, boot=body.boot)
+        table, lambda: table.take_step(body.step, pressed_at=pressed), seq=body.seq,
+        boot=body.boot)
 
 
 @change("/match/undo", summary="Take back the last step (R19)")
@@ -110,7 +112,9 @@ async def post_amend(body: Amend, table: TableDep, _: Referee) -> dict[str, Any]
 
 @change("/match/no-change", summary="The player due shot and nothing changed")
 async def post_no_change(body: Change, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await change_on_writer(table, table.no_change, seq=body.seq, boot=body.boot)
+    pressed = table.clock.now()  # ordered against a landing by when it was pressed
+    return await change_on_writer(table, lambda: table.no_change(pressed_at=pressed),
+                                  seq=body.seq, boot=body.boot)
 
 
 @change("/match/new", summary="Start a new match (the old one stays stored)")

@@ -1,0 +1,186 @@
+"""Issue 36: a referee's step and a skitt landing are judged in the order they happened.
+
+Ann (black) is due. Her skitt lands on Bo's yellow while the referee taps "turn ended, no
+change" a little before or after it. Whatever the offset, no shot is scored for a player
+who did not make it, the skitt is never swallowed, and no sensor is called stuck: the
+landing is Ann's shot when it came first, Bo's when it came clearly after the tap, and when
+the two cannot be told apart the referee is asked, naming both players.
+
+A shot made during a restore, and a change made while the referee is asked a full field's
+count, are scored or asked about, never held until a cell is called stuck.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from order_rig import OrderRig
+
+from firmware_bridge.profile import load_profile
+from web.table.order import UNORDERED_S
+
+YELLOW = "white.yellow"  # Bo's yellow: where Ann's skitt lands
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[OrderRig]:
+    rig = OrderRig.open(tmp_path)
+    try:
+        yield rig
+    finally:
+        rig.close()
+
+
+def tap_and_land(rig: OrderRig, tap_ms: int) -> None:
+    """Ann's skitt lands at 0 ms; the referee taps "turn ended" at ``tap_ms``."""
+    moments = sorted([(0, "land"), (tap_ms, "tap")])
+    now = 0
+    for at, what in moments:
+        rig.run((at - now) / 1000)
+        now = at
+        if what == "land":
+            rig.land(YELLOW)
+        else:
+            rig.turn_ended()
+    rig.wait_out()
+
+
+@pytest.mark.parametrize("tap_ms", [-100, -40, 0, 60, 120, 200, 240])
+def test_a_tap_the_sensors_cannot_order_against_a_landing_is_asked_in_names(
+    rig: OrderRig, tap_ms: int
+) -> None:
+    tap_and_land(rig, tap_ms)
+    assert rig.shots() in ([], [{"by": "black", "delta": {}}]), rig.shots()  # nothing guessed
+    status = rig.table.snapshot()
+    order = status["tracker"]["order"]
+    assert order is not None, status["tracker"]
+    assert order["landed"]["by"] == "black" and order["next"] == "white"
+    asked = status["words"]["question"]
+    assert asked["text"] == ("Ann's skitt landed on Bo's yellow as you pressed 'turn ended': "
+                             "score it for Ann, or is it Bo's shot?")
+    assert [c["label"] for c in asked["choices"]] == ["Score it for Ann", "Bo's shot"]
+    assert {"kind": "order", "message": asked["text"]} in status["alerts"]
+    assert rig.flags() == []
+
+
+@pytest.mark.parametrize("tap_ms", [280, 300])
+def test_a_tap_while_an_earlier_landing_settles_leaves_it_ann_s_shot(
+    rig: OrderRig, tap_ms: int
+) -> None:
+    assert tap_ms / 1000 > UNORDERED_S
+    tap_and_land(rig, tap_ms)
+    assert rig.shots() == [{"by": "black", "delta": {YELLOW: 1}}]
+    assert len(rig.refusals) == 1 and "Ann" in rig.refusals[0], rig.refusals
+    assert rig.table.tracker.mode == "ready"
+    assert rig.table.snapshot()["state"]["turn"] == "white"
+    assert rig.flags() == []
+
+
+def test_a_landing_clearly_after_the_tap_is_the_next_player_s_shot(rig: OrderRig) -> None:
+    tap_and_land(rig, -round(UNORDERED_S * 1000) - 60)
+    assert rig.shots() == [{"by": "black", "delta": {}}, {"by": "white", "delta": {YELLOW: 1}}]
+    assert rig.flags() == []
+
+
+@pytest.mark.parametrize("by, shots", [
+    ("black", [{"by": "black", "delta": {YELLOW: 1}}]),
+    ("white", [{"by": "black", "delta": {}}, {"by": "white", "delta": {YELLOW: 1}}]),
+])
+@pytest.mark.parametrize("tap_ms", [-100, 100])
+def test_the_referee_s_answer_scores_the_landing_for_the_player_named(
+    rig: OrderRig, tap_ms: int, by: str, shots: list[dict[str, object]]
+) -> None:
+    tap_and_land(rig, tap_ms)
+    rig.table.settle_order(by)
+    rig.run(1.0)
+    assert rig.shots() == shots
+    assert rig.table.tracker.mode == "ready", rig.table.tracker.status()
+    assert rig.table.snapshot()["tracker"]["order"] is None
+
+
+def test_a_shot_during_a_restore_is_asked_about_never_called_stuck(rig: OrderRig) -> None:
+    """After a correction the board must lose two skitts from Bo's red; one is taken off,
+    then Ann shoots onto Bo's empty yellow before the second is taken off too."""
+    table = rig.table
+    table.apply_step({"correct": {"board": {"white.red": 2}, "reason": "seen"}})
+    table.watch.lay_out()
+    rig.run(1.0)
+    assert table.tracker.mode == "ready", table.tracker.status()
+    table.apply_step({"correct": {"board": {"white.red": 0}, "reason": "seen"}})
+    rig.run(1.0)
+    assert table.tracker.mode == "restore", table.tracker.status()
+    assert table.sensing is not None and table.sensing.simulator is not None
+    table.on_simulator(lambda sim: sim.remove_skitt("white.red"))
+    rig.run(0.1)
+    rig.land(YELLOW)
+    rig.run(0.5)
+    table.on_simulator(lambda sim: sim.remove_skitt("white.red"))  # the restore is done
+    rig.wait_out()
+    assert rig.flags() == []
+    status = table.tracker.status()
+    assert status.mode == "review", status
+    assert "looks like black's shot" in status.message, status.message
+    # the referee scores it: the yellow skitt is Ann's
+    table.accept_board()
+    assert rig.shots()[-1] == {"by": "black", "delta": {YELLOW: 1}}
+
+
+def test_a_change_while_a_full_field_is_asked_is_asked_about_once_answered(
+    rig: OrderRig,
+) -> None:
+    table = rig.table
+    cap = load_profile().fields["white.blue"].capacity
+    table.apply_step({"correct": {"board": {"white.blue": cap - 1}, "reason": "seen"}})
+    table.watch.lay_out()
+    rig.run(1.0)
+    assert table.tracker.mode == "ready", table.tracker.status()
+    rig.land("white.blue")  # Ann fills Bo's blue: how many did she add?
+    rig.run(1.0)
+    assert table.tracker.mode == "question", table.tracker.status()
+    rig.land("black.yellow")  # meanwhile a skitt lands on Ann's yellow
+    rig.run(1.0)
+    table.answer("white.blue", 1)
+    rig.run(1.0)
+    assert rig.shots() == [{"by": "black", "delta": {"white.blue": 1}}]
+    status = table.tracker.status()
+    assert status.mode == "review", status
+    assert "looks like white's shot" in status.message, status.message
+    table.accept_board()
+    assert rig.shots()[-1] == {"by": "white", "delta": {"black.yellow": 1}}
+    rig.wait_out()
+    assert rig.flags() == []
+
+
+@pytest.mark.parametrize("tap_ms", [-100, 0, 120])
+def test_big_skitt_missed_tapped_as_it_lands_on_its_spot_is_asked_never_bo_s(
+    tmp_path: Path, tap_ms: int
+) -> None:
+    """The tablet's "big skitt missed" for Ann as her big skitt lands on its spot: never a
+    phantom "Bo's big skitt missed", never a restore asking to take Ann's big skitt off."""
+    rig = OrderRig.open(tmp_path, big_in_hand=True)
+    try:
+        table = rig.table
+        assert table.sensing is not None and table.sensing.simulator is not None
+        sim = table.sensing.simulator
+        moments = sorted([(0, "land"), (tap_ms, "tap")])
+        now = 0
+        for at, what in moments:
+            rig.run((at - now) / 1000)
+            now = at
+            if what == "land":
+                table.on_simulator(lambda sim: sim.place_big("black"))
+            else:
+                table.take_step({"shot": {"by": "black", "big": "missed"}})
+        rig.wait_out()
+        assert {"by": "white", "big": "missed"} not in rig.shots()
+        order = table.snapshot()["tracker"]["order"]
+        assert order is not None and order["landed"] == {"by": "black", "big": "placed"}
+        table.settle_order("black")
+        rig.run(1.0)
+        assert rig.shots() == [{"by": "black", "big": "placed"}], rig.shots()
+        assert table.tracker.mode == "ready" and sim.snapshot(), table.tracker.status()
+        assert rig.flags() == []
+    finally:
+        rig.close()
