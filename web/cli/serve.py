@@ -133,6 +133,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     _announce(settings, table, addresses, new_pin, t)
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
+        limits=settings.limits,
         ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.api.broadcaster: latency first
     ))
     stop_on_sigterm()
