@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
                 port=args.port))
         pins = PinStore(db.parent / "hub")
         if pin is not None:
-            pins.set(pin)
+            pins.keep(pin)
             print(t.gettext("hub referee PIN saved in {path}").format(path=pins.path))
         else:
             generated = pins.ensure()

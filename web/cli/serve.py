@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         pins = PinStore(settings.data_dir, settings.pin_hash)
         if pin is not None:
-            pins.set(check_pin_format(pin))
+            pins.keep(check_pin_format(pin))
             new_pin = None
         else:
             new_pin = pins.ensure()
