@@ -74,8 +74,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
           wall: Clock | None = None, monotonic: Clock | None = None) -> tuple[HubLink, Hub]:
     """The hub's link and app on ``store`` (not started). ``wall`` dates what the hub
-    records; ``monotonic`` times wrong-PIN waits, sessions and the link's resends and
-    health, so a wall clock set back cannot lock the referee out."""
+    records and ends sessions (bounded: a clock set back ends them); ``monotonic`` times
+    wrong-PIN waits and the link's resends and health."""
     wall = WallClock() if wall is None else wall
     monotonic = MonotonicClock() if monotonic is None else monotonic
     tournament = Tournament(store, wall)
