@@ -17,6 +17,7 @@ from web_helpers import PIN
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
 from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament
 
 DAY = 24 * 3600.0
@@ -59,11 +60,27 @@ def test_a_session_outlives_a_reboot_within_its_day(tmp_path: Path) -> None:
             assert signed_in(client)
 
 
+class SettableWall:
+    """A wall clock a person may set back."""
+
+    def __init__(self, t: float) -> None:
+        self.t = t
+
+    def now(self) -> float:
+        return self.t
+
+
 def test_a_wall_clock_set_back_far_ends_the_session(tmp_path: Path) -> None:
-    with tournament_of(tmp_path, ["Ada", "Bo"]) as t:
+    wall = SettableWall(1_700_000_000.0)
+    store = HubStore(tmp_path / "hub.db")
+    try:
         pins = PinStore(tmp_path / "pin")
         pins.set(PIN)
-        with hub_client(t, pins, FakeClock(10.0)) as client:
+        with hub_client(Tournament(store, wall), pins, FakeClock(10.0)) as client:
             assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
-            t.clock.set(t.clock.now() - 30 * DAY)  # a month back: without a bound, a month more
+            wall.t -= 600.0  # ten minutes back: a clock put right, still signed in
+            assert signed_in(client)
+            wall.t -= 30 * DAY  # a month back: without a bound, a month more
             assert not signed_in(client)
+    finally:
+        store.close()
