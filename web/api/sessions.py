@@ -38,7 +38,7 @@ from scorekeeper.clock import Clock
 COOKIE = "skitter_session"
 """The cookie's name before its port (``skitter_session_8080``)."""
 SESSION_LIFETIME = 24 * 3600.0
-CLOCK_SLACK = 300.0
+CLOCK_SLACK = 3600.0
 """How far a session's expiry may lie beyond a whole lifetime from now: more, and the wall
 clock was set back since it was issued (a session would otherwise last as long as the jump),
 so it is refused."""
