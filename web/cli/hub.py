@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
@@ -23,12 +24,15 @@ from web.cli.language import configured_language
 from web.config.args import command_line_secrets
 from web.config.pin import PinError, PinStore, pin_given
 from web.config.settings import MqttSettings
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore, HubStoreError
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, settings_from_url
+
+if TYPE_CHECKING:
+    from web.tournament.hub.app import Hub
+    from web.tournament.hub.link import HubLink
+    from web.tournament.hub.store import HubStore
+
+# The hub itself (its pairings pull in networkx) is imported when it runs, not when the
+# command line is built: `skitter serve` builds it too and would carry ~15 MB it never uses.
 
 NAME = "hub"
 HELP = WORDS.gettext(
@@ -76,6 +80,11 @@ def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
     """The hub's link and app on ``store`` (not started). ``wall`` dates what the hub
     records and ends sessions (bounded: a clock set back ends them); ``monotonic`` times
     wrong-PIN waits and the link's resends and health."""
+    from web.tournament.hub.app import Hub
+    from web.tournament.hub.link import HubLink
+    from web.tournament.hub.tournament import Tournament
+    from web.tournament.hub.wake import Wake
+
     wall = WallClock() if wall is None else wall
     monotonic = MonotonicClock() if monotonic is None else monotonic
     tournament = Tournament(store, wall)
@@ -86,6 +95,9 @@ def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+
+    from web.tournament.hub.app import create_hub_app
+    from web.tournament.hub.store import HubStore, HubStoreError
 
     t = configured_language()
     db = args.db or default_db()
