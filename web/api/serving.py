@@ -227,6 +227,9 @@ class Gate(asyncio.Protocol):
                 head = self.received - len(self.request.trailing_data[0])
                 if head > MAX_HEADER_BYTES:
                     return self._refuse(431)
+                if any(name == b"upgrade" for name, _ in event.headers):
+                    self._between_requests()  # what follows is WebSocket frames, not HTTP
+                    return True
             elif isinstance(event, h11.EndOfMessage):
                 rest, _ = self.request.trailing_data
                 self._between_requests()
