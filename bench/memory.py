@@ -1,6 +1,10 @@
 """Benchmark 4: resident memory of ``skitter serve``, idle and after a 1,000-shot match.
 
-Run: ``.venv/bin/python bench/memory.py [--quick] [--shots N] [--viewers N]``
+Run: ``.venv/bin/python bench/memory.py [--quick] [--shots N] [--viewers N] [--beside DIR]``
+
+``--beside DIR`` runs the same measurement first on the code in ``DIR`` (a checkout of an
+earlier commit, e.g. ``git worktree add /tmp/base <commit>``) with this environment, and
+prints both.
 
 ``skitter serve`` runs as a child process on the simulated board, as a newcomer starts it.
 Its resident set (psutil) and high-water mark (Linux ``VmHWM``) are read once it is idle,
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -77,11 +82,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--shots", type=int, help="shots in the match (default 1,000)")
     parser.add_argument("--viewers", type=int, default=3, help="WebSocket viewers (default 3)")
     parser.add_argument("--idle", type=float, default=2.0, help="seconds idle before measuring")
+    parser.add_argument("--beside", type=Path, metavar="DIR",
+                        help="also measure the code in DIR (an earlier commit's checkout)")
     args = parser.parse_args(argv)
     shots = args.shots or (200 if args.quick else 1000)
 
     print_header("Benchmark 4: memory of skitter serve")
-    with tempfile.TemporaryDirectory() as tmp, ServeProcess(Path(tmp)) as server:
+    runs = []
+    if args.beside is not None:
+        runs.append((f"code in {args.beside}", measure(args, shots, code_in(args.beside))))
+    runs.append(("this code", measure(args, shots, None)))
+    for label, figures in runs:
+        print(f"== {label}")
+        report(figures, shots, args.viewers)
+    peak = runs[-1][1]["peak"]
+    if len(runs) == 2:
+        print(f"Beside: peak {runs[0][1]['peak']:.1f} MB before, {peak:.1f} MB now")
+    verdict = "met" if peak < TARGET_MB else "NOT met"
+    print(f"Result: peak resident memory {peak:.1f} MB (target < {TARGET_MB:.0f} MB): {verdict}")
+    return 0
+
+
+def code_in(folder: Path) -> list[str]:
+    """``skitter`` run from the code in ``folder`` (ahead of this checkout on the path)."""
+    start = (f"import sys; sys.path.insert(0, {str(folder.resolve())!r}); "
+             "from web.cli.main import main; sys.exit(main())")
+    return [sys.executable, "-c", start, "serve"]
+
+
+def measure(args: argparse.Namespace, shots: int, command: list[str] | None) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp, \
+            ServeProcess(Path(tmp), command=command) as server:
         time.sleep(args.idle)
         idle, idle_peak = server.rss_mb(), server.peak_rss_mb()
         server.login()
@@ -92,22 +123,27 @@ def main(argv: list[str] | None = None) -> int:
         state = server.get("/api/state")
         after, peak = server.rss_mb(), server.peak_rss_mb()
         log_size = sum(f.stat().st_size for f in Path(tmp).glob("skitter.db*"))
-    print(f"server: skitter serve --source sim (child process), {args.viewers} live viewers")
-    print(f"match:  {shots} shots in {steps} steps through the API in {elapsed:.1f} s "
-          f"({steps / elapsed:.0f} steps/s); log {state['log_length']} entries, "
-          f"round {state['state']['round']}, file {log_size / 1e6:.1f} MB")
+    return {"idle": idle, "idle_peak": idle_peak, "login": login, "login_peak": login_peak,
+            "after": after, "peak": peak, "steps": steps, "elapsed": elapsed,
+            "log_length": state["log_length"], "round": state["state"]["round"],
+            "log_size": log_size}
+
+
+def report(f: dict[str, float], shots: int, viewers: int) -> None:
+    print(f"server: skitter serve --source sim (child process), {viewers} live viewers")
+    print(f"match:  {shots} shots in {f['steps']:.0f} steps through the API in "
+          f"{f['elapsed']:.1f} s ({f['steps'] / f['elapsed']:.0f} steps/s); log "
+          f"{f['log_length']:.0f} entries, round {f['round']:.0f}, file "
+          f"{f['log_size'] / 1e6:.1f} MB")
     print()
-    print(f"  idle:                 RSS {idle:6.1f} MB   peak {idle_peak:6.1f} MB")
-    print(f"  after referee login:  RSS {login:6.1f} MB   peak {login_peak:6.1f} MB")
-    print(f"  after the match:      RSS {after:6.1f} MB   peak {peak:6.1f} MB")
-    print(f"  the match itself:     {after - login:+.1f} MB for {shots} shots")
+    print(f"  idle:                 RSS {f['idle']:6.1f} MB   peak {f['idle_peak']:6.1f} MB")
+    print(f"  after referee login:  RSS {f['login']:6.1f} MB   peak {f['login_peak']:6.1f} MB")
+    print(f"  after the match:      RSS {f['after']:6.1f} MB   peak {f['peak']:6.1f} MB")
+    print(f"  the match itself:     {f['after'] - f['login']:+.1f} MB for {shots} shots")
     print()
     print("  (a PIN check runs scrypt with n=2**12, r=8: a 4 MiB work area while it runs;")
     print("   the first one also happens at start, when a PIN is set or generated)")
     print()
-    verdict = "met" if peak < TARGET_MB else "NOT met"
-    print(f"Result: peak resident memory {peak:.1f} MB (target < {TARGET_MB:.0f} MB): {verdict}")
-    return 0
 
 
 if __name__ == "__main__":

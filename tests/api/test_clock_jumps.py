@@ -52,8 +52,10 @@ def test_the_hub_referee_is_not_locked_out_when_the_wall_clock_is_set_back(
             wall.t -= 3600.0  # the venue's clock is set back one hour
             mono.advance(1.5)  # and the wait of one wrong PIN (1 s) is over
             assert login(client, PIN) == 200
-            wall.t += 48 * 3600.0  # forward two days: the session is not ended by it
+            wall.t += 3600.0  # an hour on: still signed in (sessions end by wall time,
             assert client.get("/api/referee/session").json() == {"referee": True}
+            wall.t += 48 * 3600.0  # which a reboot keeps: two days on, the session is over)
+            assert client.get("/api/referee/session").json() == {"referee": False}
     finally:
         store.close()
 

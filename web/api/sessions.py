@@ -6,7 +6,8 @@ the tablets logged in mid-match. The token holds its id, its expiry (wall time),
 was issued on and a mark of the PIN hash in force when it was issued. It is refused when:
 
 - the signature does not hold (forged, or made with another data directory's secret);
-- it has expired (``SESSION_LIFETIME``);
+- it has expired (``SESSION_LIFETIME``, by the wall clock, which a reboot does not reset),
+  or the wall clock was set back by more than ``CLOCK_SLACK`` since it was issued;
 - it came to another port: the browser sends a host's cookies to every port of it, so the
   cookie is also *named* per port (``skitter_session_8080``) and a server on another port of
   the same host neither overwrites it nor receives a usable one;
@@ -37,6 +38,10 @@ from scorekeeper.clock import Clock
 COOKIE = "skitter_session"
 """The cookie's name before its port (``skitter_session_8080``)."""
 SESSION_LIFETIME = 24 * 3600.0
+CLOCK_SLACK = 3600.0
+"""How far a session's expiry may lie beyond a whole lifetime from now: more, and the wall
+clock was set back since it was issued (a session would otherwise last as long as the jump),
+so it is refused."""
 SECRET_FILE = "session-secret"
 ENDED_FILE = "sessions-ended"
 SALT = "skitter-referee-session"
@@ -131,7 +136,9 @@ class Sessions:
         if claims is None:
             return None
         expires = claims.get("e")
-        if not isinstance(expires, (int, float)) or self._clock.now() >= expires:
+        now = self._clock.now()
+        if not isinstance(expires, (int, float)) or now >= expires \
+                or expires - now > SESSION_LIFETIME + CLOCK_SLACK:
             return None
         mark = self._pin_mark()
         if claims.get("p") != port or mark is None or claims.get("k") != mark:

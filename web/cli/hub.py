@@ -13,6 +13,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
@@ -24,13 +25,15 @@ from web.cli.language import configured_language
 from web.config.args import command_line_secrets
 from web.config.pin import PinError, PinStore, pin_given
 from web.config.settings import MqttSettings
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.service import hub_watchdog
-from web.tournament.hub.store import HubStore, HubStoreError
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.wake import Wake
 from web.tournament.wire import WireError, settings_from_url
+
+if TYPE_CHECKING:
+    from web.tournament.hub.app import Hub
+    from web.tournament.hub.link import HubLink
+    from web.tournament.hub.store import HubStore
+
+# The hub itself (its pairings pull in networkx) is imported when it runs, not when the
+# command line is built: `skitter serve` builds it too and would carry ~15 MB it never uses.
 
 NAME = "hub"
 HELP = WORDS.gettext(
@@ -78,8 +81,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
           wall: Clock | None = None, monotonic: Clock | None = None) -> tuple[HubLink, Hub]:
     """The hub's link and app on ``store`` (not started). ``wall`` dates what the hub
-    records; ``monotonic`` times wrong-PIN waits, sessions and the link's resends and
-    health, so a wall clock set back cannot lock the referee out."""
+    records and ends sessions (bounded: a clock set back ends them); ``monotonic`` times
+    wrong-PIN waits and the link's resends and health."""
+    from web.tournament.hub.app import Hub
+    from web.tournament.hub.link import HubLink
+    from web.tournament.hub.tournament import Tournament
+    from web.tournament.hub.wake import Wake
+
     wall = WallClock() if wall is None else wall
     monotonic = MonotonicClock() if monotonic is None else monotonic
     tournament = Tournament(store, wall)
@@ -90,6 +98,10 @@ def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
+
+    from web.tournament.hub.app import create_hub_app
+    from web.tournament.hub.service import hub_watchdog
+    from web.tournament.hub.store import HubStore, HubStoreError
 
     t = configured_language()
     if args.mqtt is None:
@@ -117,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         backups = hub_tools.backup_plan(args)
         pins = PinStore(db.parent / "hub")
         if pin is not None:
-            pins.set(pin)
+            pins.keep(pin)
             print(t.gettext("hub referee PIN saved in {path}").format(path=pins.path))
         else:
             generated = pins.ensure()

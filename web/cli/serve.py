@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             pins = PinStore(settings.data_dir, settings.pin_hash)
             if pin is not None:
-                pins.set(check_pin_format(pin))
+                pins.keep(check_pin_format(pin))
                 new_pin = None
             else:
                 new_pin = pins.ensure()
@@ -151,6 +151,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     _announce(settings, table, addresses, new_pin, t)
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
+        limits=settings.limits,
         ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.api.broadcaster: latency first
     ))
     stop_on_sigterm()

@@ -7,7 +7,6 @@ with a laptop and no browser, or for a spreadsheet.
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from web.cli.help_words import WORDS
 from web.cli.language import command_language
 from web.config.args import add_config_argument
 from web.config.settings import ConfigError, load_settings
+from web.spreadsheet_csv import csv_writer
 from web.stats.history import History, Overview
 
 NAME = "stats"
@@ -64,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
 def _export(view: Overview, path: Path, t: Words = ENGLISH) -> int:
     try:
         with path.open("w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
-            writer.writeheader()
-            writer.writerows(view.table())
+            writer = csv_writer(f)
+            writer.writerow(COLUMNS)
+            writer.writerows([row.get(column) for column in COLUMNS] for row in view.table())
     except OSError as exc:
         return _fail(t.gettext("cannot write {path}: {why}").format(path=path,
                                                                      why=exc.strerror))

@@ -204,6 +204,16 @@ class PinStore:
         self.set_hash(hashed)
         return hashed
 
+    def keep(self, pin: str) -> bool:
+        """Make ``pin`` the PIN in force, keeping the stored hash (and so every session
+        bound to it) when it already is; True when the PIN changed. What a start with
+        ``--pin``/``--pin-file``/``$SKITTER_PIN`` does: hashing it anew (a new salt) would
+        end every session at every restart."""
+        if self.verify(pin):
+            return False
+        self.set(pin)
+        return True
+
     def set_hash(self, hashed: str) -> None:
         """Store an already computed hash (``skitter set-pin`` also writes it elsewhere)."""
         if not is_pin_hash(hashed):

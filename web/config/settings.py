@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from web.config.limits import DEFAULT_LIMITS, Limits
 from web.config.values import (
     ALL_KEYS,
     CALLER_LANGUAGES,
@@ -178,6 +179,21 @@ class Settings:
     """The language the caller speaks at start (``en`` or ``de``; the tablet may change it);
     when not set, ``language`` if the caller speaks it."""
 
+    connections_per_address: int = DEFAULT_LIMITS.per_address
+    """Connections one client address may hold at once (the next gets 429)."""
+
+    connections: int = DEFAULT_LIMITS.connections
+    """Connections the server holds at once (the next gets 503)."""
+
+    connections_reserved: int = DEFAULT_LIMITS.reserved
+    """Of ``connections``, the last ones kept for the signed-in referee and the TV pages."""
+
+    stall_seconds: int = int(DEFAULT_LIMITS.stall_seconds)
+    """Seconds a live stream whose client stopped reading is kept before it is cut."""
+
+    websocket_max_bytes: int = DEFAULT_LIMITS.websocket_bytes
+    """Largest WebSocket message a page may send (a bigger one closes it with 1009)."""
+
     mqtt: MqttSettings = field(default_factory=MqttSettings)
     """Tournament link; off unless ``mqtt.url`` is set."""
 
@@ -194,6 +210,13 @@ class Settings:
     def source_spec(self) -> SourceSpec:
         """``source`` split into its kind and argument."""
         return parse_source(self.source)
+
+    @property
+    def limits(self) -> Limits:
+        """The connection and WebSocket caps the server runs with."""
+        return Limits(per_address=self.connections_per_address, connections=self.connections,
+                      reserved=self.connections_reserved, stall_seconds=self.stall_seconds,
+                      websocket_bytes=self.websocket_max_bytes)
 
     @property
     def db_path(self) -> Path:

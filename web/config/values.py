@@ -34,6 +34,8 @@ TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
     "settle_ms", "debounce_ms", "record", "board_id", "allowed_origins", "proxy_headers",
     "caller_language", "language",
+    "connections_per_address", "connections", "connections_reserved", "stall_seconds",
+    "websocket_max_bytes",
 )  # fmt: skip
 MQTT_KEYS = (
     "url", "username", "password", "password_file", "tls_ca", "tls_cert", "tls_key", "tls_insecure",
@@ -265,6 +267,11 @@ CHECKS = {
     "mqtt.username": _want_str,
     "allowed_origins": _check_origins,
     "proxy_headers": _want_bool,
+    "connections_per_address": lambda k, r: _want_int(k, r, 1, 100_000),
+    "connections": lambda k, r: _want_int(k, r, 8, 100_000),
+    "connections_reserved": lambda k, r: _want_int(k, r, 0, 10_000),
+    "stall_seconds": lambda k, r: _want_int(k, r, 1, 3600),
+    "websocket_max_bytes": lambda k, r: _want_int(k, r, 1024, 16 * 1024 * 1024),
     "mqtt.password": lambda k, r: _check_password(k, r),
     "mqtt.password_file": lambda k, r: _want_path(k, r, must_exist=True),
     "mqtt.tls_ca": lambda k, r: _want_path(k, r, must_exist=True),

@@ -60,18 +60,22 @@ import { dateTime, nt, t } from "./words.js";
       h("strong", {}, t("cell {cell}", { cell: n })), h("span", {}, c.said || c.result));
   }
 
-  function showLast(last) {
+  function showLast(last, saved) {
     const p = document.getElementById("st-last");
     if (!last) { p.textContent = t("No self-test yet on this board."); p.className = "st-last"; return; }
     p.className = `st-last ${last.passed ? "passed" : "failed"}`;
     p.replaceChildren(t("Last self-test {date}: {summary}.", { date: dateTime(last.date),
       summary: last.summary }) + " ",
     h("a", { href: "/selftest/sheet", target: "_blank" }, t("Open the check sheet")));
+    if (saved === false) {
+      p.append(" ", h("strong", { id: "st-unsaved" }, t("The check sheet could not be saved " +
+        "yet (the disk is full); it is kept and saved as soon as there is room.")));
+    }
   }
 
   function show(v) {
     view = v;
-    showLast(v.last);
+    showLast(v.last, v.saved);
     const walk = v.walk;
     const running = Boolean(v.running && walk && walk.step);
     document.getElementById("st-walk").hidden = !running;

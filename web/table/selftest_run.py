@@ -5,7 +5,9 @@ runs. Here it is fed from the table's own polling: the sensing's raw events (its
 the board's buttons (diverted from the match while the test runs) and the expanders' I2C
 error counts. Sensing is paused for the test, so no skitt placed for it is ever taken for a
 shot; when it ends, sensing resumes as after any pause (a board that differs from the match
-goes to the referee). The sheet is kept as the board's last self-test.
+goes to the referee). The sheet is kept as the board's last self-test; a disk that refuses
+it (full) never keeps sensing paused: the sheet waits in memory and is written once there
+is room, and until then the view says it is not saved.
 
 Every method runs on the sensing thread (``table.watch.thread``), as the tap does, so the
 walk is only ever touched from one thread.
@@ -17,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from firmware_bridge.selftest import SelfTest
+from firmware_bridge.selftest import SelfTest, Sheet
 from firmware_bridge.source import SensorEvent
 from scorekeeper.errors import because
 from scorekeeper.words import ENGLISH, Words
@@ -54,6 +56,9 @@ class SelfTestRun:
         """Walks started so far; a step is named by (run, index), so a skip meant for
         another walk's step is refused."""
         self.last_sheet: dict[str, Any] | None = selftest_record.load(directory)
+        self.unsaved: Sheet | None = None
+        """The last sheet while the disk has refused it (full): kept here and written at
+        the next look at the self-test once there is room."""
 
     def start(self) -> None:
         sensing = self.table.sensing
@@ -100,9 +105,10 @@ class SelfTestRun:
             sensing.tap = None
         if self.controls is not None:
             self.controls.divert = None
-        selftest_record.save(self.directory, sheet)
+        self.table.set_paused(self._was_paused)  # first: sensing resumes whatever the disk does
         self.last_sheet = sheet.to_json()
-        self.table.set_paused(self._was_paused)
+        self.unsaved = sheet
+        self._save()
         return self.last_sheet
 
     def view(self, t: Words = ENGLISH) -> dict[str, Any]:
@@ -111,8 +117,10 @@ class SelfTestRun:
         test = self.test
         if test is not None:
             self._collect(test)
+        self._save()
         return {
             "running": test is not None,
+            "saved": self.unsaved is None,
             "run": self.runs,
             "walk": None if test is None else test.view(t),
             "last": None if self.last_sheet is None else selftest_record.worded(
@@ -120,6 +128,16 @@ class SelfTestRun:
         }
 
     # -- inside ----------------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        """Write the sheet the disk refused so far, if it has room now."""
+        if self.unsaved is None:
+            return
+        try:
+            selftest_record.save(self.directory, self.unsaved)
+        except OSError:
+            return  # full (or read-only): kept in memory, the page says it is not saved yet
+        self.unsaved = None
 
     def _running(self) -> SelfTest:
         if self.test is None:

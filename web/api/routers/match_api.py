@@ -7,7 +7,6 @@ refuses it with 422 (rules, input) or 409 (stale) and then nothing reaches the l
 from __future__ import annotations
 
 import asyncio
-import csv
 import io
 import json
 from datetime import UTC, datetime
@@ -25,6 +24,7 @@ from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Amend, Change, NewMatch, Resume, StartOffered, StepRequest
 from web.api.writer import change as change_on_writer
 from web.i18n import SOURCE, current
+from web.spreadsheet_csv import csv_writer
 from web.table import records
 from web.table.snapshot import worded
 
@@ -64,7 +64,7 @@ async def get_log_csv(table: TableDep) -> Response:
     now = table.committed
     t = current()
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow([
         "seq", t.gettext("time (UTC)"), t.gettext("round"), t.gettext("source"),
         t.gettext("step"), t.gettext("what it did"), t.gettext("reason"),

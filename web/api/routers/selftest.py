@@ -36,6 +36,8 @@ router = APIRouter(tags=["self-test"], route_class=CheckedJSONRoute)
 class SelfTestView(Described):
     running: bool = Field(description="A walk is under way (sensing is paused for it).")
     run: int = Field(description="Walks started since the scorekeeper started.")
+    saved: bool = Field(description="The last check sheet is on the disk (false: the disk "
+                        "refused it, e.g. full; it is kept and written once there is room).")
     walk: dict[str, Any] | None = Field(
         description="The walk: the step to do (`instruction`, `cells`, `answered`), every "
         "step, every cell's changes and result so far, button presses, I2C errors.")

@@ -109,12 +109,14 @@ class Hub:
 
     def __init__(self, tournament: Tournament, sender: CommandSender, pins: PinStore,
                  monotonic: Clock, wake: Wake | None = None) -> None:
-        """``monotonic`` times the referee's session and the wrong-PIN waits: a clock that
-        never jumps (the tournament's own clock is the wall clock, which dates records and
-        may be set back)."""
+        """``monotonic`` times the wrong-PIN waits: a clock that never jumps. The referee's
+        session expires by the tournament's wall clock: it outlives the process and a
+        reboot, which restarts the monotonic clock (a session set back with the clock is
+        refused, see ``web.api.sessions``)."""
         self.tournament = tournament
         self.sender = sender
-        self.auth = Auth.create(pins, monotonic, who="tournament referee")
+        self.auth = Auth.create(pins, monotonic, who="tournament referee",
+                                wall=tournament.clock)
         self.broadcaster = Broadcaster()
         self.feed = Feed()
         self._refreshing = threading.Lock()

@@ -8,7 +8,6 @@ without scripts, and the same as the live page because they read the same tourna
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable
 from datetime import datetime
@@ -21,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 
 from web.api.schemas import PathNumber
 from web.i18n import SOURCE, Language, for_request, language
+from web.spreadsheet_csv import csv_writer
 from web.tournament.hub.decisions import ENTERED_BY, in_words, signed
 from web.tournament.hub.said import MARK, answered
 from web.tournament.hub.tournament import Tournament
@@ -177,26 +177,21 @@ def standings_page(t: Tournament, lang: Language | None = None) -> str:
     return _page(gettext("Standings"), f"{sub} {_when(t, lang)}", body, lang)
 
 
-def _cell(text: str) -> str:
-    """A name as a spreadsheet shows it: one starting like a formula is kept as text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
-
-
 def results_csv(t: Tournament, lang: Language | None = None) -> str:
     """Every result, one row each, its header row and words in ``lang`` (default English)."""
     lang = lang or language(SOURCE)
     gettext = lang.gettext
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv_writer(out)
     writer.writerow([gettext(h) for h in CSV_HEADERS])
     games = sorted((game for game in t.store.games() if game.round is not None),
                    key=lambda game: (game.round or 0, game.table or 0))
     for game in games:
         r = game.result
         writer.writerow([
-            game.round, game.table, "" if game.board == ENTERED_BY else _cell(game.board),
-            _cell(r.black), _cell(r.white),
-            _cell(r.winner) if r.winner else gettext("no winner"),
+            game.round, game.table, "" if game.board == ENTERED_BY else game.board,
+            r.black, r.white,
+            r.winner if r.winner else gettext("no winner"),
             r.black_rounds, r.white_rounds, r.black_points, r.white_points,
             datetime.fromtimestamp(game.finished_at).astimezone().strftime("%Y-%m-%d %H:%M"),
             gettext("the referee") if game.board == ENTERED_BY else gettext("the board")])
