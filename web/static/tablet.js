@@ -100,14 +100,20 @@ function setupShootoff() {
       { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
       { done: t("shoot-off entered"), seen: shootoff.seen, where: "sec-shootoff",
         lead: t("Not entered") });
+    // Entered (a tie asks again), or refused and told what changed: the next values are
+    // entered against the match as the page shows it now.
     if (r.ok) { shootoff.black.value = 0; shootoff.white.value = 0; }
+    if (r.ok || r.status === 409) shootoff.seen = drawn();
   };
 }
 
-// Untouched steppers follow the state; once a value is entered, its state is kept.
+// Untouched steppers follow the state; once a value is entered, its state is kept. A form
+// shown again (a new shoot-off) starts from the state it is shown with.
 function renderShootoff(s) {
   const on = s.state.phase === "shootoff";
+  const opened = on && $("sec-shootoff").classList.contains("hidden");
   $("sec-shootoff").classList.toggle("hidden", !on);
+  if (opened) { shootoff.black.value = 0; shootoff.white.value = 0; }
   const untouched = shootoff.black.value === 0 && shootoff.white.value === 0;
   if (shootoff.seen === null || untouched) shootoff.seen = seenOf(s);
 }

@@ -1,0 +1,114 @@
+"""Issue 43: what the people at the table read on the tablet, in both languages, at the
+tablet's and the phone's sizes.
+
+A tied shoot-off entered on a tablet lets the next values be entered on the same tablet; a
+change refused because the match changed meanwhile says what changed in the page's language.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from browser_support import LiveServer
+from tv_support import german, one_server_per_module, post, snap, state, step
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+TABLET_SIZES = [(1024, 768), (768, 1024), (390, 844)]
+SIZE_IDS = [f"{w}x{h}" for w, h in TABLET_SIZES]
+
+server, api = one_server_per_module("table-read")
+
+
+def tablet_in(browser: Any, server: LiveServer, size: tuple[int, int], lang: str) -> Any:
+    """The tablet page at ``size`` in ``lang``, logged in, its script errors in ``errors``."""
+    page = german(browser, server, "/tablet", size) if lang == "de" else None
+    if page is None:
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  has_touch=size[0] < 600)
+        assert ctx.request.post(server.url + "/api/referee/login",
+                                data={"pin": server.pin}).ok
+        page = ctx.new_page()
+        page.goto(server.url + "/tablet")
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.wait_for_function("document.body.classList.contains('referee')"
+                           " && document.body.dataset.seq !== undefined")
+    return page
+
+
+def showing(page: Any, api: Any, server: LiveServer) -> None:
+    seq = state(api, server)["seq"]
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+
+
+def set_shootoff(page: Any, black: int, white: int) -> None:
+    """Step the shoot-off's values from what they show to ``black`` : ``white``."""
+    for i, want in enumerate((black, white)):
+        stepper = page.locator("#shootoff-steppers .stepper").nth(i)
+        now = int(stepper.locator("output").inner_text())
+        button = stepper.locator("button").nth(1 if want > now else 0)
+        for _ in range(abs(want - now)):
+            button.click()
+
+
+def shootoff_match(api: Any, server: LiveServer) -> None:
+    post(api, server, "/api/match/new",
+         {"names": {"black": "Anna", "white": "Ben"}, "first": "shootoff"})
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+def test_a_tied_shoot_off_then_the_next_values_on_the_same_tablet(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int], lang: str
+) -> None:
+    from playwright.sync_api import expect
+
+    shootoff_match(api, server)
+    page = tablet_in(browser, server, size, lang)
+    showing(page, api, server)
+    expect(page.locator("#sec-shootoff")).to_be_visible()
+    set_shootoff(page, 2, 2)
+    page.locator("#shootoff-send").click()
+    expect(page.locator("#toast")).to_contain_text(
+        "shoot-off entered" if lang == "en" else "Stechen eingetragen")
+    page.wait_for_function("document.querySelectorAll('#shootoff-steppers output')[0]"
+                           ".value === '0'")
+    set_shootoff(page, 4, 3)
+    page.locator("#shootoff-send").click()
+    page.wait_for_function("document.querySelector('#sec-shootoff').classList.contains('hidden')")
+    st = state(api, server)["state"]
+    assert st["phase"] == "playing" and st["turn"] == "black", st
+    assert not page.locator("#sec-shootoff .conflict.stale").is_visible()
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+def test_a_shoot_off_overtaken_by_another_tablet_is_told_in_german(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+) -> None:
+    from playwright.sync_api import expect
+
+    shootoff_match(api, server)
+    page = tablet_in(browser, server, size, "de")
+    showing(page, api, server)
+    set_shootoff(page, 2, 1)  # being filled in: it keeps the state it was begun on
+    step(api, server, {"shootoff": {"black": 3, "white": 3}})  # another tablet, meanwhile
+    showing(page, api, server)
+    page.locator("#shootoff-send").click()
+    note = page.locator("#sec-shootoff .conflict.stale")
+    expect(note).to_be_visible()
+    text = note.inner_text()
+    assert "Stechen (3 gegen 3)" in text, text
+    assert not re.search(r"\b(?:The|the|shoot-off|against|someone)\b", text), text
+    snap(page, f"tablet-de-{size[0]}x{size[1]}-shootoff-409")
+    # told what changed, the person sends their values again: against the match as it is
+    page.locator("#shootoff-send").click()
+    page.wait_for_function("document.querySelector('#sec-shootoff').classList.contains('hidden')")
+    assert state(api, server)["state"]["phase"] == "playing"
+    assert not page.errors, page.errors
+    page.context.close()
