@@ -112,3 +112,57 @@ def test_a_shoot_off_overtaken_by_another_tablet_is_told_in_german(
     assert state(api, server)["state"]["phase"] == "playing"
     assert not page.errors, page.errors
     page.context.close()
+
+
+def open_choices_match(api: Any, server: LiveServer) -> None:
+    """Anna v Ben with flipping: Anna's third skitt on Ben's red clears it (Ben's blue blocked
+    before), so Anna may still set Ben back (Hit on Red) and lift a blockade."""
+    post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
+                                         "first": "black", "flipping": True})
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    step(api, server, {"correct": {"board": {"white.red": 2}, "blocked": ["white.blue"],
+                                   "score": {"black": 1, "white": 2}, "reason": "set-up"}})
+    step(api, server, {"shot": {"by": "black", "delta": {"white.red": 1}}})
+    pending = state(api, server)["state"]["pending"]
+    assert pending["unblock"] and pending["unblock"]["player"] == "black", pending
+    assert pending["red"] and pending["red"][0]["player"] == "black", pending
+
+
+CLOSES = {
+    "en": ("This correction cancels Anna's right to lift a blockade.",
+           "This correction cancels Anna's Hit on Red choice (to set Ben back).",
+           "Ending the turn cancels Anna's right to lift a blockade."),
+    "de": ("Diese Korrektur streicht das Recht von Anna, eine Blockade aufzuheben.",
+           "Diese Korrektur streicht die Wahl von Anna bei Treffer auf Rot (Ben zurücksetzen).",
+           "Das Ende dieses Zugs streicht das Recht von Anna, eine Blockade aufzuheben."),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+def test_a_step_that_costs_an_open_choice_says_so_before_it_is_sent(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int], lang: str
+) -> None:
+    from playwright.sync_api import expect
+
+    open_choices_match(api, server)
+    page = tablet_in(browser, server, size, lang)
+    showing(page, api, server)
+    unblock, red, turn = CLOSES[lang]
+    expect(page.locator("#turn-closes")).to_contain_text(turn)
+    page.locator("#sec-correct summary").click()
+    closes = page.locator("#corr-closes")
+    expect(closes).to_be_visible()
+    expect(closes).to_contain_text(unblock)
+    expect(closes).to_contain_text(red)
+    closes.scroll_into_view_if_needed()
+    snap(page, f"tablet-{lang}-{size[0]}x{size[1]}-correction-closes")
+    # once Anna has used her right and chosen, nothing is left to lose
+    step(api, server, {"decide": {"by": "black", "unblock": "white.blue"}})
+    step(api, server, {"decide": {"by": "black", "red": ["back"]}})
+    showing(page, api, server)
+    expect(closes).to_be_hidden()
+    expect(page.locator("#turn-closes")).to_be_hidden()
+    assert not page.errors, page.errors
+    page.context.close()

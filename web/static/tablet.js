@@ -10,6 +10,7 @@ import { Referee } from "./referee-login.js";
 import { amendRed, other, redChoices, showSecondKnocked } from "./tablet-amend.js";
 import { renderEarlier, renderOffer, setupEarlier, setupNewMatch, setupOffer } from "./tablet-matches.js";
 import { fillCorrections, setupCorrections } from "./tablet-corrections.js";
+import { showClosed } from "./tablet-open-choices.js";
 import { drawn, hideStale, plain, send, seenOf, staleText } from "./tablet-send.js";
 import { t } from "./words.js";
 
@@ -331,6 +332,8 @@ function setup() {
     Question.render($("sec-question"), s, send);
     renderAmend(s);
     fillCorrections(s);
+    showClosed($("corr-closes"), "correction", s);
+    showClosed($("turn-closes"), "turn", s);
     renderEarlier(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
       const form = $("new-match");
