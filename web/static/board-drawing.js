@@ -243,6 +243,8 @@ export function boardOptions(s) {
   const st = s.state;
   return {
     counts: st.board, blocked: st.blocked, colors: st.rules.colors, names: s.names,
-    fields: (s.words || {}).fields, big: st.big, differences: (s.tracker || {}).differences || {},
+    fields: (s.words || {}).fields, big: st.big,
+    // while the referee counts a full field, a skitt beyond its count lies there rightly
+    differences: (s.tracker || {}).mode === "question" ? {} : (s.tracker || {}).differences || {},
   };
 }

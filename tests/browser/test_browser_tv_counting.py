@@ -1,0 +1,55 @@
+"""Issue 43, item 3: while the referee is asked how many skitts a shot added to a field as full
+as its sensors count, the TV says the referee is counting that field, in the players' words
+and the TV's language, and never tells anyone to take off a skitt that lies there rightly."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from browser_support import LiveServer, at_once
+from tv_support import one_server_per_module, post, snap, state, step, wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
+
+server, api = one_server_per_module("tv-counting")
+TV = [(1920, 1080), (1280, 720)]
+SAID = {"en": "The referee is counting Bo's blue", "de": "Der Schiedsrichter zählt Blau bei Bo"}
+
+
+def two_skitts_onto_a_nearly_full_field(api: Any, server: LiveServer) -> None:
+    """Bo's blue holds 13 of the 14 its cells count; Ann's shot puts two more there: the
+    cells show 14, one lies there unseen, and the referee is asked."""
+    post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
+                                         "first": "black"})
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    step(api, server, {"correct": {"board": {"white.blue": 13}, "reason": "a pile-up"}})
+    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
+    at_once(server, ("place", "white.blue"), ("place", "white.blue"))
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "question")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_tv_says_the_referee_is_counting_and_asks_nobody_to_take_a_skitt_off(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int], lang: str
+) -> None:
+    from playwright.sync_api import expect
+
+    two_skitts_onto_a_nearly_full_field(api, server)
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    seq = state(api, server)["seq"]
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    alert = page.locator(".alert-question")
+    expect(alert).to_have_text(SAID[lang])
+    box = alert.bounding_box()
+    assert box and box["x"] >= 0 and box["x"] + box["width"] <= size[0], box
+    assert box["y"] + box["height"] <= size[1], box
+    assert page.locator("#board .diff-label").count() == 0, \
+        page.locator("#board .diff-label").all_inner_texts()
+    assert page.locator("#board .field-diff").count() == 0
+    snap(page, f"tv-{lang}-{size[0]}x{size[1]}-referee-counting")
+    page.context.close()
