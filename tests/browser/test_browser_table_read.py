@@ -166,3 +166,35 @@ def test_a_step_that_costs_an_open_choice_says_so_before_it_is_sent(
     expect(page.locator("#turn-closes")).to_be_hidden()
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+def test_the_correction_conflict_shows_the_blockades_as_the_other_tablet_left_them(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+) -> None:
+    from playwright.sync_api import expect
+
+    post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
+                                         "first": "black", "flipping": True})
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    page = tablet_in(browser, server, size, "en")
+    showing(page, api, server)
+    page.locator("#sec-correct summary").click()
+    page.locator("#corr-score .stepper").first.locator("button").nth(1).click()  # Anna +1
+    page.fill("#corr-reason", "a point missed")
+    # meanwhile another tablet blocks Ben's red
+    step(api, server, {"correct": {"blocked": ["white.red"], "reason": "blockade"}})
+    showing(page, api, server)
+    page.locator("#corr-send").click()
+    expect(page.locator("#corr-conflict")).to_be_visible()
+    checked = page.evaluate("[...document.querySelectorAll('#corr-blocked input:checked')]"
+                            ".map((i) => i.value)")
+    assert checked == ["white.red"], checked
+    assert page.locator("#corr-score output").first.inner_text() == "1"  # theirs stays
+    page.locator("#corr-conflict-ok").click()
+    expect(page.locator("#toast")).to_contain_text("correction applied")
+    st = state(api, server)["state"]
+    assert st["blocked"] == ["white.red"] and st["score"]["black"] == 1, st
+    assert not page.errors, page.errors
+    page.context.close()
