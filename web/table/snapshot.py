@@ -135,7 +135,7 @@ def in_language(snapshot: Mapping[str, Any], t: Words, *, source: bool) -> dict[
         return dict(snapshot)
     names = players_named(snapshot.get("given_names") or {}, t)
     state = snapshot["state"]
-    view = {k: snapshot[k] for k in ("link", "sensors", "tracker") if k in snapshot}
+    view = {k: snapshot[k] for k in ("link", "sensors", "tracker", "sensing") if k in snapshot}
     storage = snapshot.get("storage") or {}
 
     def reword(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -202,6 +202,7 @@ def sensing_part(
             "paused": paused,
             "source": source_name,
             "virtual_board": sensed["virtual"] is not None,
+            "selftest": bool(sensed.get("selftest")),
         },
         "virtual": sensed["virtual"],
     }
@@ -224,7 +225,8 @@ def compose(
         "storage": {"ok": storage is None, "message": storage or ""},
         "alerts": alerts(state, view, names, storage=storage),
         "words": {**match["words"], **board_part(state, view, names),
-                  **table_words(state, names, ENGLISH, match.get("handicaps") or {})},
+                  **table_words(state, names, ENGLISH, match.get("handicaps") or {}),
+                  **({"turn": ""} if self_testing(view) else {})},
     }
 
 
@@ -271,6 +273,9 @@ def alerts(
         # (before the first settled reading the board is not judged yet: no fault)
         out.append({"kind": "review", "message": t.gettext(
             "The board does not match the match: the referee decides on the tablet")})
+    elif self_testing(view):
+        out.append({"kind": "selftest", "message": t.gettext(
+            "The board's self-test is running: play waits until it ends")})
     elif tracker["mode"] == "paused" and link["up"]:
         out.append({"kind": "paused", "message": t.gettext("Sensing is paused by the referee")})
     pending = state.get("pending") or {}
@@ -292,6 +297,11 @@ def alerts(
     if state.get("phase") == Phase.SHOOTOFF:
         out.append({"kind": "shootoff", "message": shootoff_prompt(t)})
     return out
+
+
+def self_testing(view: Mapping[str, Any]) -> bool:
+    """The board's self-test is running (sensing is paused for it: nobody plays)."""
+    return bool((view.get("sensing") or {}).get("selftest"))
 
 
 def _new_round_clearing(
@@ -325,7 +335,7 @@ def words_part(
     return {
         **board_part(state, view, names, t, source=False),
         "effects": sent_effects_in_words(state.get("last_effects") or [], names, t),
-        "turn": turn_prompt(state, names, t),
+        "turn": "" if self_testing(view) else turn_prompt(state, names, t),
         "moment": moment(state, names, t),
     }
 
