@@ -198,3 +198,72 @@ def test_the_correction_conflict_shows_the_blockades_as_the_other_tablet_left_th
     assert st["blocked"] == ["white.red"] and st["score"]["black"] == 1, st
     assert not page.errors, page.errors
     page.context.close()
+
+
+@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+def test_trio_says_at_the_choice_that_flipping_stays_off_and_the_start_reads_in_german(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+) -> None:
+    from playwright.sync_api import expect
+
+    post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
+                                         "first": "black", "variant": "trio"})
+    page = tablet_in(browser, server, size, "de")
+    showing(page, api, server)
+    page.locator("#sec-new summary").click()
+    form = page.locator("#new-match")
+    form.locator("select[name=flipping]").select_option("true")
+    form.locator("select[name=variant]").select_option("trio")
+    expect(page.locator("#new-trio-note")).to_have_text(
+        "Trio hat keine Blockaden: Umdrehen bleibt aus.")
+    expect(form.locator("select[name=flipping]")).to_be_disabled()
+    expect(form.locator("select[name=flipping]")).to_have_value("false")
+    form.locator("#new-send").click()
+    page.wait_for_function("!document.getElementById('new-confirm').classList.contains('hidden')"
+                           " || document.getElementById('toast').textContent !== ''")
+    if page.locator("#new-confirm-yes").is_visible():
+        page.locator("#new-confirm-yes").click()
+    toast = page.locator("#toast")
+    expect(toast).to_have_text("neues Spiel begonnen")
+    expect(toast).to_have_class(re.compile(r"\bok\b"))  # a success is never shown in red
+    rules = state(api, server)["state"]["rules"]
+    assert rules["variant"] == "trio" and rules["flipping"] is False, rules
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_a_refusal_toast_on_the_tablet_has_no_rule_codes(
+    browser: Any, server: LiveServer, api: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
+                                         "first": "black", "variant": "trio"})
+    page = tablet_in(browser, server, (768, 1024), "en")
+    showing(page, api, server)
+    # a request the rules refuse with a code in its words (Trio and flipping, R17)
+    page.evaluate("""async () => {
+      const { send, drawn } = await import('/static/tablet-send.js');
+      await send('/api/match/new', { names: { black: 'Anna', white: 'Ben' }, variant: 'trio',
+        flipping: true, first: 'black' }, { seen: drawn() });
+    }""")
+    toast = page.locator("#toast")
+    expect(toast).to_contain_text("blockades")
+    assert not re.search(r"\bR\d{1,2}\b", toast.inner_text()), toast.inner_text()
+    page.context.close()
+
+
+def test_a_big_skitt_in_hand_reads_as_german_a_player_says(
+    browser: Any, server: LiveServer, api: Any
+) -> None:
+    post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
+                                         "first": "black"})
+    page = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+    page.goto(server.url + "/?lang=de")
+    page.wait_for_selector("#board .spot-label")
+    labels = page.eval_on_selector_all(  # a label's lines are its <tspan>s
+        "#board .spot-label", "els => els.map(e => [...e.children].map(c => c.textContent)"
+        ".join(' ') || e.textContent)")
+    assert "großer Skitt von Anna: noch in der Hand" in labels, labels
+    assert not any("Großer in Hand" in x for x in labels), labels
+    page.context.close()

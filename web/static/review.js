@@ -163,7 +163,7 @@ export const Review = (() => {
     const r = await Skitter.api("/api/match/amend",
       { ...extra, seq: seen ? seen.seq : Skitter.state.seq, boot: seen ? seen.boot : undefined });
     if (!r.ok) { toast(Skitter.errorText(r)); return; }  // a 409 says what changed
-    toast(t("the last shot was amended"));
+    toast(t("the last shot was amended"), true);
     form.reset();
     await open(data.seq);  // the review stays on the shot, now with its amendment
   }

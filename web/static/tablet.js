@@ -12,6 +12,7 @@ import { renderEarlier, renderOffer, setupEarlier, setupNewMatch, setupOffer } f
 import { fillCorrections, setupCorrections } from "./tablet-corrections.js";
 import { showClosed } from "./tablet-open-choices.js";
 import { drawn, hideStale, plain, send, seenOf, staleText } from "./tablet-send.js";
+import { fitWords } from "./fit.js";
 import { t } from "./words.js";
 
 // -- status ------------------------------------------------------------------------------
@@ -25,6 +26,7 @@ function renderStatus(s) {
     el.classList.toggle("due", st.turn === p);
   }
   $("st-score").textContent = `${st.score.black} : ${st.score.white}`;
+  for (const p of ["black", "white"]) fitWords($(`st-${p}`));  // once the score takes its room
   const won = s.words && s.words.moment && s.words.moment.kind === "game" ? s.words.moment : null;
   $("st-winner").textContent = won ? won.title : "";
   $("st-winner").classList.toggle("hidden", !won);
