@@ -10,7 +10,6 @@ sheet; the hub with a round paired, a result in and a board playing).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest

@@ -34,9 +34,8 @@ LOOK = r"""() => {
     const style = getComputedStyle(e);
     if (style.backgroundImage !== "none") return true;
     const alpha = (style.backgroundColor.match(/[\d.]+/g) || []).map(Number)[3];
-    if (/^rgb\(/.test(style.backgroundColor)) return true;
-    if (alpha !== undefined && alpha > 0.5) return true;
-    return e instanceof SVGGeometryElement && style.fill !== "none" && !(e instanceof SVGTextElement);
+    if (/^rgb\(/.test(style.backgroundColor) || alpha > 0.5) return true;
+    return e instanceof SVGGeometryElement && style.fill !== "none";
   };
   const covered = (x, y, a, b) => {
     window.scrollTo(Math.max(0, x - innerWidth / 2), Math.max(0, y - innerHeight / 2));
