@@ -53,3 +53,24 @@ def test_the_tv_says_the_referee_is_counting_and_asks_nobody_to_take_a_skitt_off
     assert page.locator("#board .field-diff").count() == 0
     snap(page, f"tv-{lang}-{size[0]}x{size[1]}-referee-counting")
     page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_shoot_off_is_asked_for_once_on_the_tv_and_the_tablet(
+    browser: Any, server: LiveServer, api: Any, lang: str
+) -> None:
+    post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
+                                         "first": "shootoff"})
+    prompt = {"en": "Shoot-off: who starts?", "de": "Stechen: wer beginnt?"}[lang]
+    seq = state(api, server)["seq"]
+    for path, size in (("/", (1920, 1080)), ("/tablet", (1024, 768))):
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+        assert ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
+        page = ctx.new_page()
+        page.goto(f"{server.url}{path}?lang={lang}")
+        page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+        text = page.locator("body").inner_text()
+        assert text.count(prompt) <= 1, (path, text)
+        if path == "/":
+            assert text.count(prompt) == 1, text
+        ctx.close()

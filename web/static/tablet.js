@@ -37,7 +37,7 @@ function renderStatus(s) {
       shootoff[p].label = t("{who}'s shoot-off", { who: Skitter.nameOf(s, p) });
     }
   }
-  Skitter.renderAlerts($("alerts"), s);
+  Skitter.renderAlerts($("alerts"), s, ["shootoff"]);  // its own section asks
 }
 
 // -- decisions ----------------------------------------------------------------------------
