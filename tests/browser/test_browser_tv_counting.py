@@ -74,3 +74,19 @@ def test_the_shoot_off_is_asked_for_once_on_the_tv_and_the_tablet(
         if path == "/":
             assert text.count(prompt) == 1, text
         ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_corrections_reason_is_said_once_on_the_tv(
+    browser: Any, server: LiveServer, api: Any, lang: str
+) -> None:
+    post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
+                                         "first": "black"})
+    step(api, server, {"correct": {"score": {"black": 2}, "reason": "Zählfehler am Tisch"}})
+    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
+    page.goto(f"{server.url}/?lang={lang}")
+    seq = state(api, server)["seq"]
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    text = page.locator("#effects").inner_text()
+    assert text.count("Zählfehler am Tisch") == 1, text
+    page.context.close()

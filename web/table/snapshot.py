@@ -13,7 +13,7 @@ from typing import Any
 from scorekeeper.effect_words import effect_words, effects_in_names, sent_effects_in_words
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import Decision, Event, ShotEvent, parse_event
+from scorekeeper.events import Correction, Decision, Event, ShotEvent, parse_event
 from scorekeeper.options import Handicap
 from scorekeeper.state import Phase, State
 from scorekeeper.step_words import step_words
@@ -121,7 +121,8 @@ def entry_in_words(entry: LogEntry, undone: bool, names: Mapping[str, str]) -> d
     effects in words; each effect keeps the rules' text as ``rule_text`` and its values
     (``fields``...: another language words it again from those)."""
     return {**entry.to_json(undone=undone), "words": phrase_words(entry.event.phrase(), names),
-            "heading": heading(entry.event, names),
+            # the rules' effect line says a correction's reason: the heading does not again
+            "heading": heading(entry.event, names, reason=False),
             "effects": [{**e.to_json(), "text": effect_words(e, names), "rule_text": e.text}
                         for e in entry.effects]}
 
@@ -381,6 +382,10 @@ def red_choice_words(names: Mapping[str, str], t: Words = ENGLISH) -> dict[str, 
     }
 
 
-def heading(event: Event, names: Mapping[str, str], t: Words = ENGLISH) -> str:
-    """What the last shot's list calls a step: ``Bo's shot``, or the step in words."""
+def heading(event: Event, names: Mapping[str, str], t: Words = ENGLISH, *,
+            reason: bool = True) -> str:
+    """What the last shot's list calls a step: ``Bo's shot``, or the step in words
+    (``reason``: a correction's reason with it, where its effect line does not say it)."""
+    if isinstance(event, Correction) and not reason:
+        return t.gettext("the correction")
     return step_words(event, names, t)
