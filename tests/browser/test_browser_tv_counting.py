@@ -90,3 +90,28 @@ def test_a_corrections_reason_is_said_once_on_the_tv(
     text = page.locator("#effects").inner_text()
     assert text.count("Zählfehler am Tisch") == 1, text
     page.context.close()
+
+
+@pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_stream_overlay_shows_the_last_shots_whole_line(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+) -> None:
+    post(api, server, "/api/match/new", {"names": {
+        "black": "Maximiliane Oberhollenzer-Quast", "white": "Bartholomäus Wunderlich-Schmidt"},
+        "first": "black"})
+    for by in ("black", "white"):
+        step(api, server, {"shot": {"by": by, "big": "placed"}})
+    step(api, server, {"correct": {"board": {"white.yellow": 2, "white.red": 2},
+                                   "reason": "set-up"}})
+    step(api, server, {"shot": {"by": "black", "delta": {"white.yellow": 1}}})
+    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+    page.goto(f"{server.url}/overlay")
+    seq = state(api, server)["seq"]
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    line = page.locator(".ov-last")
+    said = state(api, server)["words"]["last_shot"]
+    assert line.inner_text() == said
+    cut = line.evaluate("(e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect()"
+                        ".right > innerWidth")
+    assert not cut, said
+    page.context.close()
