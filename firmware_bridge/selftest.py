@@ -217,6 +217,8 @@ class SelfTest:
         self.index = 0
         """The step being walked; ``len(steps)`` once every step is behind."""
         self.reached = 1 if self.steps else 0
+        self._skipped: set[int] = set()
+        """Cells of the steps the referee skipped."""
         self.finished = False
         self.now = now
 
@@ -256,8 +258,13 @@ class SelfTest:
             self._errors[label] = max(self._errors.get(label, 0), int(count))
 
     def skip(self) -> None:
-        """Move on from the current step, whatever has not answered."""
+        """Move on from the current step, whatever has not answered. A step left before any
+        of its cells changed was not tried: its cells are ``skipped``, not faults. Where some
+        answered, a silent one was tried and is ``never changed``."""
         if self.index < len(self.steps):
+            cells = [c for c in self.steps[self.index].cells if c in self._cells]
+            if not any(self._cells[c].changes for c in cells):
+                self._skipped.update(cells)
             self._go_to(self.index + 1)
 
     def finish(self, now: float) -> None:
@@ -290,6 +297,8 @@ class SelfTest:
             return False, "waiting"  # the step to do now
         if not self._reached_cell(cell) and c.changes == 0:
             return False, "not reached"
+        if cell in self._skipped and c.changes == 0:
+            return False, "skipped"
         return False, "never changed"
 
     def step_done(self, step: Step) -> bool:

@@ -75,7 +75,7 @@ def result_words(result: str, t: Words = ENGLISH) -> str:
     known = {"chatter": t.gettext("chatter"), "answered": t.gettext("answered"),
              "sensing a skitt": t.gettext("sensing a skitt"),
              "stuck active": t.gettext("stuck active"), "waiting": t.gettext("waiting"),
-             "not reached": t.gettext("not reached"),
+             "not reached": t.gettext("not reached"), "skipped": t.gettext("skipped"),
              "never changed": t.gettext("never changed")}
     return known.get(result, result)
 

@@ -209,8 +209,9 @@ def question_words(
         text = t.gettext("{where} is as full as its sensors can count: did {who}'s skitt land "
                          "there?").format(where=where, who=who)
         detail = t.gettext("Tap how many skitts the shot added there.")
-    alert = t.gettext("{where} is as full as its sensors can count: the referee says what "
-                      "{who}'s shot added there").format(where=where, who=who)
+    # what everyone else reads meanwhile (the TV): the referee counts; nothing to take off
+    alert = t.gettext("The referee is counting {where}").format(
+        where=field_words(str(asked["field"]), names, t))
     return {"field": asked["field"], "by": question.get("by"), "text": text,
             "detail": detail, "alert": alert,
             "choices": [{"skitts": int(n), "label": skitts_label(int(n), t)}

@@ -15,8 +15,7 @@ from tv_support import post, state, step, tv, wait_for
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 TEXT = "Bo's blue is as full as its sensors can count: did Ann's skitt land there?"
-ALERT = ("Bo's blue is as full as its sensors can count: the referee says what Ann's shot "
-         "added there")
+ALERT = "The referee is counting Bo's blue"
 FOR_REFEREE = {k: SIZES[k] for k in ("tablet", "tablet-portrait", "phone")}
 
 

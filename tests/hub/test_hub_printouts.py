@@ -91,3 +91,25 @@ def test_the_results_export_as_csv_with_headers_a_person_reads(
         "", "-1", "the referee")
     # a name that starts like a formula stays text in a spreadsheet
     assert all(not cell.startswith("=") for r in rows for cell in r)
+
+
+def test_the_printed_standings_show_buchholz_and_who_dropped_out(
+    t: Tournament, hub_client: TestClient
+) -> None:
+    """Issue 43: the paper carries what the live standings rank by (the opponents' wins,
+    Buchholz) and marks a player who dropped out, in both languages."""
+    from web.tournament.hub.field_changes import drop_player
+
+    t.set_system("swiss")
+    first, second, *_ = t.pair_next_round(["b1", "b2"])
+    for board, game in (("b1", first), ("b2", second)):
+        for ev in real_events(board, 1, (game.black, game.white or ""), game_steps(True)):
+            t.receive(ev)
+    drop_player(t, second.black, reason="ill", seq=t.store.field_version())
+    html = hub_client.get("/print/standings").text
+    assert ">Opponents' wins</span>" in html and ">Bh.</span>" in html
+    assert f"{second.black} (dropped out)".replace("<", "&lt;").replace(">", "&gt;") in html
+    wins = [s.buchholz for s in t.standings()]
+    assert any(wins)
+    german = hub_client.get("/print/standings?lang=de").text
+    assert ">Siege der Gegner</span>" in german and "(ausgeschieden)" in german

@@ -170,3 +170,21 @@ def test_the_walk_covers_every_cell_of_the_reference_board() -> None:
     walked = [c for s in steps for c in s.cells]
     assert sorted(walked) == sorted(PROFILE.cell_roles()), "every cell once, none twice"
     assert PROFILE.mcp23017 is not None and len(PROFILE.mcp23017.addresses) == 8
+
+
+def test_a_step_skipped_untried_is_skipped_not_a_fault() -> None:
+    """Issue 43: the referee skips a step before touching it: its cells read "skipped" on
+    the sheet; a step where some cells answered keeps its silent ones as "never changed"."""
+    test = SelfTest(PROFILE, 0.0, buttons=NOTHING)
+    first = test.current
+    assert first is not None
+    test.skip()
+    second = test.current
+    assert second is not None
+    test.feed([SensorEvent(second.cells[0], True, 1.0), SensorEvent(second.cells[0], False, 1.2)])
+    test.skip()
+    test.finish(2.0)
+    rows = {r.item: r for r in test.sheet("board-7", "2026-12-03").rows}
+    assert rows[f"cell {first.cells[0]}"].result == "skipped"
+    assert not rows[f"cell {first.cells[0]}"].passed
+    assert rows[f"cell {second.cells[1]}"].result == "never changed"

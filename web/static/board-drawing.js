@@ -48,6 +48,21 @@ function layout(colors) {
     still: { top: 40, H: 440, labels: { white: 70, black: 476 } },
   };
 }
+// `text` in the SVG <text> `node`, broken between words onto lines no wider than `width`
+// (a long name under a big-skitt spot stays on its side of the board).
+function wrapped(node, text, width, lineHeight) {
+  const x = node.getAttribute("x");
+  let line = el("tspan", { x }, node);
+  for (const word of String(text).split(" ").filter(Boolean)) {
+    const before = line.textContent;
+    line.textContent = before ? `${before} ${word}` : word;
+    if (before && line.getComputedTextLength() > width) {
+      line.textContent = before;
+      line = el("tspan", { x, dy: lineHeight }, node, word);
+    }
+  }
+}
+
 // A transparent square that takes taps around a small mark.
 function hitArea(g, x, y, w, h) {
   el("rect", { x, y, width: w, height: h, class: "hit", fill: "transparent" }, g);
@@ -95,8 +110,10 @@ export function drawBoard(svg, opts) {
         : { x: f.x + f.w / 2, y: f.y + f.h - 8, class: "blocked-label" }, g, t("BLOCKED"));
     }
     const n = counts[name] || 0;
-    el("text", { x: f.x + f.w / 2, y: f.y + f.h / 2 + 16, class: "field-count" }, g, String(n));
-    const dots = Math.min(n, 8);
+    el("text", { x: f.x + f.w / 2, y: f.y + f.h / 2 + (name === "minus" ? 24 : 16),
+      class: `field-count${name === "minus" ? " small" : ""}` }, g, String(n));
+    // a blocked field holds its blockade, not skitts: no dots over its label
+    const dots = blocked.has(name) ? 0 : Math.min(n, 5);  // clear of the field's name
     for (let i = 0; i < dots; i++) {
       el("circle", { cx: f.x + 14 + i * 16, cy: f.y + 14, r: 6, class: "skitt-dot" }, g);
     }
@@ -147,10 +164,10 @@ export function drawBoard(svg, opts) {
       el("circle", { cx: p.x, cy: p.y, r: 22, class: `big-skitt ${player}` }, g);
     }
     const who = (opts.names || {})[player] || "";
-    el("text", { x: p.x, y: p.y + 48, class: "spot-label" }, g,
+    wrapped(el("text", { x: p.x, y: p.y + 46, class: "spot-label" }, g),
       state === "hand" ? t("{who}'s big: in hand", { who })
         : state === undefined || state === null ? ""
-          : t("{who}'s big skitt", { who }));
+          : t("{who}'s big skitt", { who }), 196, 14);
     if (opts.interactive && opts.onBig) {
       hitArea(g, p.x - HIT / 2, p.y - HIT / 2, HIT, HIT);
       attachPress(g, () => opts.onBig(player));
@@ -243,6 +260,8 @@ export function boardOptions(s) {
   const st = s.state;
   return {
     counts: st.board, blocked: st.blocked, colors: st.rules.colors, names: s.names,
-    fields: (s.words || {}).fields, big: st.big, differences: (s.tracker || {}).differences || {},
+    fields: (s.words || {}).fields, big: st.big,
+    // while the referee counts a full field, a skitt beyond its count lies there rightly
+    differences: (s.tracker || {}).mode === "question" ? {} : (s.tracker || {}).differences || {},
   };
 }

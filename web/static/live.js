@@ -56,8 +56,9 @@ function fieldLabel(s, field) {
   return (s && s.words && s.words.fields && s.words.fields[field]) || "";
 }
 
-function renderAlerts(box, s) {
-  box.replaceChildren(...(s.alerts || []).map((a) =>
+// `skip`: kinds the page says elsewhere (the TV's turn line asks for the shoot-off already)
+function renderAlerts(box, s, skip = []) {
+  box.replaceChildren(...(s.alerts || []).filter((a) => !skip.includes(a.kind)).map((a) =>
     h("div", { class: `alert alert-${a.kind}` }, a.message)));
 }
 

@@ -4,6 +4,7 @@
 
 import { Skitter } from "./live.js";
 import { h } from "./dom.js";
+import { fitWords } from "./fit.js";
 import { t } from "./words.js";
 
 const PLAYERS = ["black", "white"];
@@ -40,6 +41,7 @@ export function renderPlayers(s) {
     if (!box) continue;
     if (box.dataset.built !== p) build(box, p);
     box.querySelector(".pname").textContent = Skitter.nameOf(s, p);
+    fitWords(box.querySelector(".name"));
     box.classList.toggle("due", st.turn === p);
     const n = st.score[p];
     const score = n < 0 ? `−${-n}` : String(n);
@@ -59,7 +61,9 @@ export function renderPlayers(s) {
       for (let i = 0; i < need; i++) {
         dots.push(h("span", { class: `round-dot ${i < st.round_wins[p] ? "won" : ""}` }));
       }
-      rounds.replaceChildren(t("Rounds") + " ", ...dots);
+      // the circles stay together on one line (under the word when both do not fit)
+      rounds.replaceChildren(t("Rounds") + " ", h("span", { class: "round-dots" }, ...dots));
+      fitWords(rounds);
     }
   }
 }

@@ -21,7 +21,7 @@ let entries = [];
 async function answer(path, body, how) {
   const r = await Skitter.api(path, { ...body, seq: how.seen.seq, boot: how.seen.boot });
   if (r.status === 401) Referee.check();
-  toast(r.ok ? how.done : Skitter.errorText(r));
+  toast(r.ok ? how.done : Skitter.errorText(r), r.ok);
   return r;
 }
 

@@ -15,6 +15,7 @@ export const Review = (() => {
   let playing = null;   // {speed, from, started} while playing
   let shown = false;    // mirrored on the scoreboard
   let mirrorData = null;
+  let mirrorKey = "";
   let mirrorTimer = null;
 
   function frameAt(frames, ms) {
@@ -162,7 +163,7 @@ export const Review = (() => {
     const r = await Skitter.api("/api/match/amend",
       { ...extra, seq: seen ? seen.seq : Skitter.state.seq, boot: seen ? seen.boot : undefined });
     if (!r.ok) { toast(Skitter.errorText(r)); return; }  // a 409 says what changed
-    toast(t("the last shot was amended"));
+    toast(t("the last shot was amended"), true);
     form.reset();
     await open(data.seq);  // the review stays on the shot, now with its amendment
   }
@@ -211,15 +212,20 @@ export const Review = (() => {
     clearInterval(mirrorTimer);
     mirrorTimer = null;
     if (!want) { box.hidden = true; return; }
-    if (!mirrorData || mirrorData.seq !== want.seq) {
+    // the step's words change when the match's log does (an amendment): fetched again then
+    const key = `${want.seq}/${s.match_id}/${s.log_length}`;
+    if (!mirrorData || mirrorKey !== key) {
       const r = await Skitter.api(`/api/match/log/${want.seq}/review`);
       if (!r.ok) { box.hidden = true; return; }
       mirrorData = r.data;
+      mirrorKey = key;
     }
     box.hidden = false;
-    $("review-mirror-words").textContent =
-      t("Replay of the shot: {what}", { what: mirrorData.recorded }) +
-      (mirrorData.ruling ? " " + t("(ruled invalid)") : "");
+    const amended = mirrorData.amended;
+    $("review-mirror-words").textContent = (amended
+      ? t("Replay of the shot, amended: {what}", { what: amended })
+      : t("Replay of the shot: {what}", { what: mirrorData.recorded })) +
+      ((amended ? mirrorData.amended_ruling : mirrorData.ruling) ? " " + t("(ruled invalid)") : "");
     const frames = mirrorData.frames;
     if (!frames.length) return;
     const end = Math.max(mirrorData.settled_ms || 0, frames[frames.length - 1].ms);

@@ -37,7 +37,7 @@ Skitter.onState((s) => {
   const next = document.getElementById("next");
   next.textContent = s.offered ? t("Next: {game}", { game: s.offered.words }) : "";
   next.classList.toggle("hidden", !s.offered);
-  Skitter.renderAlerts(document.getElementById("alerts"), s);
+  Skitter.renderAlerts(document.getElementById("alerts"), s, ["shootoff"]);
   drawBoard(document.getElementById("board"), boardOptions(s));
   renderEffects(document.getElementById("effects"), s);
   Review.mirror(s);

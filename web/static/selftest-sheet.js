@@ -22,7 +22,10 @@ import { dateTime, t } from "./words.js";
       { date: dateTime(last.date), profile: last.profile, source: last.source });
   document.getElementById("verdict").textContent = last.verdict;  // worded by the server
   document.body.dataset.passed = String(last.passed);
+  // a cell of a step the referee skipped was not checked: neither a pass nor a fault
+  const mark = (r) => (r.passed ? ["pass", t("pass")] : r.code === "skipped" ? ["skip", "–"]
+    : ["fail", t("FAIL")]);
   document.getElementById("rows").replaceChildren(...last.rows.map((r) => h("tr", {},
-    h("td", { class: r.passed ? "pass" : "fail" }, r.passed ? t("pass") : t("FAIL")),
+    h("td", { class: mark(r)[0] }, mark(r)[1]),
     h("td", {}, r.item), h("td", {}, r.part), h("td", {}, r.where), h("td", {}, r.result))));
 })();

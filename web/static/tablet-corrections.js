@@ -12,7 +12,9 @@ import { t } from "./words.js";
 
 // -- corrections --------------------------------------------------------------------------
 
-const corr = { score: {}, wins: {}, board: {}, big: {}, dirty: false };
+// blockedTouched: the person changed a blocked field's checkbox; until then the checkboxes
+// follow the match (another tablet's blockades show as it left them), and are not sent.
+const corr = { score: {}, wins: {}, board: {}, big: {}, dirty: false, blockedTouched: false };
 export function setupCorrections() {
   for (const p of ["black", "white"]) {
     // (named in the players' names by fillCorrections)
@@ -27,7 +29,9 @@ export function setupCorrections() {
     $("corr-big").appendChild(h("label", {}, p, sel));
     corr.big[p] = sel;
   }
-  $("corr-reset").onclick = () => { corr.dirty = false; fillCorrections(Skitter.state); };
+  $("corr-reset").onclick = () => {
+    corr.dirty = false; corr.blockedTouched = false; fillCorrections(Skitter.state);
+  };
   // Apply the kept entries to the match as it is now (deliberately): measured against it.
   $("corr-conflict-ok").onclick = () => {
     $("corr-conflict").classList.add("hidden");
@@ -36,6 +40,7 @@ export function setupCorrections() {
   $("corr-conflict-drop").onclick = () => {
     $("corr-conflict").classList.add("hidden");
     corr.dirty = false;
+    corr.blockedTouched = false;
     fillCorrections(Skitter.state);
   };
   $("corr-send").onclick = () => sendCorrection();
@@ -67,7 +72,7 @@ async function sendCorrection(seen, confirmed) {
     if (st.big[p] !== null && corr.big[p].value !== st.big[p]) big[p] = corr.big[p].value;
   }
   if (Object.keys(big).length) body.big = big;
-  if (st.rules.flipping) {
+  if (st.rules.flipping && corr.blockedTouched) {
     const blocked = [...document.querySelectorAll("#corr-blocked input:checked")].map((i) => i.value);
     if (blocked.sort().join() !== [...st.blocked].sort().join()) body.blocked = blocked;
   }
@@ -89,13 +94,18 @@ async function sendCorrection(seen, confirmed) {
   toast(t("correction applied"), true);
   $("corr-conflict").classList.add("hidden");
   corr.dirty = false;
+  corr.blockedTouched = false;
   $("corr-reason").value = "";
   fillCorrections(Skitter.state);
 }
 
 export function fillCorrections(s) {
   const st = s.state;
-  if (corr.dirty) return;
+  if (corr.dirty) {  // the person's entries stay; the blockades they left alone follow
+    if (!corr.blockedTouched) fillBlocked(s);
+    return;
+  }
+  corr.blockedTouched = false;
   corr.base = s;
   for (const p of ["black", "white"]) {
     corr.score[p].max = st.rules.points_to_win_round - 1;
@@ -135,13 +145,19 @@ export function fillCorrections(s) {
   options($("corr-turn"), [["", st.turn ? t("{who} (as now)", { who: Skitter.nameOf(s, st.turn) })
     : t("(nobody)")],
     ["black", Skitter.nameOf(s, "black")], ["white", Skitter.nameOf(s, "white")]]);
+  fillBlocked(s);
+}
+
+// The blocked fields' checkboxes as the match `s` has them.
+function fillBlocked(s) {
+  const st = s.state;
   $("corr-blocked-box").classList.toggle("hidden", !st.rules.flipping);
   const blocked = $("corr-blocked");
   blocked.replaceChildren();
   if (st.rules.flipping) {
     for (const f of Object.keys(st.board).filter((x) => x !== "minus")) {
       const box = h("input", { type: "checkbox", value: f,
-        onchange: () => { corr.dirty = true; } });
+        onchange: () => { corr.dirty = true; corr.blockedTouched = true; } });
       box.checked = st.blocked.includes(f);
       // in names; the value keeps the id
       blocked.appendChild(h("label", { style: "flex-direction: row" }, box, Skitter.fieldLabel(s, f)));

@@ -27,10 +27,21 @@ function running(s) {
 export function setupNewMatch() {
   let pending = null;  // the new match's body and the state the confirmation was shown at
   const start = async (body, seen) => {
-    const r = await send("/api/match/new", body, { done: "new match started", seen,
+    const r = await send("/api/match/new", body, { done: t("new match started"), seen,
       where: "sec-new", lead: t("No new match started") });
     if (r && r.ok) $("sec-new").open = false;
   };
+  // Trio has no blockades (R17): said at the choice, flipping set off, not refused later
+  const form = $("new-match");
+  const trioRules = () => {
+    const trio = form.elements.variant.value === "trio";
+    if (trio) form.elements.flipping.value = "false";
+    form.elements.flipping.disabled = trio;
+    $("new-trio-note").textContent = trio ? t("Trio has no blockades: flipping stays off.") : "";
+    $("new-trio-note").classList.toggle("hidden", !trio);
+  };
+  form.elements.variant.addEventListener("change", trioRules);
+  trioRules();
   $("new-match").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = new FormData(ev.target);

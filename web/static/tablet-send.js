@@ -26,7 +26,7 @@ export async function send(path, body, how) {
     if (how.where) explainStale($(how.where), r, how.lead || t("Not done"));
     return r;
   }
-  if (!r.ok) { toast(Skitter.errorText(r, true)); return r; }
+  if (!r.ok) { toast(plain(Skitter.errorText(r, true))); return r; }  // no rule codes
   if (how.where) hideStale($(how.where));
   toast(how.done || t("done"), true);
   return r;

@@ -12,7 +12,9 @@ import { renderEarlier, renderOffer, setupEarlier, setupNewMatch, setupOffer } f
 import { fillCorrections, setupCorrections } from "./tablet-corrections.js";
 import { amendMoreValues, fillAmendMore } from "./tablet-amend-more.js";
 import { fillRecords, setupRecords } from "./tablet-records.js";
+import { showClosed } from "./tablet-open-choices.js";
 import { drawn, hideStale, plain, send, seenOf, staleText } from "./tablet-send.js";
+import { fitWords } from "./fit.js";
 import { t } from "./words.js";
 
 // -- status ------------------------------------------------------------------------------
@@ -26,6 +28,7 @@ function renderStatus(s) {
     el.classList.toggle("due", st.turn === p);
   }
   $("st-score").textContent = `${st.score.black} : ${st.score.white}`;
+  for (const p of ["black", "white"]) fitWords($(`st-${p}`));  // once the score takes its room
   const won = s.words && s.words.moment && s.words.moment.kind === "game" ? s.words.moment : null;
   $("st-winner").textContent = won ? won.title : "";
   $("st-winner").classList.toggle("hidden", !won);
@@ -36,7 +39,7 @@ function renderStatus(s) {
       shootoff[p].label = t("{who}'s shoot-off", { who: Skitter.nameOf(s, p) });
     }
   }
-  Skitter.renderAlerts($("alerts"), s);
+  Skitter.renderAlerts($("alerts"), s, ["shootoff"]);  // its own section asks
 }
 
 // -- decisions ----------------------------------------------------------------------------
@@ -102,14 +105,20 @@ function setupShootoff() {
       { step: { shootoff: { black: shootoff.black.value, white: shootoff.white.value } } },
       { done: t("shoot-off entered"), seen: shootoff.seen, where: "sec-shootoff",
         lead: t("Not entered") });
+    // Entered (a tie asks again), or refused and told what changed: the next values are
+    // entered against the match as the page shows it now.
     if (r.ok) { shootoff.black.value = 0; shootoff.white.value = 0; }
+    if (r.ok || r.status === 409) shootoff.seen = drawn();
   };
 }
 
-// Untouched steppers follow the state; once a value is entered, its state is kept.
+// Untouched steppers follow the state; once a value is entered, its state is kept. A form
+// shown again (a new shoot-off) starts from the state it is shown with.
 function renderShootoff(s) {
   const on = s.state.phase === "shootoff";
+  const opened = on && $("sec-shootoff").classList.contains("hidden");
   $("sec-shootoff").classList.toggle("hidden", !on);
+  if (opened) { shootoff.black.value = 0; shootoff.white.value = 0; }
   const untouched = shootoff.black.value === 0 && shootoff.white.value === 0;
   if (shootoff.seen === null || untouched) shootoff.seen = seenOf(s);
 }
@@ -336,6 +345,8 @@ function setup() {
     renderAmend(s);
     fillCorrections(s);
     fillRecords(s);
+    showClosed($("corr-closes"), "correction", s);
+    showClosed($("turn-closes"), "turn", s);
     renderEarlier(s);
     if (!$("sec-new").open) {  // the new-match form starts from the current names
       const form = $("new-match");

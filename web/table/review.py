@@ -74,6 +74,7 @@ def build_review(
         "score": " · ".join(f"{name_of(p, names, t)} {t.number(n)}"
                             for p, n in entry.score.items()),
         "later": later_changes(entries, index, log.undone(index), names, t),
+        **amended_part(entries, index, log.undone(index), names, t),
         "can_amend": log.last_standing() is entry and entry.kind == "shot",
         "file": review_file(entry, timeline, profile, match_id, names),
         "frames": [],
@@ -178,6 +179,31 @@ def later_changes(
                 else t.gettext("step {seq}: corrected").format(seq=later.seq))
             taken_back = False
     return out
+
+
+def amended_by(entries: Sequence[LogEntry], index: int, undone: bool) -> LogEntry | None:
+    """The shot that amended the step at ``index`` (an undo took it back and the shot again
+    followed), or None."""
+    taken_back = False
+    for later in entries[index + 1:]:
+        if later.kind == "undo" and undone:
+            undone, taken_back = False, True
+        elif later.kind == "shot":
+            return later if taken_back else None
+        elif isinstance(later.event, Correction):
+            taken_back = False
+    return None
+
+
+def amended_part(entries: Sequence[LogEntry], index: int, undone: bool,
+                 names: Mapping[str, str], t: Words = ENGLISH) -> dict[str, str]:
+    """``amended``: the amending shot in words ("" when the step stands as recorded) and
+    ``amended_ruling``: how the rules ruled it, for the replay's title."""
+    amended = amended_by(entries, index, undone)
+    if amended is None:
+        return {"amended": "", "amended_ruling": ""}
+    return {"amended": step_words(amended.event, names, t),
+            "amended_ruling": ruling_words(amended, names, t)}
 
 
 def ruling_words(entry: LogEntry, names: Mapping[str, str], t: Words = ENGLISH) -> str:

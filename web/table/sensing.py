@@ -103,7 +103,7 @@ class Sensing:
         health = self.pipeline.health
         return (
             link, self._events_seen, self.pipeline.active_cells(), tuple(health.flags()),
-            health.unrestored(), health.muted, self.errors,
+            health.unrestored(), health.muted, self.errors, self.tap is not None,
         )
 
     def view(self, link: LinkStatus) -> dict[str, Any]:
@@ -114,6 +114,7 @@ class Sensing:
             "link": link_json(link),
             "sensors": self.sensors_json(),
             "virtual": self.simulated_json(),
+            "selftest": self.tap is not None,
         }
 
     def link(self) -> LinkStatus:

@@ -13,7 +13,7 @@ from typing import Any
 from scorekeeper.effect_words import effect_words, effects_in_names, sent_effects_in_words
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import Decision, Event, ShotEvent, parse_event
+from scorekeeper.events import Correction, Decision, Event, ShotEvent, parse_event
 from scorekeeper.options import Handicap
 from scorekeeper.state import Phase, State
 from scorekeeper.step_words import step_words
@@ -123,7 +123,8 @@ def entry_in_words(entry: LogEntry, undone: bool, names: Mapping[str, str]) -> d
     effects in words; each effect keeps the rules' text as ``rule_text`` and its values
     (``fields``...: another language words it again from those)."""
     return {**entry.to_json(undone=undone), "words": phrase_words(entry.event.phrase(), names),
-            "heading": heading(entry.event, names),
+            # the rules' effect line says a correction's reason: the heading does not again
+            "heading": heading(entry.event, names, reason=False),
             "effects": [{**e.to_json(), "text": effect_words(e, names), "rule_text": e.text}
                         for e in entry.effects]}
 
@@ -137,7 +138,7 @@ def in_language(snapshot: Mapping[str, Any], t: Words, *, source: bool) -> dict[
         return dict(snapshot)
     names = players_named(snapshot.get("given_names") or {}, t)
     state = snapshot["state"]
-    view = {k: snapshot[k] for k in ("link", "sensors", "tracker") if k in snapshot}
+    view = {k: snapshot[k] for k in ("link", "sensors", "tracker", "sensing") if k in snapshot}
     storage = snapshot.get("storage") or {}
 
     def reword(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -208,6 +209,7 @@ def sensing_part(
             "paused": paused,
             "source": source_name,
             "virtual_board": sensed["virtual"] is not None,
+            "selftest": bool(sensed.get("selftest")),
         },
         "virtual": sensed["virtual"],
     }
@@ -230,7 +232,8 @@ def compose(
         "storage": {"ok": storage is None, "message": storage or ""},
         "alerts": alerts(state, view, names, storage=storage),
         "words": {**match["words"], **board_part(state, view, names),
-                  **table_words(state, names, ENGLISH, match.get("handicaps") or {})},
+                  **table_words(state, names, ENGLISH, match.get("handicaps") or {}),
+                  **({"turn": ""} if self_testing(view) else {})},
     }
 
 
@@ -280,6 +283,9 @@ def alerts(
         # (before the first settled reading the board is not judged yet: no fault)
         out.append({"kind": "review", "message": t.gettext(
             "The board does not match the match: the referee decides on the tablet")})
+    elif self_testing(view):
+        out.append({"kind": "selftest", "message": t.gettext(
+            "The board's self-test is running: play waits until it ends")})
     elif tracker["mode"] == "paused" and link["up"]:
         out.append({"kind": "paused", "message": t.gettext("Sensing is paused by the referee")})
     pending = state.get("pending") or {}
@@ -301,6 +307,11 @@ def alerts(
     if state.get("phase") == Phase.SHOOTOFF:
         out.append({"kind": "shootoff", "message": shootoff_prompt(t)})
     return out
+
+
+def self_testing(view: Mapping[str, Any]) -> bool:
+    """The board's self-test is running (sensing is paused for it: nobody plays)."""
+    return bool((view.get("sensing") or {}).get("selftest"))
 
 
 def _new_round_clearing(
@@ -335,7 +346,7 @@ def words_part(
     return {
         **board_part(state, view, names, t, source=False),
         "effects": sent_effects_in_words(state.get("last_effects") or [], names, t),
-        "turn": turn_prompt(state, names, t),
+        "turn": "" if self_testing(view) else turn_prompt(state, names, t),
         "moment": moment(state, names, t),
     }
 
@@ -381,6 +392,10 @@ def red_choice_words(names: Mapping[str, str], t: Words = ENGLISH) -> dict[str, 
     }
 
 
-def heading(event: Event, names: Mapping[str, str], t: Words = ENGLISH) -> str:
-    """What the last shot's list calls a step: ``Bo's shot``, or the step in words."""
+def heading(event: Event, names: Mapping[str, str], t: Words = ENGLISH, *,
+            reason: bool = True) -> str:
+    """What the last shot's list calls a step: ``Bo's shot``, or the step in words
+    (``reason``: a correction's reason with it, where its effect line does not say it)."""
+    if isinstance(event, Correction) and not reason:
+        return t.gettext("the correction")
     return step_words(event, names, t)

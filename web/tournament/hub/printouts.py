@@ -51,9 +51,18 @@ p.note { font-size: 10pt; }
   body { margin: 0; max-width: none; padding: 0; font-size: 11pt; }
   tr { break-inside: avoid; }
 }
+@media screen and (max-width: 900px) {
+  .long { display: none; }
+  .short { display: initial; }
+  p.short { display: block; }
+}
 @media (max-width: 600px) {
   body { font-size: 10pt; padding: 0 .3rem; }
   th, td { padding: .2rem .25rem; }
+  body { font-size: 9pt; }
+  td.write { min-width: 0; }
+  /* a phone shows the figures that rank; the paper and a wider screen show them all */
+  .more { display: none; }
   .long { display: none; }
   .short { display: initial; }
   p.short { display: block; }
@@ -153,21 +162,26 @@ def standings_page(t: Tournament, lang: Language | None = None) -> str:
     lang = lang or language(SOURCE)
     gettext = lang.gettext
     table = t.standings()
-    rows = [[(str(i), "num"), (s.player, ""), (str(s.played), "num"), (str(s.won), "num"),
-             (str(s.lost), "num"), (f"{s.rounds_won}–{s.rounds_lost}", "num"),
-             (signed(s.points_for), "num"), (signed(s.points_against), "num"),
+    rows = [[(str(i), "num"),
+             (gettext("{who} (dropped out)").format(who=s.player) if s.dropped else s.player, ""),
+             (str(s.played), "num more"), (str(s.won), "num"),
+             (str(s.lost), "num"), (str(s.buchholz), "num"),
+             (f"{s.rounds_won}–{s.rounds_lost}", "num more"),
+             (signed(s.points_for), "num more"), (signed(s.points_against), "num more"),
              (signed(s.points_difference), "num")]
             for i, s in enumerate(table, start=1)]
     body = _table([((gettext("Place"), "#"), "num"), ((gettext("Player"),), ""),
-                   ((gettext("Played"), gettext("Pl.")), "num"),
+                   ((gettext("Played"), gettext("Pl.")), "num more"),
                    ((gettext("Won"), gettext("W")), "num"),
                    ((gettext("Lost"), gettext("L")), "num"),
-                   ((gettext("Rounds won–lost"), gettext("Rounds")), "num"),
-                   ((gettext("Points scored"), gettext("Pts")), "num"),
-                   ((gettext("Opponents' points"), gettext("Opp.")), "num"),
+                   ((gettext("Opponents' wins"), gettext("Bh.")), "num"),
+                   ((gettext("Rounds won–lost"), gettext("Rounds")), "num more"),
+                   ((gettext("Points scored"), gettext("Pts")), "num more"),
+                   ((gettext("Opponents' points"), gettext("Opp.")), "num more"),
                    ((gettext("Difference"), gettext("Diff.")), "num")], rows)
-    key = gettext("Pl.: games played; W, L: won, lost; Pts: points scored; Opp.: the "
-                  "opponents' points; Diff.: the difference.")
+    key = gettext("Pl.: games played; W, L: won, lost; Bh.: the games won by the opponents "
+                  "met (Buchholz); Pts: points scored; Opp.: the opponents' points; Diff.: the "
+                  "difference.")
     note = gettext("A bye counts as a game played and won. A player's score can fall below "
                    "zero during a game, so a points figure can be negative.")
     body += (f'<p class="note short">{escape(key, quote=False)}</p>'

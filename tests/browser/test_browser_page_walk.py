@@ -1,0 +1,164 @@
+"""Issue 43, item 8: every page people read, in both languages, at the five sizes, in the
+middle of a match with long names: no page scrolls sideways, no visible text is drawn over
+other text, and a German page has no English word outside the players' names.
+
+One browser, one context per size; the board's pages and the hub's are loaded in a
+mid-match state (a blockade, a choice still open, points on the board, a kept self-test
+sheet; the hub with a round paired, a result in and a board playing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from browser_support import SIZES, LiveServer, live_server, serving, snap
+from page_walk import look, untranslated
+from tv_support import post, step
+
+from scorekeeper.clock import FakeClock
+from web.config.pin import PinStore
+from web.tournament.hub.app import Hub, create_hub_app
+from web.tournament.hub.store import HubStore
+from web.tournament.hub.tournament import Tournament
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
+
+FIRST, SECOND = "Maximiliane Oberhollenzer-Quast", "Bartholomäus Wunderlich-Schmidt"
+BOARD_PAGES = ["/", "/referee", "/tablet", "/board", "/overlay", "/stats", "/selftest/sheet"]
+HUB_PAGES = ["/", "/bracket", "/overlay", "/overlay/standings", "/print/pairings",
+             "/print/standings"]
+HUB_PLAYERS = [FIRST, SECOND, "Cordula Ebersberger-Hintermaier", "Dietrich Aufderheide"]
+HUB_PIN = "1357"
+
+
+class QuietSender:
+    connected = True
+
+    def problems(self) -> list[str]:
+        return []
+
+    def send_command(self, board: str, kind: str, **_: object) -> str:
+        return "c1"
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[LiveServer]:
+    """The board mid-match: a self-test sheet kept, then a flipping match with long names,
+    points scored, a blockade, and the first player's Hit on Red and unblock choices open."""
+    with live_server(tmp_path_factory.mktemp("walk-board")) as server:
+        ctx = browser.new_context()
+        api = ctx.request
+        assert api.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
+        assert api.post(server.url + "/api/referee/selftest/start", data={}).ok
+        assert api.post(server.url + "/api/referee/selftest/stop", data={}).ok
+        post(api, server, "/api/match/new", {"names": {"black": FIRST, "white": SECOND},
+                                             "first": "black", "flipping": True})
+        for by in ("black", "white"):
+            step(api, server, {"shot": {"by": by, "big": "placed"}})
+        step(api, server, {"correct": {"board": {"white.red": 2, "black.yellow": 1},
+                                       "blocked": ["white.blue"],
+                                       "score": {"black": 1, "white": 2},
+                                       "reason": "Zählfehler"}})
+        step(api, server, {"shot": {"by": "black", "delta": {"white.red": 1}}})
+        assert api.post(server.url + "/api/board/lay-out", data={}).ok
+        ctx.close()
+        yield server
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The hub with a round paired on two boards, one game in, one board playing."""
+    from test_hub_browser import finish
+
+    tmp = tmp_path_factory.mktemp("walk-hub")
+    clock = FakeClock(1_700_000_000.0)
+    tournament = Tournament(HubStore(tmp / "hub.db"), clock)
+    pins = PinStore(tmp / "pin")
+    pins.set(HUB_PIN)
+    for name in HUB_PLAYERS:
+        tournament.add_player(name)
+    pairs = tournament.pair_next_round(["board-1", "board-2"])
+    store = tournament.store
+    for b in ("board-1", "board-2"):
+        store.set_board_status(b, True, at=1.0)
+    store.set_board_state("board-2", {
+        "match_id": 1, "seq": 4, "names": {"black": pairs[1].black, "white": pairs[1].white},
+        "state": {"phase": "playing", "turn": "white", "round": 1,
+                  "score": {"black": 3, "white": 1}, "round_wins": {"black": 0, "white": 0}}},
+        at=1.0)
+    finish(tournament, "board-1", (pairs[0].black, pairs[0].white or ""))
+    try:
+        with serving(lambda url: create_hub_app(Hub(tournament, QuietSender(), pins,
+                                                    clock))) as url:
+            yield url
+    finally:
+        store.close()
+
+
+def check(page: Any, url: str, lang: str, where: str, problems: list[str]) -> None:
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    seen = look(page)
+    if seen["scroll"] > 1:
+        problems.append(f"{where}: scrolls {seen['scroll']} px sideways")
+    for a, b in seen["overlaps"]:
+        problems.append(f"{where}: {a!r} is drawn over {b!r}")
+    for word in seen["broken"]:
+        problems.append(f"{where}: {word!r} is broken mid-word")
+    if lang == "de":
+        if seen["lang"] != "de":
+            problems.append(f"{where}: the page is not in German ({seen['lang']})")
+        for text in untranslated(seen["texts"], [*HUB_PLAYERS, "Zählfehler", "default"]):
+            problems.append(f"{where}: English on a German page: {text}")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_page_fits_and_reads_in_both_languages(
+    browser: Any, board: LiveServer, hub: str, size: str
+) -> None:
+    w, h = SIZES[size]
+    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=w < 600,
+                              locale="en-GB")
+    assert ctx.request.post(board.url + "/api/referee/login", data={"pin": board.pin}).ok
+    assert ctx.request.post(hub + "/api/referee/login", data={"pin": HUB_PIN}).ok
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    problems: list[str] = []
+    for lang in ("en", "de"):
+        for path in BOARD_PAGES:
+            where = f"board {path} {lang} {w}x{h}"
+            check(page, f"{board.url}{path}?lang={lang}", lang, where, problems)
+            snap(page, f"walk-{size}-{lang}-board{path.replace('/', '-')}", full_page=True)
+        for path in HUB_PAGES:
+            where = f"hub {path} {lang} {w}x{h}"
+            check(page, f"{hub}{path}?lang={lang}", lang, where, problems)
+            snap(page, f"walk-{size}-{lang}-hub{path.replace('/', '-')}", full_page=True)
+    ctx.close()
+    assert not errors, errors
+    assert not problems, "\n".join(problems)
+
+
+ROUND_CIRCLES = """() => [...document.querySelectorAll('.player')].map((panel) => {
+  const inner = panel.getBoundingClientRect();
+  const dots = [...panel.querySelectorAll('.round-dot')].map((d) => d.getBoundingClientRect());
+  return { rows: new Set(dots.map((d) => Math.round(d.top))).size,
+           inside: dots.every((d) => d.left >= inner.left && d.right <= inner.right) };
+})"""
+
+
+@pytest.mark.parametrize("size", ["tv", "tv-small", "tablet"])
+def test_the_round_circles_stay_on_one_line_inside_the_panel_in_german(
+    browser: Any, board: LiveServer, size: str
+) -> None:
+    """A German "Runden" with its five circles: the circles never wrap, never leave the card."""
+    w, h = SIZES[size]
+    page = browser.new_context(viewport={"width": w, "height": h}).new_page()
+    for path in ("/", "/referee"):
+        page.goto(f"{board.url}{path}?lang=de")
+        page.wait_for_function("document.querySelectorAll('.round-dot').length >= 10")
+        panels = page.evaluate(ROUND_CIRCLES)
+        assert panels and all(p["rows"] == 1 and p["inside"] for p in panels), (path, panels)
+    page.context.close()
