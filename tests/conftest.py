@@ -48,6 +48,17 @@ def cheap_pin_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
         monkeypatch.setattr(pin, "PIN_COST", pin.ScryptCost(n=16, r=1, p=1))
 
 
+@pytest.fixture(autouse=True)
+def held_ports() -> Iterator[None]:
+    """Ports a test took with ``ports.free_port`` are let go when it ends (its servers are
+    stopped by then: this fixture is set up before, so torn down after, theirs)."""
+    from ports import held_count, release_ports
+
+    mark = held_count()
+    yield
+    release_ports(mark)
+
+
 @pytest.fixture
 def fake_clock() -> FakeClock:
     """A clock at t=1000 s that moves only when a test advances it."""

@@ -14,7 +14,8 @@ from typing import Any
 import httpx
 import pytest
 from browser_support import live_server, serving
-from ports import free_port
+from ports import listening_socket
+from threaded_server import start_in_thread
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.timeout(60)
@@ -99,19 +100,13 @@ def test_a_reader_that_goes_away_is_forgotten(tmp_path: Path) -> None:
 def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:
     """``skitter serve``'s uvicorn settings cut a feed still open at a stop, so a stop takes
     about ``GRACEFUL_SHUTDOWN`` seconds, not forever."""
-    import uvicorn
-
     from web.api import serving as board_serving
 
     with board_app(tmp_path) as (app, _):
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        server = uvicorn.Server(board_serving.server_config(app, "127.0.0.1", port))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
+        sock = listening_socket()
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        server, thread = start_in_thread(
+            board_serving.server_config(app, "127.0.0.1", 0), sock)
         reading = threading.Event()
 
         def read() -> None:
@@ -132,6 +127,7 @@ def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:
         assert not thread.is_alive()
         assert time.monotonic() - started < board_serving.GRACEFUL_SHUTDOWN + 5
         reader.join(5)
+        sock.close()
 
 
 @contextmanager

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ports import free_port
+from threaded_server import serve_in_thread
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -70,25 +68,19 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
 
 @contextmanager
 def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
-    """``make_app(url)`` served by uvicorn in a thread on a free loopback port; its URL."""
+    """``make_app(url)`` served by uvicorn in a thread on a loopback port the OS chose (bound
+    before the app is made, so the app knows its URL); its URL."""
     import uvicorn
+    from ports import listening_socket
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = uvicorn.Server(uvicorn.Config(make_app(url), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
+    sock = listening_socket()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     try:
-        yield url
+        config = uvicorn.Config(make_app(url), log_level="warning", timeout_graceful_shutdown=2)
+        with serve_in_thread(config, sock=sock) as served:
+            yield served
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        sock.close()
 
 
 SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
