@@ -16,6 +16,7 @@ import pytest
 from browser_support import live_server, serving
 from ports import listening_socket
 from threaded_server import start_in_thread
+from waiting import wait_until
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.timeout(60)
@@ -45,10 +46,8 @@ def test_the_feed_sends_the_websocket_states_while_a_shot_is_made(tmp_path: Path
         assert http.post("/api/referee/login", json={"pin": server.pin}).status_code == 200
         # The board comes to rest first (its first settled reading is a state of its own), so
         # the feed's first state is the state as it stays until the shot.
-        deadline = time.monotonic() + 20
-        while http.get("/api/state").json()["tracker"]["mode"] != "ready":
-            assert time.monotonic() < deadline, "the simulated board never came to rest"
-            time.sleep(0.05)
+        wait_until(lambda: http.get("/api/state").json()["tracker"]["mode"] == "ready",
+                   "the simulated board to come to rest", timeout=20, every=0.05)
         ws_texts: list[str] = []
         with connect(server.url.replace("http", "ws") + "/ws", open_timeout=5) as ws, \
                 http.stream("GET", "/api/events") as feed:
@@ -91,10 +90,8 @@ def test_a_reader_that_goes_away_is_forgotten(tmp_path: Path) -> None:
             events = sse_events(feed.iter_lines())  # kept: a dropped reader closes the stream
             next(events)
             assert broadcaster.client_count == 1
-        deadline = time.monotonic() + 5
-        while broadcaster.client_count and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert broadcaster.client_count == 0
+        wait_until(lambda: broadcaster.client_count == 0, "the reader to be forgotten",
+                   timeout=5)
 
 
 def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ import asyncio
 import pytest
 from fastapi import FastAPI, WebSocket
 from threaded_server import serve_in_thread
+from waiting import wait_until_async
 from websockets.sync.client import connect
 
 from web.api import serving
@@ -28,7 +29,9 @@ def test_a_websocket_stays_open_past_the_request_deadline(
     async def live(websocket: WebSocket) -> None:
         await websocket.accept()
         await websocket.send_text("hello")
-        await asyncio.sleep(1.0)  # well past the deadline
+        loop = asyncio.get_running_loop()
+        past = loop.time() + 3 * serving.REQUEST_TIMEOUT
+        await wait_until_async(lambda: loop.time() >= past, "well past the request deadline")
         await websocket.send_text("still here")
         await websocket.receive_text()
 

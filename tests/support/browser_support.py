@@ -94,6 +94,62 @@ def snap(page: Any, name: str, *, full_page: bool = False) -> None:
     page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
+SETTLED = """() => document.fonts.status === 'loaded' && document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity)"""
+NEXT_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def settled(page: Any) -> None:
+    """Wait until ``page`` (or a frame) has drawn what it was given: its fonts loaded, no
+    transition or finite animation running, and two frames laid out since."""
+    page.wait_for_function(SETTLED)
+    page.evaluate(NEXT_FRAMES)
+
+
+PROBES = """(() => {
+  // answers read: counted once the code that awaited the body has run on (a task later)
+  window.answersRead = {};
+  const json = Response.prototype.json;
+  Response.prototype.json = function () {
+    const path = new URL(this.url).pathname;
+    return json.call(this).finally(() => setTimeout(() => {
+      window.answersRead[path] = (window.answersRead[path] || 0) + 1; }, 0));
+  };
+})()"""
+
+
+def probe(page: Any) -> None:
+    """Count, on ``page`` from its next load on, the answers its scripts have read
+    (:func:`answers_read`)."""
+    page.add_init_script(PROBES)
+
+
+def answers_read(page: Any, path: str) -> int:
+    """How many answers from ``path`` the page's scripts have read and acted on (after
+    :func:`probe`)."""
+    return int(page.evaluate("(p) => window.answersRead[p] || 0", path))
+
+
+def wait_answer_read(page: Any, path: str, more_than: int = 0) -> None:
+    """Wait until the page's scripts have read and acted on an answer from ``path`` (more
+    than ``more_than`` of them), after :func:`probe`."""
+    page.wait_for_function("([p, n]) => (window.answersRead[p] || 0) > n", [path, more_than])
+
+
+def pump_until(page: Any, condition: Callable[[], Any], what: str, *,
+               timeout: float = 20.0, every: float = 0.02) -> Any:
+    """:func:`waiting.wait_until` for a condition that a Playwright handler (a route's, a
+    WebSocket route's) makes true: each ask is a round trip to the page, during which
+    Playwright runs the handlers due."""
+    from waiting import wait_until
+
+    def asked() -> Any:
+        page.evaluate("0")
+        return condition()
+
+    return wait_until(asked, what, timeout=timeout, every=every)
+
+
 def shown_box(locator: Any) -> dict[str, float]:
     """Scroll ``locator``'s element into view and measure it, in one step inside the page.
 
