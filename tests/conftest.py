@@ -9,6 +9,7 @@ dependency overrides are cleared and the table (store and source) is closed in t
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -57,6 +58,35 @@ def held_ports() -> Iterator[None]:
     mark = held_count()
     yield
     release_ports(mark)
+
+
+def _expect_timeout() -> float | None:
+    """Playwright's ``expect`` timeout now (None: its default, or Playwright not loaded)."""
+    sync_api = sys.modules.get("playwright.sync_api")
+    return None if sync_api is None else sync_api.expect._timeout  # type: ignore[no-any-return]
+
+
+def _restore_expect_timeout(timeout: float | None) -> None:
+    sync_api = sys.modules.get("playwright.sync_api")
+    if sync_api is not None:
+        sync_api.expect._timeout = timeout
+
+
+@pytest.fixture(autouse=True, scope="module")
+def expect_timeout_per_module() -> Iterator[None]:
+    """``expect.set_options`` made by a test file's fixtures ends with the file."""
+    saved = _expect_timeout()
+    yield
+    _restore_expect_timeout(saved)
+
+
+@pytest.fixture(autouse=True)
+def expect_timeout_per_test() -> Iterator[None]:
+    """``expect.set_options`` made by a test ends with it (the next test gets what its own
+    file set, or Playwright's default)."""
+    saved = _expect_timeout()
+    yield
+    _restore_expect_timeout(saved)
 
 
 @pytest.fixture

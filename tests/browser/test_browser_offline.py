@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SCREENSHOTS, LiveServer, pump_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -62,10 +62,8 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
 
     link.cut()
     expect(body).to_have_class(OFFLINE)
-    for _ in range(80):  # it keeps trying, and stays offline while refused
-        if link.refused >= 2:
-            break
-        page.wait_for_timeout(100)
+    # it keeps trying, and stays offline while refused
+    pump_until(page, lambda: link.refused >= 2, "two refused reconnects", every=0.05)
     assert link.refused >= 2
     expect(body).to_have_class(OFFLINE)
     bar = page.evaluate("""() => {

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SCREENSHOTS, LiveServer, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -53,7 +53,7 @@ def check_pages(browser: Any, server: LiveServer, moment: str) -> None:
             if label == "tablet":
                 page.locator("#sec-new summary").click()
                 assert page.locator("#new-match").is_visible()
-            page.wait_for_timeout(250)
+            settled(page)
             text = seen_text(page)
             assert text.strip(), (path, w, h)
             found = [text[max(0, m.start() - 60):m.end() + 60] for m in COLOUR.finditer(text)]

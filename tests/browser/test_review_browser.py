@@ -5,11 +5,11 @@ the shot's timeline; amend the last shot from the review; mirror it on the score
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
 from browser_support import SCREENSHOTS, LiveServer, at_once
+from waiting import wait_until
 
 from firmware_bridge.counts import field_counts
 from firmware_bridge.profile import load_profile
@@ -25,13 +25,16 @@ def state(ctx: Any, server: LiveServer) -> dict[str, Any]:
 
 
 def wait_for(ctx: Any, server: LiveServer, check: Any, what: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        s = state(ctx, server)
-        if check(s):
-            return s
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}: {s['tracker']}")
+    seen: list[dict[str, Any]] = []
+
+    def checked() -> dict[str, Any] | None:
+        seen[:] = [state(ctx, server)]
+        return seen[0] if check(seen[0]) else None
+
+    try:
+        return wait_until(checked, what, every=0.05)  # type: ignore[no-any-return]
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {seen[0]['tracker']}") from None
 
 
 def post(ctx: Any, server: LiveServer, path: str, data: dict[str, Any]) -> dict[str, Any]:

@@ -109,11 +109,23 @@ def settled(page: Any) -> None:
 PROBES = """(() => {
   // answers read: counted once the code that awaited the body has run on (a task later)
   window.answersRead = {};
+  window.readsPending = 0;
   const json = Response.prototype.json;
   Response.prototype.json = function () {
     const path = new URL(this.url).pathname;
+    window.readsPending += 1;
     return json.call(this).finally(() => setTimeout(() => {
-      window.answersRead[path] = (window.answersRead[path] || 0) + 1; }, 0));
+      window.answersRead[path] = (window.answersRead[path] || 0) + 1;
+      window.readsPending -= 1;
+    }, 0));
+  };
+  // requests asked and not yet answered (and the code awaiting them run on)
+  window.fetchesPending = 0;
+  const native = window.fetch;
+  window.fetch = function (...args) {
+    window.fetchesPending += 1;
+    return native.apply(this, args).finally(() => setTimeout(() => {
+      window.fetchesPending -= 1; }, 0));
   };
 })()"""
 
@@ -133,7 +145,13 @@ def answers_read(page: Any, path: str) -> int:
 def wait_answer_read(page: Any, path: str, more_than: int = 0) -> None:
     """Wait until the page's scripts have read and acted on an answer from ``path`` (more
     than ``more_than`` of them), after :func:`probe`."""
-    page.wait_for_function("([p, n]) => (window.answersRead[p] || 0) > n", [path, more_than])
+    page.wait_for_function("([p, n]) => (window.answersRead[p] || 0) > n", arg=[path, more_than])
+
+
+def quiet_network(page: Any) -> None:
+    """Wait until every request the page asked (after :func:`probe`) is answered and its
+    answer read."""
+    page.wait_for_function("window.fetchesPending === 0 && window.readsPending === 0")
 
 
 def pump_until(page: Any, condition: Callable[[], Any], what: str, *,

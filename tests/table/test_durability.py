@@ -18,7 +18,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import SCREENSHOTS, live_server, require_chromium
+from browser_support import (
+    SCREENSHOTS,
+    live_server,
+    probe,
+    require_chromium,
+    wait_answer_read,
+)
 
 from web.table.durability import volatile_reason
 
@@ -182,9 +188,10 @@ def test_referee_page_has_no_warning_on_a_disk(disk, browser):
     with live_server(disk) as server:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         try:
+            probe(page)
             page.goto(server.url + "/referee")
             page.wait_for_function("document.getElementById('power-warning') !== null")
-            page.wait_for_timeout(500)
+            wait_answer_read(page, "/healthz")  # the page has read what /healthz says
             assert page.locator("#power-warning").is_hidden()
         finally:
             page.close()
