@@ -13,7 +13,7 @@ import base64
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, settled
+from browser_support import LiveServer, keep_png, settled
 from tv_support import (
     ENGINEER_WORDS,
     LONG,
@@ -60,8 +60,8 @@ def pixels(page: Any, png: bytes, points: list[tuple[int, int]]) -> list[tuple[i
 
 
 def save(name: str, png: bytes) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS / f"{name}.png").write_bytes(png)
+    """Keep a screenshot taken for its pixels, to look at (with ``SCREENSHOTS=1``)."""
+    keep_png(name, png)
 
 
 def box(page: Any, selector: str) -> dict[str, float]:

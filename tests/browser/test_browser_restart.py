@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, answers_read, probe, wait_answer_read
+from browser_support import SCREENSHOTS, answers_read, keep_screenshot, probe, wait_answer_read
 from serve_proc import PIN, ROOT, ServeProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -62,7 +62,7 @@ def test_after_a_server_restart_the_tablet_stays_logged_in_until_the_pin_changes
         for control in ("#no-change", "#undo", "#sec-correct", "#sec-new"):
             expect(tablet.locator(control)).to_be_hidden()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        tablet.screenshot(path=str(SCREENSHOTS / "tablet-after-pin-change.png"), full_page=True)
+        keep_screenshot(tablet, "tablet-after-pin-change", full_page=True)
         tablet.fill("#login input[name=pin]", "97531")  # the new PIN opens it
         tablet.click("#login button[type=submit]")
         expect(tablet.locator("#no-change")).to_be_visible()

@@ -8,7 +8,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, at_once
+from browser_support import SCREENSHOTS, LiveServer, at_once, keep_screenshot
 from waiting import wait_until
 
 from firmware_bridge.counts import field_counts
@@ -88,7 +88,7 @@ def drawn_counts(page: Any) -> dict[str, int]:
 
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    keep_screenshot(page, f"{name}", full_page=True)
 
 
 def test_the_review_steps_through_a_shot_as_the_sensors_saw_it(
@@ -140,7 +140,7 @@ def test_the_review_steps_through_a_shot_as_the_sensors_saw_it(
             assert right <= w + 1, f"{name}: the review is wider than the screen ({right})"
             shot(page, f"review-{name}")
             if name == "tablet":
-                panel.screenshot(path=str(SCREENSHOTS / "review-panel.png"))
+                keep_screenshot(panel, "review-panel")
     finally:
         ctx.close()
 

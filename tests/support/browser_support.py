@@ -88,10 +88,23 @@ SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
 """The screens people use: two TVs, a tablet both ways, a phone."""
 
 
+def screenshots_wanted() -> bool:
+    """Screenshots to look at are taken only when asked for (``SCREENSHOTS=1``); a failed
+    browser test leaves its own (``tests/conftest.py``)."""
+    return os.environ.get("SCREENSHOTS") == "1"
+
+
 def snap(page: Any, name: str, *, full_page: bool = False) -> None:
-    """A screenshot to look at, under test-artifacts/screenshots."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+    """A screenshot to look at, under test-artifacts/screenshots (with ``SCREENSHOTS=1``)."""
+    keep_screenshot(page, name, full_page=full_page)
+
+
+def keep_screenshot(target: Any, name: str, **options: Any) -> None:
+    """``target.screenshot`` (a page or a locator) into test-artifacts/screenshots/NAME.png,
+    with ``SCREENSHOTS=1``."""
+    if screenshots_wanted():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **options)
 
 
 SETTLED = """() => document.fonts.status === 'loaded' && document.getAnimations().every(
@@ -166,6 +179,13 @@ def pump_until(page: Any, condition: Callable[[], Any], what: str, *,
         return condition()
 
     return wait_until(asked, what, timeout=timeout, every=every)
+
+
+def keep_png(name: str, png: bytes) -> None:
+    """A screenshot already taken (for its pixels) kept to look at, with ``SCREENSHOTS=1``."""
+    if screenshots_wanted():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"{name}.png").write_bytes(png)
 
 
 def shown_box(locator: Any) -> dict[str, float]:

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, at_once, live_server
+from browser_support import SCREENSHOTS, LiveServer, at_once, keep_screenshot, live_server
 from waiting import wait_until
 
 LONG = "Annabel Okonkwo-Lindqvist"
@@ -143,7 +143,7 @@ def tv(browser: Any, server: LiveServer, size: tuple[int, int]) -> Any:
 
 def snap(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    keep_screenshot(page, f"{name}")
 
 
 def in_view(page: Any, selector: str) -> bool:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 from browser_support import (
     SCREENSHOTS,
+    keep_screenshot,
     live_server,
     probe,
     require_chromium,
@@ -177,7 +178,7 @@ def test_referee_page_says_a_power_cut_would_lose_the_match(ram, tmp_path, brows
                 assert box is not None and box["width"] <= width
                 assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
                 assert page.locator(".alert-storage").count() == 0  # play is not stopped
-                page.screenshot(path=str(SCREENSHOTS / f"referee-power-warning-{name}.png"))
+                keep_screenshot(page, f"referee-power-warning-{name}")
             finally:
                 page.close()
 
