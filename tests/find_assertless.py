@@ -62,20 +62,28 @@ def functions(tree: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]
             yield node
 
 
-def asserting_helpers(trees: list[ast.AST]) -> set[str]:
-    """Names of the functions (and methods) among ``trees`` that assert, directly or through
-    another such function."""
-    bodies: dict[str, list[ast.AST]] = {}
+Facts = dict[str, list[tuple[bool, frozenset[str]]]]
+"""Function name: for each function of that name, (asserts itself, names it calls)."""
+
+
+def facts(trees: list[ast.AST]) -> Facts:
+    out: Facts = {}
     for tree in trees:
         for fn in functions(tree):
-            bodies.setdefault(fn.name, []).append(fn)
-    found = {name for name, fns in bodies.items() if any(asserts_itself(f) for f in fns)}
+            out.setdefault(fn.name, []).append((asserts_itself(fn), frozenset(called_names(fn))))
+    return out
+
+
+def asserting_helpers(known: Facts, found: frozenset[str] = frozenset()) -> frozenset[str]:
+    """Names of the functions in ``known`` that assert, directly or through another such
+    function (or one of ``found``), with ``found``."""
+    names = set(found) | {name for name, fns in known.items() if any(a for a, _ in fns)}
     while True:
-        more = {name for name, fns in bodies.items() if name not in found
-                and any(set(called_names(f)) & found for f in fns)}
+        more = {name for name, fns in known.items() if name not in names
+                and any(calls & names for _, calls in fns)}
         if not more:
-            return found
-        found |= more
+            return frozenset(names)
+        names |= more
 
 
 def parse(path: Path) -> ast.Module:
@@ -100,11 +108,11 @@ def tests_in(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDe
 
 
 def assertless(root: Path, folder: Path) -> list[str]:
-    shared = shared_trees(root)
+    shared = asserting_helpers(facts(shared_trees(root)))
     found: list[str] = []
     for path in sorted(folder.rglob("test_*.py")):
         tree = parse(path)
-        helpers = asserting_helpers([tree, *shared])
+        helpers = asserting_helpers(facts([tree]), shared)
         for test in tests_in(tree):
             if asserts_itself(test) or set(called_names(test)) & helpers:
                 continue
