@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -35,33 +37,56 @@ def require_chromium() -> None:
     pytest.skip(message)
 
 
+class MovableClock:
+    """The live test server's monotonic clock: real time, plus however far the test has moved
+    it on (:meth:`advance`), so a test need not wait out the board's settle window."""
+
+    def __init__(self) -> None:
+        self._ahead = 0.0
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return time.monotonic() + self._ahead
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._ahead += seconds
+
+
+SETTLE_MS = 120
+"""The live server's settle window: a board at rest this long is read as a shot's end."""
+
+
 @dataclass
 class LiveServer:
     url: str
     pin: str
     table: object
+    clock: MovableClock | None = None
+    """The server's monotonic clock (sensing, sessions), for the test to move on."""
 
 
 @contextmanager
 def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
-    """The app on the simulated board, real clock, served by uvicorn in a thread."""
-    from firmware_bridge.clocks import MonotonicClock, WallClock
+    """The app on the simulated board, served by uvicorn in a thread; its clock runs in real
+    time and moves on when the test says (``server.clock.advance``)."""
+    from firmware_bridge.clocks import WallClock
     from web.api.app import create_app
     from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
     from web.config.pin import PinStore
     from web.table.wiring import open_table
 
-    clock = MonotonicClock()
+    clock = MovableClock()
     pins = PinStore(tmp / "data")
     pins.set(pin)
     broadcaster = Broadcaster()
     table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
-                       settle_ms=120, debounce_ms=10, publish=broadcaster.publish)
+                       settle_ms=SETTLE_MS, debounce_ms=10, publish=broadcaster.publish)
     try:
         with serving(lambda url: create_app(table, Auth.create(pins, clock), broadcaster,
                                             public_url=url + "/")) as url:
-            yield LiveServer(url, pin, table)
+            yield LiveServer(url, pin, table, clock)
     finally:
         table.close()  # type: ignore[attr-defined]
 
@@ -224,5 +249,7 @@ def at_once(server: LiveServer, *moves: tuple[str, str]) -> None:
     def act(sim: Any) -> None:
         for what, field in moves:
             {"place": sim.place_skitt, "remove": sim.remove_skitt}[what](field)
+        if server.clock is not None:  # the board is at rest at once: the shot is read next
+            server.clock.advance(2 * SETTLE_MS / 1000)
 
     table.watch.thread.submit(lambda: table.on_simulator(act)).result(timeout=10)
