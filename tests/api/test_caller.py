@@ -161,7 +161,9 @@ def test_a_hanging_voice_is_stopped_and_named(tmp_path: Path) -> None:
     result, ticks = asyncio.run(both())
     assert isinstance(result, SpeechError) and "longer than 0.3 s" in str(result)
     assert time.monotonic() - started < 5
-    assert ticks > 10  # the loop went on while the voice hung
+    # the loop went on while the voice hung: blocked, it would have run none of the ticks
+    # due meanwhile (only the first, before the voice began); a loaded machine runs fewer
+    assert ticks > 2
     assert not list((tmp_path / "cache").glob("*"))
 
 
