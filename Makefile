@@ -21,7 +21,7 @@ LOWEST_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --extra d
 	--resolution lowest-direct --python-version 3.11 --custom-compile-command "make lock" \
 	--quiet
 
-.PHONY: run test test-lowest lint rules-check clean lock
+.PHONY: run test fast test-lowest lint rules-check clean lock
 
 $(RUNTIME): pyproject.toml $(LOCK)
 	$(PYTHON) -m venv $(VENV)
@@ -49,10 +49,20 @@ test-lowest:
 run: $(RUNTIME)
 	$(VENV)/bin/skitter serve
 
+# What CI runs: lint, the scenarios, the tests that cannot fail listed (none allowed), then
+# every test on every core, the ten slowest named at the end.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/skitter rules-check tests/scenarios
-	$(VENV)/bin/pytest -n auto
+	$(VENV)/bin/python tests/find_assertless.py
+	$(VENV)/bin/pytest -n auto --durations=10
+
+# The lane to run while changing code (under a minute): every test of the rules, sensing,
+# the table and the API that needs no browser, on every core. Tests are marked by their
+# folder (tests/conftest.py), so `pytest -m hub` and the like pick an area too.
+FAST := tests/rules tests/sensing tests/table tests/api
+fast: $(STAMP)
+	$(VENV)/bin/pytest -n auto -q -m "not browser" --durations=5 $(FAST)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -9,6 +9,7 @@ dependency overrides are cleared and the table (store and source) is closed in t
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -20,6 +21,39 @@ from web_helpers import PIN, logged_in
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import Connect, open_sqlite
+
+TESTS = Path(__file__).resolve().parent
+AREAS = {
+    "rules": "the rules engine (scorekeeper/)",
+    "sensing": "sensing: sources, the pipeline, the emulated hardware",
+    "table": "the live table: match log, sensing wired to the match",
+    "api": "the web app's API and the skitter commands",
+    "hub": "the tournament hub and MQTT",
+    "faults": "faults injected: stalls, kills, lost links",
+    "install": "building, installing and packaging",
+    "browser": "pages in headless Chromium",
+}
+"""Test folders; each test is marked with its folder's name (``pytest -m rules``)."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for area, what in AREAS.items():
+        if area != "browser":  # declared in pyproject.toml
+            config.addinivalue_line("markers", f"{area}: tests in tests/{area}: {what}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test by its folder, and as ``browser`` when it drives Chromium (the
+    ``browser`` fixture), wherever it lives: ``make fast`` selects by these marks."""
+    for item in items:
+        try:
+            folder = item.path.relative_to(TESTS).parts[0]
+        except ValueError:
+            continue
+        if folder in AREAS:
+            item.add_marker(folder)
+        if "browser" in getattr(item, "fixturenames", ()) and folder != "browser":
+            item.add_marker("browser")
 
 
 @pytest.fixture(autouse=True)
@@ -46,6 +80,46 @@ def cheap_pin_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyP
         from web.config import pin
 
         monkeypatch.setattr(pin, "PIN_COST", pin.ScryptCost(n=16, r=1, p=1))
+
+
+@pytest.fixture(autouse=True)
+def held_ports() -> Iterator[None]:
+    """Ports a test took with ``ports.free_port`` are let go when it ends (its servers are
+    stopped by then: this fixture is set up before, so torn down after, theirs)."""
+    from ports import held_count, release_ports
+
+    mark = held_count()
+    yield
+    release_ports(mark)
+
+
+def _expect_timeout() -> float | None:
+    """Playwright's ``expect`` timeout now (None: its default, or Playwright not loaded)."""
+    sync_api = sys.modules.get("playwright.sync_api")
+    return None if sync_api is None else sync_api.expect._timeout  # type: ignore[no-any-return]
+
+
+def _restore_expect_timeout(timeout: float | None) -> None:
+    sync_api = sys.modules.get("playwright.sync_api")
+    if sync_api is not None:
+        sync_api.expect._timeout = timeout
+
+
+@pytest.fixture(autouse=True, scope="module")
+def expect_timeout_per_module() -> Iterator[None]:
+    """``expect.set_options`` made by a test file's fixtures ends with the file."""
+    saved = _expect_timeout()
+    yield
+    _restore_expect_timeout(saved)
+
+
+@pytest.fixture(autouse=True)
+def expect_timeout_per_test() -> Iterator[None]:
+    """``expect.set_options`` made by a test ends with it (the next test gets what its own
+    file set, or Playwright's default)."""
+    saved = _expect_timeout()
+    yield
+    _restore_expect_timeout(saved)
 
 
 @pytest.fixture
@@ -114,11 +188,20 @@ def mock_factory() -> Iterator[MockFactory]:
         Device.pin_factory = save_factory
 
 
-# -- The browser tests' Chromium (one per module) and a live server on the simulated board --
+# -- The browser tests' Chromium (one per test file) and a live server on the simulated board --
+
+_chromium: list[object] = []
+"""The test file's Chromium, once a test asked for it."""
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    """One headless Chromium for a test file; each test works in contexts of its own, closed
+    when it ends (:func:`browser_contexts_per_test`).
+
+    Not one for the whole session: Playwright's synchronous API keeps its event loop marked
+    running in this thread while it is open, and ``asyncio.run`` in the worker's next
+    non-browser test would refuse to start."""
     from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
     require_chromium()
@@ -126,10 +209,45 @@ def browser() -> Iterator[object]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _chromium.append(b)
         try:
             yield b
         finally:
+            _chromium.clear()
             b.close()
+
+
+@pytest.fixture(autouse=True)
+def browser_contexts_per_test() -> Iterator[None]:
+    """The browser contexts (and pages) a test opened are closed when it ends; those of its
+    file's fixtures, opened before, stay for the file's other tests."""
+    before = set(map(id, _chromium[0].contexts)) if _chromium else set()  # type: ignore[attr-defined]
+    yield
+    if _chromium:
+        for ctx in list(_chromium[0].contexts):  # type: ignore[attr-defined]
+            if id(ctx) not in before:
+                ctx.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed browser test leaves a screenshot of every page it still had open, under
+    test-artifacts/screenshots/failed/ (other screenshots are taken with SCREENSHOTS=1)."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or not _chromium:
+        return
+    from browser_support import SCREENSHOTS
+
+    folder = SCREENSHOTS / "failed"
+    folder.mkdir(parents=True, exist_ok=True)
+    name = "".join(c if c.isalnum() or c in "-_." else "-" for c in item.nodeid)
+    pages = [page for ctx in _chromium[0].contexts for page in ctx.pages]  # type: ignore[attr-defined]
+    for n, page in enumerate(pages):
+        try:
+            page.screenshot(path=str(folder / f"{name}-{n}.png"), full_page=True, timeout=5000)
+        except Exception:  # a page that is gone or hangs: the failure itself is what counts
+            continue
 
 
 @pytest.fixture

@@ -4,11 +4,11 @@ hub's wake in its constructor. Nothing is attached later."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
 from fastapi.testclient import TestClient
+from waiting import wait_until
 
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
@@ -66,10 +66,7 @@ def test_the_link_and_controls_passed_in_are_started_polled_and_told(tmp_path: P
     try:
         with TestClient(app) as client:
             assert link.started is table
-            deadline = time.monotonic() + 5
-            while controls.polls < 3 and time.monotonic() < deadline:
-                time.sleep(0.01)
-            assert controls.polls >= 3
+            wait_until(lambda: controls.polls >= 3, "three polls of the controls", timeout=5)
             assert client.get("/api/caller").json()["language"] == "de"
             client.post("/api/referee/login", json={"pin": "2468"})
             seq = client.get("/api/state").json()["seq"]
@@ -95,9 +92,8 @@ def test_the_hub_and_its_mqtt_link_are_built_with_one_wake(tmp_path: Path) -> No
             hub.broadcaster.publish_frame = lambda delta, full: frames.append(delta)  # type: ignore[method-assign]
             tournament.store.set_board_status("b7", True, at=1.0)
             link.on_change()  # as the link does after each message it stored
-            deadline = time.monotonic() + 5
-            while not any('"b7"' in f for f in frames) and time.monotonic() < deadline:
-                time.sleep(0.01)
+            wait_until(lambda: any('"b7"' in f for f in frames), "a frame naming board b7",
+                       timeout=5)
         assert any('"b7"' in f for f in frames)
     finally:
         tournament.store.close()

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from starlette.websockets import WebSocketState
+from waiting import turn_of_the_loop
 
 import web.api.broadcaster
 from web.api.broadcaster import QUEUE_LIMIT, Broadcaster
@@ -43,8 +44,7 @@ class FakeScreen:
 
 async def let_run() -> None:
     """Let every ready task run (no clock involved)."""
-    for _ in range(50):
-        await asyncio.sleep(0)
+    await turn_of_the_loop(50)
 
 
 async def connect(broadcaster: Broadcaster, count: int) -> tuple[list[FakeScreen], list[Any]]:

@@ -14,7 +14,9 @@ from typing import Any
 import httpx
 import pytest
 from browser_support import live_server, serving
-from ports import free_port
+from ports import listening_socket
+from threaded_server import start_in_thread
+from waiting import wait_until
 from websockets.sync.client import connect
 
 pytestmark = pytest.mark.timeout(60)
@@ -44,10 +46,8 @@ def test_the_feed_sends_the_websocket_states_while_a_shot_is_made(tmp_path: Path
         assert http.post("/api/referee/login", json={"pin": server.pin}).status_code == 200
         # The board comes to rest first (its first settled reading is a state of its own), so
         # the feed's first state is the state as it stays until the shot.
-        deadline = time.monotonic() + 20
-        while http.get("/api/state").json()["tracker"]["mode"] != "ready":
-            assert time.monotonic() < deadline, "the simulated board never came to rest"
-            time.sleep(0.05)
+        wait_until(lambda: http.get("/api/state").json()["tracker"]["mode"] == "ready",
+                   "the simulated board to come to rest", timeout=20, every=0.05)
         ws_texts: list[str] = []
         with connect(server.url.replace("http", "ws") + "/ws", open_timeout=5) as ws, \
                 http.stream("GET", "/api/events") as feed:
@@ -90,28 +90,20 @@ def test_a_reader_that_goes_away_is_forgotten(tmp_path: Path) -> None:
             events = sse_events(feed.iter_lines())  # kept: a dropped reader closes the stream
             next(events)
             assert broadcaster.client_count == 1
-        deadline = time.monotonic() + 5
-        while broadcaster.client_count and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert broadcaster.client_count == 0
+        wait_until(lambda: broadcaster.client_count == 0, "the reader to be forgotten",
+                   timeout=5)
 
 
 def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:
     """``skitter serve``'s uvicorn settings cut a feed still open at a stop, so a stop takes
     about ``GRACEFUL_SHUTDOWN`` seconds, not forever."""
-    import uvicorn
-
     from web.api import serving as board_serving
 
     with board_app(tmp_path) as (app, _):
-        port = free_port()
-        url = f"http://127.0.0.1:{port}"
-        server = uvicorn.Server(board_serving.server_config(app, "127.0.0.1", port))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
+        sock = listening_socket()
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+        server, thread = start_in_thread(
+            board_serving.server_config(app, "127.0.0.1", 0), sock)
         reading = threading.Event()
 
         def read() -> None:
@@ -132,6 +124,7 @@ def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:
         assert not thread.is_alive()
         assert time.monotonic() - started < board_serving.GRACEFUL_SHUTDOWN + 5
         reader.join(5)
+        sock.close()
 
 
 @contextmanager

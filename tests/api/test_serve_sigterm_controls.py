@@ -9,10 +9,10 @@ answers and holds the pins. Released pins can be claimed again; pins still held 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +23,7 @@ from emulation.mcu import EmulatedMcu
 from gpiozero import LED, Button, GPIOPinInUse
 from gpiozero.pins.mock import MockFactory
 from serve_proc import free_port
+from waiting import wait_until
 
 from firmware_bridge.profile import load_profile
 from web.cli import serve as serve_cli
@@ -65,13 +66,15 @@ def sigterm_once_serving(port: int, factory: MockFactory) -> tuple[threading.Thr
     seen: list[str] = []
 
     def run() -> None:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
+        def answers() -> bool:
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1):
-                    break
+                    return True
             except OSError:
-                time.sleep(0.1)
+                return False
+
+        with contextlib.suppress(AssertionError):  # not answering: the pins are found free
+            wait_until(answers, "the server's first state", timeout=20, every=0.05)
         try:
             close(claim_every_pin(factory))
             seen.append("free while serving")

@@ -8,13 +8,11 @@ request, and used to be cut that long after it opened: pages reconnected every f
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
 
 import pytest
-import uvicorn
 from fastapi import FastAPI, WebSocket
-from ports import free_port
+from threaded_server import serve_in_thread
+from waiting import wait_until_async
 from websockets.sync.client import connect
 
 from web.api import serving
@@ -31,26 +29,14 @@ def test_a_websocket_stays_open_past_the_request_deadline(
     async def live(websocket: WebSocket) -> None:
         await websocket.accept()
         await websocket.send_text("hello")
-        await asyncio.sleep(1.0)  # well past the deadline
+        loop = asyncio.get_running_loop()
+        past = loop.time() + 3 * serving.REQUEST_TIMEOUT
+        await wait_until_async(lambda: loop.time() >= past, "well past the request deadline")
         await websocket.send_text("still here")
         await websocket.receive_text()
 
-    port = serving_port()
-    server = uvicorn.Server(serving.server_config(app, "127.0.0.1", port))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + 10
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        with connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as ws:
-            assert ws.recv(timeout=5) == "hello"
-            assert ws.recv(timeout=5) == "still here"
-            ws.send("bye")
-    finally:
-        server.should_exit = True
-        thread.join(10)
-
-
-def serving_port() -> int:
-    return free_port()
+    with serve_in_thread(serving.server_config(app, "127.0.0.1", 0)) as url, \
+            connect(url.replace("http:", "ws:") + "/ws", open_timeout=5) as ws:
+        assert ws.recv(timeout=5) == "hello"
+        assert ws.recv(timeout=5) == "still here"
+        ws.send("bye")

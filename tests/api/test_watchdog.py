@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from fake_systemd import FakeSystemd
 from serve_proc import free_port
+from waiting import wait_until, wait_until_async
 
 from web.api.watchdog import Watchdog
 
@@ -36,13 +37,24 @@ def systemd(tmp_path: Path) -> Iterator[FakeSystemd]:
     fake.close()
 
 
-def run_watchdog(systemd: FakeSystemd, threads, during) -> None:
-    """Run a Watchdog on a fresh loop while ``during(loop)`` runs, then stop it."""
+def run_watchdog(systemd: FakeSystemd, threads, during, rounds: list[bool] | None = None,
+                 ) -> None:
+    """Run a Watchdog on a fresh loop while ``during(loop)`` runs, then stop it; each of its
+    rounds (whether every thread answered) is added to ``rounds``."""
     watchdog = Watchdog.from_environ(
         {"NOTIFY_SOCKET": str(systemd.path), "WATCHDOG_USEC": str(int(INTERVAL * 2e6))},
         serving=lambda: True,
     )
     assert watchdog is not None and watchdog.interval == pytest.approx(INTERVAL)
+    if rounds is not None:
+        answering = watchdog.answering
+
+        async def counted(threads):
+            answered = await answering(threads)
+            rounds.append(answered)
+            return answered
+
+        watchdog.answering = counted
 
     async def main() -> None:
         task = asyncio.create_task(watchdog.run(threads))
@@ -66,7 +78,7 @@ def test_ready_then_steady_pings_while_every_thread_answers(systemd):
     writer, sensing = ThreadPoolExecutor(1), ThreadPoolExecutor(1)
 
     async def during() -> None:
-        await asyncio.sleep(20 * INTERVAL)
+        await wait_until_async(lambda: systemd.pings(0) >= 5, "five pings")
 
     try:
         run_watchdog(systemd, [writer, sensing], during)
@@ -83,21 +95,29 @@ def test_a_stuck_thread_stops_the_pings_until_it_answers(systemd, stuck):
     threads = {"writer": ThreadPoolExecutor(1), "sensing": ThreadPoolExecutor(1)}
     release = threading.Event()
     marks: dict[str, float] = {}
+    rounds: list[bool] = []
 
     async def during() -> None:
-        await asyncio.sleep(6 * INTERVAL)
+        await wait_until_async(lambda: systemd.pings(0) >= 2, "two pings")
         marks["block"] = time.monotonic()
         threads[stuck].submit(release.wait)
-        await asyncio.sleep(3 * INTERVAL)  # a ping already under way may still land
-        marks["quiet"] = time.monotonic()
-        await asyncio.sleep(10 * INTERVAL)
-        marks["release"] = time.monotonic()
+        before = len(rounds)
+        # a ping already under way may still land: the quiet starts once a round has found
+        # the thread stuck and every datagram sent until then is recorded
+        await wait_until_async(lambda: False in rounds[before:], "a round finding it stuck")
+        marks["quiet"] = await asyncio.to_thread(systemd.caught_up)
+        stuck_rounds = len(rounds)
+        await wait_until_async(
+            lambda: len(rounds) >= stuck_rounds + 3 and not any(rounds[stuck_rounds:]),
+            "three more rounds with the thread stuck")
+        marks["release"] = await asyncio.to_thread(systemd.caught_up)
         release.set()
-        await asyncio.sleep(10 * INTERVAL)
-        marks["end"] = time.monotonic()
+        await wait_until_async(lambda: systemd.pings(marks["release"]) >= 2,
+                               "two pings once the thread answers")
+        marks["end"] = time.monotonic() + 1
 
     try:
-        run_watchdog(systemd, list(threads.values()), during)
+        run_watchdog(systemd, list(threads.values()), during, rounds)
     finally:
         release.set()
         for executor in threads.values():
@@ -111,12 +131,16 @@ def test_a_blocked_event_loop_stops_the_pings(systemd):
     marks: dict[str, float] = {}
 
     async def during() -> None:
-        await asyncio.sleep(6 * INTERVAL)
+        await wait_until_async(lambda: systemd.pings(0) >= 2, "two pings")
         marks["block"] = time.monotonic()
-        time.sleep(12 * INTERVAL)  # blocks the loop itself: nothing else on it runs
+        # blocks the loop itself (nothing else on it runs) until systemd's deadline (two
+        # intervals) has passed six times over since the last ping it got
+        wait_until(lambda: time.monotonic() - max(systemd.last_ping(), marks["block"])
+                   >= 12 * INTERVAL, "twelve watchdog intervals without a ping")
         marks["release"] = time.monotonic()
-        await asyncio.sleep(10 * INTERVAL)
-        marks["end"] = time.monotonic()
+        await wait_until_async(lambda: systemd.pings(marks["release"]) >= 2,
+                               "two pings once the loop runs again")
+        marks["end"] = time.monotonic() + 1
 
     run_watchdog(systemd, [], during)
     assert systemd.pings(0, marks["block"]) >= 2
@@ -142,7 +166,7 @@ def test_skitter_serve_says_ready_once_serving_and_keeps_pinging(systemd, tmp_pa
         # READY means serving: the port answers at once.
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
             assert r.status == 200
-        time.sleep(1.0)
+        wait_until(lambda: systemd.pings(ready) >= 4, "four pings after READY")
         assert systemd.pings(ready, time.monotonic()) >= 4
     finally:
         proc.send_signal(signal.SIGINT)

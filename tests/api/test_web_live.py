@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
+from waiting import turn_of_the_loop
 from web_helpers import PIN, place_bigs, run_for, state, step
 
 from scorekeeper.clock import FakeClock
@@ -48,7 +49,7 @@ def test_closed_socket_is_dropped(referee: TestClient) -> None:
     for _ in range(100):  # let the app's loop run the socket's clean-up
         if broadcaster.client_count == 0:
             break
-        referee.portal.call(asyncio.sleep, 0)  # type: ignore[union-attr]
+        referee.portal.call(turn_of_the_loop)  # type: ignore[union-attr]
     assert broadcaster.client_count == 0
 
 

@@ -51,8 +51,8 @@ def long_press(page: Any, selector: str) -> None:
     """Hold a finger (the mouse) on ``selector`` past the long-press time: take one off."""
     box = page.locator(selector).bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    page.mouse.down()
-    page.wait_for_timeout(900)
+    with page.expect_request(lambda r: "/api/board/remove" in r.url):  # the press's removal
+        page.mouse.down()
     page.mouse.up()
 
 

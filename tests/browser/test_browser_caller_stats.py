@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SCREENSHOTS, LiveServer, keep_screenshot
 from speech_support import require_espeak
 from stats_matches import MATCH_1, MATCH_2
 
@@ -26,7 +26,7 @@ def context(browser: Any, size: tuple[int, int]) -> Any:
 
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    keep_screenshot(page, f"{name}", full_page=True)
 
 
 def referee_request(ctx: Any, server: LiveServer) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, serving
+from browser_support import SCREENSHOTS, keep_screenshot, serving
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
@@ -51,7 +51,7 @@ def test_the_hub_lists_ratings_best_first(tmp_path: Path, browser: Any) -> None:
                 assert "not rated yet" in rows.nth(2).inner_text()
                 page.locator("#ratings-section").scroll_into_view_if_needed()
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENSHOTS / f"hub-ratings-{width}x{height}.png"))
+                keep_screenshot(page, f"hub-ratings-{width}x{height}")
                 page.close()
     finally:
         store.close()

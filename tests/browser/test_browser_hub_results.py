@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, SIZES, require_chromium, snap
+from browser_support import SIZES, keep_screenshot, require_chromium, snap
 from hub_app_support import served_hub, tournament_of
 from hub_support import game_steps, real_events
 
@@ -199,7 +199,7 @@ def test_two_referees_put_results_right_and_the_page_reads_plainly(
     read_like_an_organiser(b, w)
     snap(b, f"hub-results-{w}-round2", full_page=True)
     for part in ("#boards", "#standings", "#rounds"):  # each part, to look at closely
-        b.locator(part).screenshot(path=str(SCREENSHOTS / f"hub-results-{w}-{part[1:]}.png"))
+        keep_screenshot(b.locator(part), f"hub-results-{w}-{part[1:]}")
     assert a.errors == [] and b.errors == []  # type: ignore[attr-defined]
     a.context.close()
     b.context.close()

@@ -4,7 +4,6 @@ entered by hand, or it moved to another board), at every size."""
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,9 +13,11 @@ from hub_app_support import served_hub, tournament_of
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 
-@pytest.fixture
-def url(tmp_path: Path) -> Iterator[str]:
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One hub for every size: the tests only read its page."""
     require_chromium()
+    tmp_path = tmp_path_factory.mktemp("hub-withdraw")
     with tournament_of(tmp_path, ()) as t:
         store = t.store
         store.set_board_status("table-4", True, at=1.0)

@@ -18,7 +18,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_support import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, LiveServer, require_chromium
+from browser_support import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    SCREENSHOTS,
+    LiveServer,
+    keep_screenshot,
+    require_chromium,
+)
 from kiosk_support import kiosk_browser_args
 from speech_support import require_espeak
 
@@ -127,7 +134,7 @@ def test_the_kiosk_address_shows_sound_on_at_every_size(server: LiveServer,
             assert toggle.inner_text() == "Sound on · tap to mute"
             box = toggle.bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width + 1
-            page.screenshot(path=str(SCREENSHOTS / f"kiosk-caller-on-{name}.png"))
+            keep_screenshot(page, f"kiosk-caller-on-{name}")
             toggle.click()  # a tap on the TV still mutes it
             assert toggle.inner_text() == "Tap to turn on the caller's voice"
         finally:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import LiveServer, answers_read, probe, pump_until, wait_answer_read
 from hub_app_support import served_hub, tournament_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -74,19 +74,19 @@ def hold_first_session_answer(page: Any, url: str) -> Any:
         asked.append(route)
         held.append((route, route.fetch()))  # asked before the login: "no session"
 
+    probe(page)
     page.route(lambda u: "/api/referee/session" in u, hold)
     page.goto(url)
-    for _ in range(400):  # the route handler runs while Playwright waits
-        if held:
-            break
-        page.wait_for_timeout(50)
+    # the route handler runs while Playwright talks to the page
+    pump_until(page, lambda: held, "the page asking for its session on opening")
     assert len(held) == 1, "the page did not ask for its session on opening"
 
     def let_go() -> None:
         route, answer = held[0]
         assert answer.json()["referee"] is False
+        read = answers_read(page, "/api/referee/session")
         with page.expect_request_finished(lambda r: "/api/referee/session" in r.url):
             route.fulfill(response=answer)
-        page.evaluate("() => new Promise((done) => setTimeout(done, 200))")  # read by now
+        wait_answer_read(page, "/api/referee/session", read)  # read, and acted on
 
     return let_go

@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SCREENSHOTS, LiveServer, keep_screenshot, pump_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -62,10 +62,8 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
 
     link.cut()
     expect(body).to_have_class(OFFLINE)
-    for _ in range(80):  # it keeps trying, and stays offline while refused
-        if link.refused >= 2:
-            break
-        page.wait_for_timeout(100)
+    # it keeps trying, and stays offline while refused
+    pump_until(page, lambda: link.refused >= 2, "two refused reconnects", every=0.05)
     assert link.refused >= 2
     expect(body).to_have_class(OFFLINE)
     bar = page.evaluate("""() => {
@@ -83,7 +81,7 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
     expect(page.locator("#live-status")).to_have_text("reconnecting…")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     name = path.strip("/")
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{size[0]}x{size[1]}-disconnected.png"))
+    keep_screenshot(page, f"{name}-{size[0]}x{size[1]}-disconnected")
 
     link.down = False  # the scorekeeper is back: the page finds it by itself
     expect(body).not_to_have_class(OFFLINE, timeout=10000)

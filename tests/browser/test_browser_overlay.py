@@ -13,7 +13,7 @@ import base64
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import LiveServer, keep_png, settled
 from tv_support import (
     ENGINEER_WORDS,
     LONG,
@@ -38,7 +38,7 @@ def overlay(browser: Any, server: LiveServer, size: tuple[int, int], query: str 
     page = ctx.new_page()
     page.goto(server.url + "/overlay" + query)
     page.wait_for_function(f"document.body.dataset.seq === '{state_seq(server)}'")
-    page.wait_for_timeout(50)
+    settled(page)
     return page
 
 
@@ -60,8 +60,8 @@ def pixels(page: Any, png: bytes, points: list[tuple[int, int]]) -> list[tuple[i
 
 
 def save(name: str, png: bytes) -> None:
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS / f"{name}.png").write_bytes(png)
+    """Keep a screenshot taken for its pixels, to look at (with ``SCREENSHOTS=1``)."""
+    keep_png(name, png)
 
 
 def box(page: Any, selector: str) -> dict[str, float]:
@@ -146,7 +146,8 @@ def test_transparent_over_a_coloured_page_at_1920x1080(browser: Any, server: Liv
         display:block"></iframe></body>""")
     frame = host.frame_locator("iframe")
     frame.locator(".ov-score").wait_for()
-    host.wait_for_timeout(200)
+    settled(host.frames[-1])
+    settled(host)
     png = host.screenshot()
     save("overlay-1920x1080-over-colour", png)
     (bg, panel_px, mid) = pixels(host, png, [far, inside(panel), (960, 540)])
@@ -255,7 +256,7 @@ def test_the_instant_replay_plays_on_the_overlay(browser: Any, server: LiveServe
         p = box(page, part)
         assert p["x"] + p["width"] <= b["x"], f"the replay covers {part}"
     assert b["width"] < 0.5 * 1920 and b["y"] < 0.1 * 1080  # top right, not a full cover
-    page.wait_for_timeout(600)
+    settled(page)
     png = page.screenshot(omit_background=True)
     save("overlay-1920x1080-replay", png)
     (far, centre) = pixels(page, png, [(960, 1060), (960, 700)])

@@ -7,8 +7,18 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, snap
+from browser_support import SIZES, LiveServer, settled, snap
 from live_page_support import DUE, api_state, api_step, log_in, page_context
+
+COUNT_REMOVALS = """(() => {
+  window.removalsAsked = 0;
+  const native = window.fetch;
+  window.fetch = (url, ...rest) => {
+    if (String(url).includes("/api/board/remove")) window.removalsAsked += 1;
+    return native(url, ...rest);
+  };
+})()"""
+"""Counts the removals the page asks for (a long press's), the moment it asks."""
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -48,8 +58,8 @@ def test_a_short_match_on_the_virtual_board_and_the_scoreboard_follows(
     # a long press takes a skitt off: white knocks one off its opposite field (R9)
     field = board.locator('#vboard [data-field="black.blue"]')
     field.hover()
-    board.mouse.down()
-    board.wait_for_timeout(700)
+    with board.expect_request(lambda r: "/api/board/remove" in r.url):  # the press's removal
+        board.mouse.down()
     board.mouse.up()
     expect(scoreboard.locator("#p-black")).to_have_class(DUE)
     expect(board.locator('#vboard [data-field="black.blue"] .field-count')).to_have_text("1")
@@ -94,6 +104,8 @@ def test_a_tap_held_while_another_client_redraws_the_board_counts_once(
     from playwright.sync_api import expect
 
     board = context.new_page()
+    board.clock.install()  # the page's timers run as usual, and can be run ahead at will
+    board.add_init_script(COUNT_REMOVALS)
     board.goto(server.url + "/board")
     log_in(board, server.pin)
     field = board.locator('#vboard [data-field="white.red"] .field-rect')
@@ -109,12 +121,13 @@ def test_a_tap_held_while_another_client_redraws_the_board_counts_once(
     r = context.request.post(server.url + "/api/board/place", data={"field": "black.blue"})
     assert r.ok
     board.wait_for_function(f"document.body.dataset.seq !== '{seq}'")  # redrawn under the finger
-    board.wait_for_timeout(150)
+    board.clock.run_for(150)  # the finger stays a moment, less than a long press
     board.mouse.up()
     board.wait_for_function(
         "() => document.querySelector('#vboard [data-field=\"white.red\"] .field-count')"
         ".textContent === '1'")
-    board.wait_for_timeout(700)  # no late long press fires from the replaced element
+    board.clock.run_for(700)  # any long press still timed would fire now: none may
+    assert board.evaluate("window.removalsAsked") == 0, "a late long press fired"
     assert count("white.red") == 1 and count("black.blue") == 1
 
     for _ in range(2):  # two quick taps: two skitts
@@ -166,7 +179,7 @@ def test_pages_speak_words_and_fit_a_phone(browser: Any, server: LiveServer) -> 
             if path == "/tablet" and not p.evaluate("document.body.classList.contains('referee')"):
                 log_in(p, server.pin)
             p.wait_for_function("document.body.dataset.seq !== undefined")
-            p.wait_for_timeout(200)
+            settled(p)
             text = p.locator("body").inner_text()
             assert '{"' not in text, (path, label)
             if label == "phone" and path in ("/tablet", "/board"):

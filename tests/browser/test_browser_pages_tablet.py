@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, snap
+from browser_support import SIZES, LiveServer, probe, quiet_network, settled, snap
 from live_page_support import api_state, api_step, log_in, page_context
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -186,6 +186,8 @@ def test_two_tablets_correcting_at_once_never_undo_each_other(
     for _ in range(2):
         ctx = browser.new_context(viewport={"width": 1024, "height": 768})
         page = ctx.new_page()
+        page.clock.install()  # the page's timers run as usual, and can be run ahead at will
+        probe(page)
         page.goto(server.url + "/tablet")
         log_in(page, server.pin)
         tablets.append(page)
@@ -210,7 +212,9 @@ def test_two_tablets_correcting_at_once_never_undo_each_other(
     expect(two.locator("output[aria-label=\"First player's score\"]")).to_have_text("1")  # kept
     expect(two.locator("#corr-reason")).to_have_value("tablet two")
     assert api_state(one.context, server)["state"]["score"] == {"black": 0, "white": 1}
-    two.wait_for_timeout(2500)
+    two.clock.run_for(2500)  # every timer due in 2.5 s fires: toasts, refreshes
+    quiet_network(two)  # and what they asked for is answered
+    settled(two)
     expect(two.locator("#corr-conflict")).to_be_visible()  # stays until answered
     snap(two, "tablet-1024x768-conflict", full_page=True)
     two.locator("#corr-conflict-ok").click()

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS
+from browser_support import SCREENSHOTS, answers_read, keep_screenshot, probe, wait_answer_read
 from serve_proc import PIN, ROOT, ServeProcess
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -28,6 +28,7 @@ def test_after_a_server_restart_the_tablet_stays_logged_in_until_the_pin_changes
         first.wait_ready()
         ctx = browser.new_context(viewport={"width": 1024, "height": 768})
         tablet = ctx.new_page()
+        probe(tablet)
         tablet.goto(first.url + "/tablet")
         tablet.fill("#login input[name=pin]", PIN)
         tablet.click("#login button[type=submit]")
@@ -36,11 +37,13 @@ def test_after_a_server_restart_the_tablet_stays_logged_in_until_the_pin_changes
     finally:
         first.stop()
     expect(tablet.locator("#live-status")).to_have_text("reconnecting…")
+    asked = answers_read(tablet, "/api/referee/session")
     second = ServeProcess(tmp_path, pin=None, port=first.port)
     try:
         second.wait_ready()
         expect(tablet.locator("#live-status")).to_have_text("live", timeout=20000)
-        tablet.wait_for_timeout(500)  # the page has asked for its session again
+        # the page has asked for its session again, and read the answer
+        wait_answer_read(tablet, "/api/referee/session", asked)
         assert tablet.evaluate("document.body.classList.contains('referee')")
         expect(tablet.locator("#login")).to_be_hidden()
         tablet.locator("#pause").click()  # a change goes through, no PIN asked
@@ -59,7 +62,7 @@ def test_after_a_server_restart_the_tablet_stays_logged_in_until_the_pin_changes
         for control in ("#no-change", "#undo", "#sec-correct", "#sec-new"):
             expect(tablet.locator(control)).to_be_hidden()
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        tablet.screenshot(path=str(SCREENSHOTS / "tablet-after-pin-change.png"), full_page=True)
+        keep_screenshot(tablet, "tablet-after-pin-change", full_page=True)
         tablet.fill("#login input[name=pin]", "97531")  # the new PIN opens it
         tablet.click("#login button[type=submit]")
         expect(tablet.locator("#no-change")).to_be_visible()

@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import SCREENSHOTS, LiveServer, keep_screenshot, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -53,7 +53,7 @@ def check_pages(browser: Any, server: LiveServer, moment: str) -> None:
             if label == "tablet":
                 page.locator("#sec-new summary").click()
                 assert page.locator("#new-match").is_visible()
-            page.wait_for_timeout(250)
+            settled(page)
             text = seen_text(page)
             assert text.strip(), (path, w, h)
             found = [text[max(0, m.start() - 60):m.end() + 60] for m in COLOUR.finditer(text)]
@@ -61,7 +61,7 @@ def check_pages(browser: Any, server: LiveServer, moment: str) -> None:
             assert '{"' not in text, (moment, path, (w, h), text)
             if w == 390 or label in ("tv", "tablet"):
                 SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                page.screenshot(path=str(SCREENSHOTS / f"seats-{moment}-{label}-{w}x{h}.png"),
+                keep_screenshot(page, f"seats-{moment}-{label}-{w}x{h}",
                                 full_page=True)
             page.close()
         ctx.close()

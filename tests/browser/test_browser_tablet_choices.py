@@ -41,15 +41,15 @@ def in_words(page: Any, size: tuple[int, int]) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_the_amend_form_enters_two_loose_big_skitts_hit_on_red_and_the_unblock_right(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
-) -> None:
+FLOW_SIZE = (1024, 768)
+"""The size the whole flows run at; every size gets the layout check."""
+
+
+def fill_amend(page: Any) -> Any:
+    """Enter two loose big skitts, Hit on Red both ways and the unblock right in the amend
+    form (each box appears as its first choice is made); the form."""
     from playwright.sync_api import expect
 
-    seq = shot_on_both_reds(api, server)
-    page = tablet(browser, server, size)
-    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
     amend = page.locator("#sec-amend")
     expect(amend.locator("#amend-knocked-2-box")).to_be_hidden()  # until a first is knocked
     amend.locator("#amend-knocked").select_option(label="yes, loose")
@@ -60,9 +60,44 @@ def test_the_amend_form_enters_two_loose_big_skitts_hit_on_red_and_the_unblock_r
     expect(amend.locator("#amend-opp-red-box")).to_contain_text("Hit on Red, Bo's red points")
     amend.locator("#amend-opp-red-1").select_option(label="Bo sets Ann back one")
     amend.locator("#amend-unblock").select_option(label="Bo's blue")
+    return amend
+
+
+def fill_correct_big(page: Any) -> Any:
+    """Open the correction and put Bo's big skitt in hand, with a reason; its box."""
+    from playwright.sync_api import expect
+
+    page.locator("#sec-correct summary").click()
+    box = page.locator("#corr-big-box")
+    expect(box).to_contain_text("Bo's big skitt")
+    expect(page.locator("#corr-big-white")).to_have_value("center")
+    page.locator("#corr-big-white").select_option(label="in hand (to be placed again)")
+    page.fill("#corr-reason", "Bo's big skitt lies on a field")
+    return box
+
+
+def fill_new_match(page: Any) -> Any:
+    """Open the new match form and give both players a Handicap 2; the form."""
+    page.locator("#sec-new summary").click()
+    form = page.locator("#new-match")
+    form.locator("select[name=black_line]").select_option(label="standard line")
+    form.locator("select[name=black_finger]").select_option(label="a different finger")
+    form.locator("select[name=white_line]").select_option(label="semicircle")
+    form.locator("select[name=white_hand]").select_option(label="non-dominant hand")
+    return form
+
+
+def test_the_amend_form_enters_two_loose_big_skitts_hit_on_red_and_the_unblock_right(
+    browser: Any, server: LiveServer, api: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    size = FLOW_SIZE
+    seq = shot_on_both_reds(api, server)
+    page = tablet(browser, server, size)
+    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    amend = fill_amend(page)
     in_words(page, size)
-    amend.scroll_into_view_if_needed()
-    snap(page, f"tablet-choices-{size[0]}x{size[1]}-amend")
     page.locator("#amend-send").click()
     s = wait_for(api, server, lambda s: s["seq"] > seq)
     shot = s["last_step"]["step"]["shot"]
@@ -81,38 +116,24 @@ def test_the_amend_form_enters_two_loose_big_skitts_hit_on_red_and_the_unblock_r
     page.context.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_a_correction_puts_a_big_skitt_right_and_a_new_match_takes_finger_and_hand(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any
 ) -> None:
     from playwright.sync_api import expect
 
+    size = FLOW_SIZE
     seq = shot_on_both_reds(api, server)
     page = tablet(browser, server, size)
     expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
-    page.locator("#sec-correct summary").click()
-    box = page.locator("#corr-big-box")
-    expect(box).to_contain_text("Bo's big skitt")
-    expect(page.locator("#corr-big-white")).to_have_value("center")
-    page.locator("#corr-big-white").select_option(label="in hand (to be placed again)")
-    page.fill("#corr-reason", "Bo's big skitt lies on a field")
+    fill_correct_big(page)
     in_words(page, size)
-    box.scroll_into_view_if_needed()
-    snap(page, f"tablet-choices-{size[0]}x{size[1]}-correct-big")
     page.locator("#corr-send").click()
     s = wait_for(api, server, lambda s: s["seq"] > seq)
     assert s["state"]["big"] == {"black": "center", "white": "hand"}
     assert s["log"][-1]["step"] == {"correct": {"big": {"white": "hand"},
                                                 "reason": "Bo's big skitt lies on a field"}}
 
-    page.locator("#sec-new summary").click()
-    form = page.locator("#new-match")
-    form.locator("select[name=black_line]").select_option(label="standard line")
-    form.locator("select[name=black_finger]").select_option(label="a different finger")
-    form.locator("select[name=white_line]").select_option(label="semicircle")
-    form.locator("select[name=white_hand]").select_option(label="non-dominant hand")
-    form.scroll_into_view_if_needed()
-    snap(page, f"tablet-choices-{size[0]}x{size[1]}-new-match")
+    form = fill_new_match(page)
     in_words(page, size)
     before = s["match_id"]
     form.locator("#new-send").click()
@@ -123,6 +144,32 @@ def test_a_correction_puts_a_big_skitt_right_and_a_new_match_takes_finger_and_ha
     assert s["handicaps"] == {
         "black": {"line": "standard", "finger": "different", "hand": "dominant"},
         "white": {"line": "semicircle", "finger": "usual", "hand": "non-dominant"}}
+    page.context.close()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_choice_forms_filled_in_fit_and_speak_words_at_every_size(
+    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+) -> None:
+    """The layout part of the two flows above at each tablet and phone size: every form
+    filled in as there, in the players' words, nothing wider than the screen."""
+    from playwright.sync_api import expect
+
+    seq = shot_on_both_reds(api, server)
+    page = tablet(browser, server, size)
+    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    amend = fill_amend(page)
+    in_words(page, size)
+    amend.scroll_into_view_if_needed()
+    snap(page, f"tablet-choices-{size[0]}x{size[1]}-amend")
+    box = fill_correct_big(page)
+    in_words(page, size)
+    box.scroll_into_view_if_needed()
+    snap(page, f"tablet-choices-{size[0]}x{size[1]}-correct-big")
+    form = fill_new_match(page)
+    form.scroll_into_view_if_needed()
+    snap(page, f"tablet-choices-{size[0]}x{size[1]}-new-match")
+    in_words(page, size)
     page.context.close()
 
 

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import LiveServer, settled
 from tv_support import (
     EMPTY_STRETCH,
     ENGINEER_WORDS,
@@ -38,7 +38,7 @@ def check_tv(page: Any, seq: int, name: str) -> str:
     from playwright.sync_api import expect
 
     expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
-    page.wait_for_timeout(100)
+    settled(page)
     text = page.locator("body").inner_text()
     assert not ENGINEER_WORDS.search(text), ENGINEER_WORDS.search(text)
     assert in_view(page, "#lastshot"), "the last shot must stay inside the viewport"

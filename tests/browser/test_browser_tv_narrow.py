@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer
+from browser_support import LiveServer, keep_screenshot, settled
 from tv_support import (
     BROKEN_WORDS,
     LONG,
@@ -51,7 +51,7 @@ def check_narrow(page: Any, seq: int, name: str, *, due: bool) -> None:
     from playwright.sync_api import expect
 
     expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
-    page.wait_for_timeout(150)
+    settled(page)
     w = page.viewport_size["width"]
     size = f"{w}x{page.viewport_size['height']}"
     assert page.evaluate("document.documentElement.scrollWidth") <= w, f"sideways scroll at {size}"
@@ -77,7 +77,7 @@ def check_narrow(page: Any, seq: int, name: str, *, due: bool) -> None:
     assert in_view(page, "#lastshot")
     page.evaluate("window.scrollTo(0, 0)")
     snap(page, name)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-full.png"), full_page=True)
+    keep_screenshot(page, f"{name}-full", full_page=True)
 
 
 def test_the_scoreboard_stacks_on_a_phone_and_an_upright_tablet(

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import require_chromium, serving
+from browser_support import keep_screenshot, require_chromium, serving
 from hub_support import game_steps, real_events
 
 from scorekeeper.clock import FakeClock
@@ -167,7 +167,7 @@ def test_the_tournament_page_looks_like_the_board_pages_and_fits_tv_tablet_and_p
             expect(idle.locator(".names")).to_be_hidden()
             expect(idle.locator(".detail")).to_have_text("no game started on this board")
             expect(idle.locator(".undo")).to_be_hidden()  # nothing to take back
-        page.screenshot(path=str(SCREENSHOTS / f"hub-{w}x{h}.png"), full_page=True)
+        keep_screenshot(page, f"hub-{w}x{h}", full_page=True)
         page.close()
 
 
@@ -244,7 +244,6 @@ def test_the_page_follows_changes_and_recovers_from_a_missed_version_and_a_recon
 def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_do_not_collide(
     page_url: tuple[str, Hub], browser: Any,
 ) -> None:
-    from browser_support import SCREENSHOTS
     from playwright.sync_api import expect
 
     url, hub = page_url
@@ -285,7 +284,7 @@ def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_
     table_one.locator("button.remove").click()
     expect(a.locator("#reason-send")).to_have_text("Remove the result")
     a.fill("#reason-text", "the points were typed wrong")
-    a.screenshot(path=str(SCREENSHOTS / "hub-remove-result-1280x720.png"))
+    keep_screenshot(a, "hub-remove-result-1280x720")
     a.click("#reason-send")
     expect(a.locator("#toast")).to_have_text("result removed")
     expect(a.locator("#reason-result")).to_be_hidden()
@@ -316,7 +315,7 @@ def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_
     for field, value in (("first-rounds", "0"), ("second-rounds", "3"), ("first-points", "7"),
                          ("second-points", "15"), ("reason", "from the score sheet")):
         a.fill(f"#enter-{field}", value)
-    a.screenshot(path=str(SCREENSHOTS / "hub-enter-result-1280x720.png"))
+    keep_screenshot(a, "hub-enter-result-1280x720")
     a.click("#enter-form button[type=submit]")
     expect(a.locator("#toast")).to_have_text("result entered")
     expect(a.locator("#enter-result")).to_be_hidden()
@@ -339,7 +338,6 @@ def test_the_referee_counts_refuses_enters_and_removes_results_and_two_referees_
 def test_what_keeps_the_hub_from_hearing_the_boards_shows_at_the_top_and_refusals_on_the_card(
     page_url: tuple[str, Hub], browser: Any,
 ) -> None:
-    from browser_support import SCREENSHOTS
     from playwright.sync_api import expect
 
     url, hub = page_url
@@ -358,7 +356,7 @@ def test_what_keeps_the_hub_from_hearing_the_boards_shows_at_the_top_and_refusal
         expect(page.locator("#health-box")).to_be_visible()
         expect(page.locator("#health")).to_have_text(STOPPED)
         assert page.evaluate("document.documentElement.scrollWidth - innerWidth") <= 0
-        page.screenshot(path=str(SCREENSHOTS / f"hub-problem-{w}x{h}.png"))
+        keep_screenshot(page, f"hub-problem-{w}x{h}")
         hub.sender.broken = []  # type: ignore[attr-defined]
         hub.changed()
         expect(page.locator("#health-box")).to_be_hidden()

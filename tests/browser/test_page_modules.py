@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, live_server
+from browser_support import LiveServer, live_server, settled
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
@@ -90,7 +90,7 @@ def test_no_page_leaves_a_global_for_another_file(browser: Any, server: LiveServ
     page.goto(server.url + address)
     page.wait_for_function("document.body.dataset.seq !== undefined"
                            " || document.readyState === 'complete'")
-    page.wait_for_timeout(300)
+    settled(page)
     # an element's id is a name on window too (the toast's box): only scripts' names count
     left = page.evaluate(
         "(names) => names.filter((n) => n in window && !(window[n] instanceof Element))", GLOBALS)
@@ -143,7 +143,7 @@ def test_the_hub_pages_get_the_board_modules_as_their_globals(
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(hub_url + address)
     page.wait_for_load_state("load")
-    page.wait_for_timeout(300)
+    settled(page)
     kinds = page.evaluate(f"[typeof Common, typeof {needs}, typeof Common.h, typeof Common.t]")
     page.close()
     assert errors == []

@@ -5,11 +5,11 @@ the shot's timeline; amend the last shot from the review; mirror it on the score
 from __future__ import annotations
 
 import re
-import time
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, at_once
+from browser_support import SCREENSHOTS, LiveServer, at_once, keep_screenshot
+from waiting import wait_until
 
 from firmware_bridge.counts import field_counts
 from firmware_bridge.profile import load_profile
@@ -25,13 +25,16 @@ def state(ctx: Any, server: LiveServer) -> dict[str, Any]:
 
 
 def wait_for(ctx: Any, server: LiveServer, check: Any, what: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        s = state(ctx, server)
-        if check(s):
-            return s
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}: {s['tracker']}")
+    seen: list[dict[str, Any]] = []
+
+    def checked() -> dict[str, Any] | None:
+        seen[:] = [state(ctx, server)]
+        return seen[0] if check(seen[0]) else None
+
+    try:
+        return wait_until(checked, what, every=0.05)  # type: ignore[no-any-return]
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {seen[0]['tracker']}") from None
 
 
 def post(ctx: Any, server: LiveServer, path: str, data: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +88,7 @@ def drawn_counts(page: Any) -> dict[str, int]:
 
 def shot(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+    keep_screenshot(page, f"{name}", full_page=True)
 
 
 def test_the_review_steps_through_a_shot_as_the_sensors_saw_it(
@@ -137,7 +140,7 @@ def test_the_review_steps_through_a_shot_as_the_sensors_saw_it(
             assert right <= w + 1, f"{name}: the review is wider than the screen ({right})"
             shot(page, f"review-{name}")
             if name == "tablet":
-                panel.screenshot(path=str(SCREENSHOTS / "review-panel.png"))
+                keep_screenshot(panel, "review-panel")
     finally:
         ctx.close()
 

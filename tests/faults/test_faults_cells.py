@@ -19,6 +19,8 @@ from firmware_bridge.profile import load_profile
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import FakeClock
 from scorekeeper.events import ShotEvent
+from scorekeeper.match import Match
+from scorekeeper.options import Rules, Setup
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 SHOTS = 150 if FULL else 30
@@ -115,28 +117,20 @@ def test_with_both_cells_muted_the_match_ends_as_on_a_healthy_board() -> None:
     assert faulty.rig.match.state == faulty.rig.reference().state
     assert faulty.rig.log.refusals == [] and faulty.rig.log.referee_accepts == 0
     assert len(healthy.rig.taken()) == SHOTS
-    # points were scored along the way (a round won took five of them; its score is reset)
-    final = healthy.rig.match.state
-    assert any(final.score.values()) or any(final.round_wins.values())
+    # points were scored along the way (the final score alone may be 0:0 after a round won):
+    # the comparison above is of matches in which the cells' readings counted
+    assert scoring_shots(healthy.rig.match.rules, healthy.rig.match.setup,
+                         healthy.rig.intended) > 0
 
 
-def test_chatter_starting_mid_match_holds_the_next_shot_until_muted() -> None:
-    table = FaultyTable(stuck=False, chatter=False, seed=3)
-    table.play(6)
-    table.chatter = True
-    table.run(1)
-    assert table.flags() == {CHATTER: FlagKind.JITTERY}
-    before = len(table.rig.match.events)
-    shot, cells = table.rig.next_shot()
-    table.rig.intended.append(ShotEvent(shot))
-    for cell in cells:
-        table.rig.hands.set(cell, True)
-        table.rig.on.add(cell)
-    table.run(3)
-    assert len(table.rig.match.events) == before
-    table.rig.mute(CHATTER)
-    table.rig.until(lambda: len(table.rig.match.events) > before, "the held shot", timeout=5)
-    table.rig.lay_out()
-    table.play(6)
-    assert table.rig.taken() == table.rig.made()
-    assert table.rig.log.referee_accepts == 0
+def scoring_shots(rules: Rules, setup: Setup, shots: list[ShotEvent]) -> int:
+    """Shots after which a player had more points, or had won a round."""
+    match = Match(rules, setup)
+    scoring = 0
+    for shot in shots:
+        points, rounds = match.state.score, match.state.round_wins
+        match.apply(shot)
+        after = match.state
+        scoring += any(after.score[p] > points[p] or after.round_wins[p] > rounds[p]
+                       for p in after.score)
+    return scoring

@@ -21,11 +21,13 @@ import select
 import signal
 import subprocess
 import sys
-import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+import psutil
 from matchgen import RULES, SETUP, random_steps
+from waiting import wait_until
 
 from scorekeeper.events import parse_event
 from scorekeeper.match import Match
@@ -62,9 +64,37 @@ def ready_line(proc: subprocess.Popen[str]) -> dict[str, Any]:
 def kill(proc: subprocess.Popen[str]) -> list[int]:
     """SIGKILL ``proc``; the sequence numbers it acknowledged before dying."""
     proc.send_signal(signal.SIGKILL)
-    out, _ = proc.communicate(timeout=30)
+    assert proc.stdout is not None and proc.stderr is not None
+    out = proc.stdout.read()  # to the end, with what read_acks left in the buffer
+    proc.stderr.read()
+    proc.wait(timeout=30)
     assert proc.returncode == -signal.SIGKILL
     return [int(line.split()[1]) for line in out.splitlines() if line.startswith("ack ")]
+
+
+def read_acks(proc: subprocess.Popen[str], count: int) -> list[int]:
+    """The next ``count`` acknowledgements ``proc`` prints, read as they come."""
+    assert proc.stdout is not None
+    acks: list[int] = []
+    while len(acks) < count:
+        readable, _, _ = select.select([proc.stdout], [], [], 30.0)
+        line = proc.stdout.readline() if readable else ""
+        assert line.startswith("ack "), f"the child stopped acknowledging: {line!r}"
+        acks.append(int(line.split()[1]))
+    return acks
+
+
+def opening(proc: subprocess.Popen[str], db: Path) -> bool:
+    """``proc`` has the log open, or has already ended."""
+    return proc.poll() is not None or holds_open(proc, db)
+
+
+def holds_open(proc: subprocess.Popen[str], db: Path) -> bool:
+    """``proc`` has ``db`` open (its table is starting on the log)."""
+    try:
+        return any(Path(f.path) == db for f in psutil.Process(proc.pid).open_files())
+    except psutil.Error:
+        return False
 
 
 def stored_steps(db: Path) -> list[dict[str, Any]]:
@@ -105,8 +135,10 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Path) ->
 
     for _ in range(KILLS):
         proc = start(db)
-        if rng.random() < 0.15:  # the plug is pulled while the table is still starting
-            time.sleep(rng.uniform(0.0, 0.3))
+        if rng.random() < 0.15:  # the plug is pulled while the table is still starting:
+            if rng.random() < 0.5:  # at once, or once the child has the log open
+                wait_until(partial(opening, proc, db), "the child opening the match log",
+                           timeout=30)
             assert kill(proc) == []
             killed_at_start += 1
         else:
@@ -119,8 +151,10 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Path) ->
             assert proc.stdin is not None
             proc.stdin.write("".join(json.dumps(s) + "\n" for s in sent))
             proc.stdin.flush()
-            time.sleep(rng.uniform(0.0, 0.06))
-            acks = kill(proc)
+            # between two steps or in the middle of a commit: once a random number of them
+            # are acknowledged (the child is on the next one by then, or past it)
+            acks = read_acks(proc, rng.randrange(len(sent)))
+            acks += kill(proc)
             assert acks == list(range(n + 1, n + 1 + len(acks))), "acks out of order"
             acknowledged = max(acknowledged, n + len(acks))
             killed_mid_stream += len(acks) < len(sent)

@@ -8,7 +8,6 @@ the match: the board differs, so the tracker goes to review and nothing is logge
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from emulation.i2c import FakeI2C
 from emulation.mcu import EmulatedMcu
 from gpiozero.pins.mock import MockFactory
 from source_rigs import Arrived
+from waiting import wait_until
 
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import load_profile
@@ -35,11 +35,14 @@ def serial_table(tmp_path: Path, clock: FakeClock) -> tuple[Table, EmulatedMcu, 
     mcu = EmulatedMcu(link, cells=PROFILE.cells)
     source = Arrived(open_source(f"serial:{link}", PROFILE, clock))
     source.start()
-    deadline = time.monotonic() + 3.0
-    while not source.status().up:
-        assert time.monotonic() < deadline, source.status()
+
+    def up() -> bool:
+        if source.status().up:
+            return True
         source.held += source.inner.poll()
-        time.sleep(0.002)
+        return False
+
+    wait_until(up, "the emulated microcontroller's hello", timeout=3.0, every=0.002)
     pipeline = Pipeline(PROFILE, clock, initial=source.snapshot())
     store = MatchStore(tmp_path / "log.db")
     table = Table(store, clock=clock, wall=clock, sensing=Sensing(source, pipeline, PROFILE))
@@ -49,14 +52,31 @@ def serial_table(tmp_path: Path, clock: FakeClock) -> tuple[Table, EmulatedMcu, 
 
 def run_serial(table: Table, clock: FakeClock, source: Arrived, mcu: EmulatedMcu,
                seconds: float, *, heartbeat: bool = True) -> None:
-    """Poll as serve does for ``seconds`` of clock time, letting bytes cross the pty."""
+    """Poll as serve does for ``seconds`` of clock time, letting bytes cross the pty: each
+    heartbeat sent while the host has the port open is waited on until it has been read and
+    the link is up (the firmware answers the host's query on opening with a hello)."""
     for _ in range(round(seconds / STEP)):
         if heartbeat and mcu._master is not None:
+            before = lines_read(source)
             mcu.heartbeat()
-        time.sleep(0.003)
+
+            def crossed(before: int = before) -> bool:
+                source.held += source.inner.poll()
+                if source.inner._conn is None:  # no port open: nothing crosses till it is
+                    return True
+                return lines_read(source) > before and source.status().up
+
+            wait_until(crossed, "the heartbeat read by the host, the link up", timeout=5.0,
+                       every=0.001)
         source.held += source.inner.poll()
         table.tick()
         clock.advance(STEP)
+
+
+def lines_read(source: Arrived) -> int:
+    """Lines the host has read from the link, whatever it made of them."""
+    c = source.inner.counters()
+    return int(c.states + c.hellos + c.refused + c.faults + c.dropped)
 
 
 def sensed_steps(table: Table) -> list[dict[str, Any]]:

@@ -12,12 +12,12 @@ system needs root).
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 
 import pytest
 from fastapi.testclient import TestClient
 from stall_rig import WAIT_S, StallingDisk, answered, events_stored, in_thread
+from waiting import wait_until
 from web_helpers import logged_in, state, step
 
 from web.table.table import Table
@@ -105,8 +105,7 @@ def test_a_step_waiting_longer_than_the_timeout_is_503_and_still_stored_once(
     finally:
         stalled.released.set()
         release.cancel()
-    deadline = time.monotonic() + WAIT_S
-    while state(referee)["log_length"] == 0 and time.monotonic() < deadline:
-        time.sleep(0.02)
+    wait_until(lambda: state(referee)["log_length"] != 0, "the stalled step to be stored",
+               timeout=WAIT_S)
     assert state(referee)["log_length"] == 1
     assert events_stored(table) == [SHOT]

@@ -13,7 +13,6 @@ committed steps only.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 from emulation.mcu import EmulatedMcu
 from fastapi.testclient import TestClient
 from stall_rig import WAIT_S, StallingDisk, answered, events_stored, in_thread
+from waiting import wait_until
 from web_helpers import PIN, logged_in, run_for, state, step
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
@@ -82,10 +82,14 @@ def published(client: TestClient) -> dict[str, Any]:
 
 
 def until(done: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT_S
-    while not done():
-        assert time.monotonic() < deadline, f"not within {WAIT_S} s: {what}"
-        time.sleep(0.01)
+    wait_until(done, what, timeout=WAIT_S)
+
+
+def polled_at_rest(table: Table) -> None:
+    """The board has come to rest (every reading is due) and the sensing thread has polled
+    since: whatever it read is queued or judged, and a shot it concluded is with the writer."""
+    until(lambda: table.seconds_to_rest() is None, "the board at rest")
+    table.watch.thread.submit(table.poll).result(timeout=WAIT_S)
 
 
 @contextmanager
@@ -141,7 +145,7 @@ def test_a_shot_sensed_during_a_stall_is_stored_once_and_the_next_is_judged_afte
             assert white.status_code == 200, white.text
             until(lambda: len(published(client)["sensors"]["active"]) == 2,
                   "both big skitts are seen")
-            time.sleep(0.3)  # well past the settle window: white's reading is due
+            polled_at_rest(table)  # white's reading is due, and was read
             assert state(client)["log_length"] == 0
         until(lambda: state(client)["log_length"] == 2, "both shots are stored")
         until(lambda: state(client)["tracker"]["mode"] == "ready", "the board is ready")
@@ -152,7 +156,9 @@ def test_a_shot_sensed_during_a_stall_is_stored_once_and_the_next_is_judged_afte
         ]
         assert [e["source"] for e in table.full_log()] == ["sensor", "sensor"]
         assert now["state"]["turn"] == "black"
-        time.sleep(0.3)  # nothing more: no reading is judged twice
+        # nothing more: no reading is judged twice (a poll at rest, then the writer idle)
+        polled_at_rest(table)
+        table.writer.submit(lambda: None).result(timeout=WAIT_S)
         assert events_stored(table) == [
             {"shot": {"by": "black", "big": "placed"}},
             {"shot": {"by": "white", "big": "placed"}},
@@ -164,13 +170,13 @@ def test_the_link_going_down_and_back_is_published_while_a_step_waits_on_the_dis
 ) -> None:
     port = tmp_path / "ttyACM-skitter"
     mcu = EmulatedMcu(port, cells=PROFILE.cells)
-    beating = threading.Event()
-    beating.set()
+    stop_beating = threading.Event()
 
-    def heartbeats() -> None:  # the firmware's state frames; silence means link down
-        while beating.is_set():
+    def heartbeats() -> None:  # the firmware's state frames, every 0.1 s; silence: link down
+        while True:
             mcu.heartbeat()
-            time.sleep(0.1)
+            if stop_beating.wait(0.1):
+                return
 
     beat = threading.Thread(target=heartbeats, daemon=True)
     beat.start()
@@ -193,7 +199,7 @@ def test_the_link_going_down_and_back_is_published_while_a_step_waits_on_the_dis
             assert posted["result"].status_code == 200, posted["result"].text
             assert events_stored(table) == [{"shot": {"by": "black", "big": "missed"}}]
     finally:
-        beating.clear()
+        stop_beating.set()
         beat.join(1.0)
         mcu.close()
 

@@ -30,6 +30,7 @@ import pytest
 import websockets
 from matchgen import random_steps
 from serve_proc import ServeProcess
+from waiting import wait_until_async
 
 from scorekeeper.options import Rules, Setup
 
@@ -90,9 +91,7 @@ def open_sockets(server: ServeProcess) -> int:
 
 
 async def wait_for(predicate: Any, timeout: float) -> bool:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.05)
+    await wait_until_async(predicate, str(predicate), timeout=timeout, every=0.05)
     return True
 
 
@@ -105,7 +104,9 @@ async def session(server: ServeProcess) -> dict[str, Any]:
     readers = [asyncio.create_task(v.read_until(10**9, 3600)) for v in scoreboards]
     per_round = PASSING // ROUNDS
     await warm_up(server.ws_url)
-    await asyncio.sleep(0.3)
+    await wait_until_async(lambda: open_sockets(server) <= SCOREBOARDS + POCKETS,
+                           "the server to let the warm-up's clients go", timeout=30,
+                           every=0.05)
     memory: list[float] = [server.rss_mb()]
     for _ in range(ROUNDS):
         crowd = [asyncio.create_task(passer_by(server.ws_url, rng)) for _ in range(per_round)]
@@ -119,8 +120,9 @@ async def session(server: ServeProcess) -> dict[str, Any]:
     await asyncio.gather(*readers, return_exceptions=True)
     remaining = scoreboards + [Viewer(ws) for ws in pockets]  # the phones come out
     await asyncio.gather(*(v.read_until(final, 30) for v in remaining))
-    await asyncio.sleep(0.3)  # nothing newer arrives afterwards
     ended_on = {v.last for v in remaining}
+    # nothing newer can arrive afterwards: the final state is still the server's
+    assert (await asyncio.to_thread(server.get, "/api/state"))["seq"] == final
     await wait_for(lambda: open_sockets(server) <= len(remaining), 15)
     held = open_sockets(server)
     for v in remaining:

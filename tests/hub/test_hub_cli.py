@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from ports import free_port
+from waiting import wait_until
 
 from web.cli.main import main
 
@@ -41,7 +42,6 @@ def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
     import signal
     import subprocess
     import sys
-    import time
     import urllib.request
     from pathlib import Path
 
@@ -53,14 +53,15 @@ def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
          "--db", str(tmp_path / "hub.db"), "--port", str(port)],
         cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    def answers() -> bool:
         try:
             urllib.request.urlopen(f"http://127.0.0.1:{port}/api/hub", timeout=1).close()
-            break
+            return True
         except OSError:
             assert proc.poll() is None, proc.communicate()[0]
-            time.sleep(0.1)
+            return False
+
+    wait_until(answers, "the hub's page", timeout=20, every=0.05)
     proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=20)
     assert proc.returncode == 0, out

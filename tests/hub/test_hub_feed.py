@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hub_app_support import QuietSender
 from hub_support import event, play_game, state
+from waiting import turn_of_the_loop, wait_until_async
 
 from scorekeeper.clock import FakeClock
 from web.api.broadcaster import QUEUE_LIMIT, Broadcaster
@@ -86,12 +87,12 @@ def test_a_client_too_far_behind_gets_the_full_state_instead_of_what_it_missed()
         broadcaster = Broadcaster()
         broadcaster.bind(asyncio.get_running_loop())
         broadcaster.publish_frame("delta start", "full start")
-        await asyncio.sleep(0)
+        await turn_of_the_loop()
         reader = broadcaster.stream(keepalive=0.05)
         got = [await anext(reader)]  # joined: the whole state so far
         for i in range(QUEUE_LIMIT + 1):  # published while the reader reads nothing
             broadcaster.publish_frame(f"delta {i}", f"full {i}")
-        await asyncio.sleep(0)
+        await turn_of_the_loop()
         got += [await anext(reader), await anext(reader)]
         await reader.aclose()
         return got
@@ -172,18 +173,24 @@ def test_the_refresher_wakes_on_change_and_batches_a_burst(hub: Hub) -> None:
     sent = frames_of(hub)
 
     async def run() -> None:
+        loop = asyncio.get_running_loop()
         task = asyncio.create_task(hub.refresher())
-        await asyncio.sleep(0.3)
+        await wait_until_async(lambda: refreshes, "the first refresh")
         quiet = len(refreshes)
-        await asyncio.sleep(0.5)
+        later = loop.time() + 0.5
+        await wait_until_async(lambda: loop.time() >= later, "half a second with no change")
         assert len(refreshes) == quiet, "no polling while nothing changes"
         began = time.monotonic()
-        for seq in range(1, 21):
+        for seq in range(1, 21):  # a change every tenth of a batch
             store.set_board_state("b1", {"match_id": 1, "seq": seq}, at=float(seq))
             hub.changed()
-            await asyncio.sleep(BATCH / 10)
+            next_change = loop.time() + BATCH / 10
+            await wait_until_async(lambda t=next_change: loop.time() >= t,
+                                   "a tenth of a batch", every=BATCH / 100)
         took.append(time.monotonic() - began)
-        await asyncio.sleep(3 * BATCH)
+        await wait_until_async(lambda: any(
+            f["boards"] and f["boards"][0]["board"] == "b1" and f["boards"][0]["seq"] == 20
+            for f in sent), "the frame of the last change")
         task.cancel()
 
     took: list[float] = []

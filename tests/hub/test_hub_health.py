@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from waiting import wait_until
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
@@ -50,12 +50,7 @@ def hub_on_clock(tmp_path: Path) -> Iterator[tuple[HubLink, TestClient, FakeCloc
 
 
 def wait_for(condition: object, what: str) -> None:
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return
-        time.sleep(0.01)
-    raise AssertionError(f"timed out waiting for {what}")
+    wait_until(condition, what, timeout=5)  # type: ignore[arg-type]
 
 
 def health(client: TestClient) -> tuple[int, list[str]]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, require_chromium, shown_box
+from browser_support import keep_png, keep_screenshot, require_chromium, shown_box
 from hub_app_support import served_hub, tournament_of
 from hub_support import play_game
 
@@ -132,8 +132,7 @@ def test_a_table_overlay_follows_its_board_live(hub: tuple[str, Hub, Board], bro
     b = page.locator(".ov").bounding_box()
     assert 1920 - (b["x"] + b["width"]) < 100 and 1080 - (b["y"] + b["height"]) < 100
     png = page.screenshot(omit_background=True)
-    (SCREENSHOTS / "hub-overlay-table-1920x1080.png").parent.mkdir(parents=True, exist_ok=True)
-    (SCREENSHOTS / "hub-overlay-table-1920x1080.png").write_bytes(png)
+    keep_png("hub-overlay-table-1920x1080", png)
     assert alpha_at(page, png, 10, 10) == 0
 
     # the board scores on: the overlay follows without a reload
@@ -151,8 +150,7 @@ def test_a_table_overlay_follows_its_board_live(hub: tuple[str, Hub, Board], bro
             b = page.locator(part).bounding_box()
             assert b and b["x"] >= 0 and b["x"] + b["width"] <= w + 0.5, (w, h, part, b)
             assert b["y"] + b["height"] <= h + 0.5, (w, h, part, b)
-        (SCREENSHOTS / f"hub-overlay-table-{w}x{h}.png").write_bytes(
-            page.screenshot(omit_background=True))
+        keep_screenshot(page, f"hub-overlay-table-{w}x{h}", omit_background=True)
         ctx.close()
 
 
@@ -174,7 +172,7 @@ def test_the_standings_overlay(hub: tuple[str, Hub, Board], browser: Any,
     b = page.locator(".ov").bounding_box()
     assert b["x"] + b["width"] <= size[0] and size[0] - (b["x"] + b["width"]) < 100  # top right
     png = page.screenshot(omit_background=True)
-    (SCREENSHOTS / f"hub-overlay-standings-{size[0]}x{size[1]}.png").write_bytes(png)
+    keep_png(f"hub-overlay-standings-{size[0]}x{size[1]}", png)
     assert alpha_at(page, png, 10, size[1] - 10) == 0
     ctx.close()
 
@@ -207,5 +205,5 @@ def test_the_tournament_page_shows_each_boards_last_self_test(
     expect(other.locator(".selftest")).to_have_text("no self-test reported")
     assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
     shown_box(card)
-    (SCREENSHOTS / f"hub-selftest-{size[0]}x{size[1]}.png").write_bytes(page.screenshot())
+    keep_screenshot(page, f"hub-selftest-{size[0]}x{size[1]}")
     ctx.close()

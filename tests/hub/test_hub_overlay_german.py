@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS
+from browser_support import keep_screenshot
 from test_hub_overlay import Board, hub  # noqa: F401  (the hub with a board mid-game)
 
 from scorekeeper.match import Match
@@ -63,8 +63,7 @@ def test_the_table_overlay_reads_in_german(hub: tuple[str, Hub, Board], browser:
     expect(page.locator(".ov-last")).to_have_text(
         f"Schuss von {names['white']}: keine Punkte, kein Strafpunkt")
     assert page.evaluate(CLIPPED) == []
-    (SCREENSHOTS / f"hub-overlay-table-de-{size[0]}x{size[1]}.png").write_bytes(
-        page.screenshot())
+    keep_screenshot(page, f"hub-overlay-table-de-{size[0]}x{size[1]}")
     ctx.close()
 
 
@@ -84,6 +83,5 @@ def test_the_standings_overlay_follows_the_browsers_language(
     expect(page.locator("#standings tr").first.locator(".who")).to_have_text(
         app_hub.tournament.standings()[0].player)
     assert page.evaluate(CLIPPED) == []
-    (SCREENSHOTS / f"hub-overlay-standings-de-{size[0]}x{size[1]}.png").write_bytes(
-        page.screenshot())
+    keep_screenshot(page, f"hub-overlay-standings-de-{size[0]}x{size[1]}")
     ctx.close()

@@ -109,8 +109,12 @@ def test_a_match_takes_or_refuses_any_value_and_is_unchanged_when_it_refuses(ste
                  st.sampled_from(["NaN", "Infinity", "-Infinity", '{"undo": NaN}', '"\\ud800"',
                                   b"\xff\xfe"])))
 def test_json_text_is_an_event_or_the_parsers_own_error(text):
-    own_errors_only(parse_event_json, text)
-    own_errors_only(Match.replay_json, Rules(), Setup(first="black"), [text])
+    event = own_errors_only(parse_event_json, text)
+    if event is not None:
+        assert parse_event(event.to_json()) == event  # what it accepts, it can write back
+    match = own_errors_only(Match.replay_json, Rules(), Setup(first="black"), [text])
+    if match is not None:  # replayed: the one step it took is the event the text is
+        assert [e.to_json() for e in match.events] == [event.to_json()]
 
 
 @HOSTILE

@@ -20,7 +20,9 @@ def profile():
 
 
 def test_sim_spec_opens_the_simulator(profile):
-    assert isinstance(open_source("sim", profile, FakeClock()), SimulatedBoard)
+    source = open_source("sim", profile, FakeClock())
+    assert isinstance(source, SimulatedBoard)
+    assert source.name == "sim" and source.cells == profile.cells
 
 
 def test_unknown_spec_is_refused_by_name(profile):

@@ -98,9 +98,8 @@ def test_replay_log_can_be_shown(tmp_path, capsys):
 
 
 def test_sensors_beside_a_live_server_says_the_port_is_in_use(tmp_path, capsys):
-    import time
-
     from emulation.mcu import EmulatedMcu
+    from waiting import wait_until
 
     from firmware_bridge.sources import open_source
 
@@ -109,18 +108,23 @@ def test_sensors_beside_a_live_server_says_the_port_is_in_use(tmp_path, capsys):
     server = open_source(f"serial:{link}", load_profile(), FakeClock())
     try:
         server.start()
-        deadline = time.monotonic() + 3.0
-        while not server.status().up:  # the server's link is up and holds the port
-            assert time.monotonic() < deadline, server.status()
+        def up() -> bool:  # the server's link is up and holds the port
             server.poll()
-            time.sleep(0.002)
+            return server.status().up
+
+        wait_until(up, "the server's link up", timeout=3.0, every=0.002)
         assert main(["sensors", "--source", f"serial:{link}", "--json", "--once"]) == 0
         frame = json.loads(capsys.readouterr().out.splitlines()[-1])
         assert frame["link"]["up"] is False
         assert "in use by another program" in frame["link"]["message"]
+        states = server.counters().states
         mcu.heartbeat()
-        time.sleep(0.05)
-        server.poll()
+
+        def read() -> bool:
+            server.poll()
+            return server.counters().states > states
+
+        wait_until(read, "the server reading the next heartbeat", timeout=3.0, every=0.002)
         assert server.status().up  # not knocked down
     finally:
         server.close()

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ports import free_port
+from threaded_server import serve_in_thread
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -37,58 +37,75 @@ def require_chromium() -> None:
     pytest.skip(message)
 
 
+class MovableClock:
+    """The live test server's monotonic clock: real time, plus however far the test has moved
+    it on (:meth:`advance`), so a test need not wait out the board's settle window."""
+
+    def __init__(self) -> None:
+        self._ahead = 0.0
+        self._lock = threading.Lock()
+
+    def now(self) -> float:
+        return time.monotonic() + self._ahead
+
+    def advance(self, seconds: float) -> None:
+        with self._lock:
+            self._ahead += seconds
+
+
+SETTLE_MS = 120
+"""The live server's settle window: a board at rest this long is read as a shot's end."""
+
+
 @dataclass
 class LiveServer:
     url: str
     pin: str
     table: object
+    clock: MovableClock | None = None
+    """The server's monotonic clock (sensing, sessions), for the test to move on."""
 
 
 @contextmanager
 def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
-    """The app on the simulated board, real clock, served by uvicorn in a thread."""
-    from firmware_bridge.clocks import MonotonicClock, WallClock
+    """The app on the simulated board, served by uvicorn in a thread; its clock runs in real
+    time and moves on when the test says (``server.clock.advance``)."""
+    from firmware_bridge.clocks import WallClock
     from web.api.app import create_app
     from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
     from web.config.pin import PinStore
     from web.table.wiring import open_table
 
-    clock = MonotonicClock()
+    clock = MovableClock()
     pins = PinStore(tmp / "data")
     pins.set(pin)
     broadcaster = Broadcaster()
     table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
-                       settle_ms=120, debounce_ms=10, publish=broadcaster.publish)
+                       settle_ms=SETTLE_MS, debounce_ms=10, publish=broadcaster.publish)
     try:
         with serving(lambda url: create_app(table, Auth.create(pins, clock), broadcaster,
                                             public_url=url + "/")) as url:
-            yield LiveServer(url, pin, table)
+            yield LiveServer(url, pin, table, clock)
     finally:
         table.close()  # type: ignore[attr-defined]
 
 
 @contextmanager
 def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
-    """``make_app(url)`` served by uvicorn in a thread on a free loopback port; its URL."""
+    """``make_app(url)`` served by uvicorn in a thread on a loopback port the OS chose (bound
+    before the app is made, so the app knows its URL); its URL."""
     import uvicorn
+    from ports import listening_socket
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
-    server = uvicorn.Server(uvicorn.Config(make_app(url), host="127.0.0.1", port=port,
-                                           log_level="warning", timeout_graceful_shutdown=2))
-    thread = threading.Thread(target=server.run, name="uvicorn-test", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the test server did not start")
-        time.sleep(0.02)
+    sock = listening_socket()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     try:
-        yield url
+        config = uvicorn.Config(make_app(url), log_level="warning", timeout_graceful_shutdown=2)
+        with serve_in_thread(config, sock=sock) as served:
+            yield served
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
+        sock.close()
 
 
 SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
@@ -96,10 +113,104 @@ SIZES = {"tv": (1920, 1080), "tv-small": (1280, 720), "tablet": (1024, 768),
 """The screens people use: two TVs, a tablet both ways, a phone."""
 
 
+def screenshots_wanted() -> bool:
+    """Screenshots to look at are taken only when asked for (``SCREENSHOTS=1``); a failed
+    browser test leaves its own (``tests/conftest.py``)."""
+    return os.environ.get("SCREENSHOTS") == "1"
+
+
 def snap(page: Any, name: str, *, full_page: bool = False) -> None:
-    """A screenshot to look at, under test-artifacts/screenshots."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+    """A screenshot to look at, under test-artifacts/screenshots (with ``SCREENSHOTS=1``)."""
+    keep_screenshot(page, name, full_page=full_page)
+
+
+def keep_screenshot(target: Any, name: str, **options: Any) -> None:
+    """``target.screenshot`` (a page or a locator) into test-artifacts/screenshots/NAME.png,
+    with ``SCREENSHOTS=1``."""
+    if screenshots_wanted():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        target.screenshot(path=str(SCREENSHOTS / f"{name}.png"), **options)
+
+
+SETTLED = """() => document.fonts.status === 'loaded' && document.getAnimations().every(
+  (a) => a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity)"""
+NEXT_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def settled(page: Any) -> None:
+    """Wait until ``page`` (or a frame) has drawn what it was given: its fonts loaded, no
+    transition or finite animation running, and two frames laid out since."""
+    page.wait_for_function(SETTLED)
+    page.evaluate(NEXT_FRAMES)
+
+
+PROBES = """(() => {
+  // answers read: counted once the code that awaited the body has run on (a task later)
+  window.answersRead = {};
+  window.readsPending = 0;
+  const json = Response.prototype.json;
+  Response.prototype.json = function () {
+    const path = new URL(this.url).pathname;
+    window.readsPending += 1;
+    return json.call(this).finally(() => setTimeout(() => {
+      window.answersRead[path] = (window.answersRead[path] || 0) + 1;
+      window.readsPending -= 1;
+    }, 0));
+  };
+  // requests asked and not yet answered (and the code awaiting them run on)
+  window.fetchesPending = 0;
+  const native = window.fetch;
+  window.fetch = function (...args) {
+    window.fetchesPending += 1;
+    return native.apply(this, args).finally(() => setTimeout(() => {
+      window.fetchesPending -= 1; }, 0));
+  };
+})()"""
+
+
+def probe(page: Any) -> None:
+    """Count, on ``page`` from its next load on, the answers its scripts have read
+    (:func:`answers_read`)."""
+    page.add_init_script(PROBES)
+
+
+def answers_read(page: Any, path: str) -> int:
+    """How many answers from ``path`` the page's scripts have read and acted on (after
+    :func:`probe`)."""
+    return int(page.evaluate("(p) => window.answersRead[p] || 0", path))
+
+
+def wait_answer_read(page: Any, path: str, more_than: int = 0) -> None:
+    """Wait until the page's scripts have read and acted on an answer from ``path`` (more
+    than ``more_than`` of them), after :func:`probe`."""
+    page.wait_for_function("([p, n]) => (window.answersRead[p] || 0) > n", arg=[path, more_than])
+
+
+def quiet_network(page: Any) -> None:
+    """Wait until every request the page asked (after :func:`probe`) is answered and its
+    answer read."""
+    page.wait_for_function("window.fetchesPending === 0 && window.readsPending === 0")
+
+
+def pump_until(page: Any, condition: Callable[[], Any], what: str, *,
+               timeout: float = 20.0, every: float = 0.02) -> Any:
+    """:func:`waiting.wait_until` for a condition that a Playwright handler (a route's, a
+    WebSocket route's) makes true: each ask is a round trip to the page, during which
+    Playwright runs the handlers due."""
+    from waiting import wait_until
+
+    def asked() -> Any:
+        page.evaluate("0")
+        return condition()
+
+    return wait_until(asked, what, timeout=timeout, every=every)
+
+
+def keep_png(name: str, png: bytes) -> None:
+    """A screenshot already taken (for its pixels) kept to look at, with ``SCREENSHOTS=1``."""
+    if screenshots_wanted():
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"{name}.png").write_bytes(png)
 
 
 def shown_box(locator: Any) -> dict[str, float]:
@@ -138,5 +249,7 @@ def at_once(server: LiveServer, *moves: tuple[str, str]) -> None:
     def act(sim: Any) -> None:
         for what, field in moves:
             {"place": sim.place_skitt, "remove": sim.remove_skitt}[what](field)
+        if server.clock is not None:  # the board is at rest at once: the shot is read next
+            server.clock.advance(2 * SETTLE_MS / 1000)
 
     table.watch.thread.submit(lambda: table.on_simulator(act)).result(timeout=10)

@@ -3,10 +3,13 @@ manager hands a ``Type=notify`` unit, recording what the service says and when."
 
 from __future__ import annotations
 
+import math
 import socket
 import threading
 import time
 from pathlib import Path
+
+from waiting import wait_until
 
 
 class FakeSystemd:
@@ -36,25 +39,35 @@ class FakeSystemd:
         return list(self.messages)
 
     def wait_for(self, text: str, timeout: float = 30.0) -> float:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for at, message in self.drain():
-                if text in message.splitlines():
-                    return at
-            time.sleep(0.01)
-        raise AssertionError(f"no {text} from skitter within {timeout} s: {self.messages}")
+        def said() -> float | None:
+            return next((at for at, message in self.drain() if text in message.splitlines()),
+                        None)
 
-    def pings(self, since: float, until: float) -> int:
+        try:
+            return wait_until(said, f"{text} from skitter", timeout=timeout)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}: {self.messages}") from None
+
+    def pings(self, since: float, until: float = math.inf) -> int:
         return sum(1 for at, m in self.drain() if m == "WATCHDOG=1" and since <= at < until)
+
+    def last_ping(self) -> float:
+        return max((at for at, m in self.drain() if m == "WATCHDOG=1"), default=-math.inf)
 
     def wait_for_pings(self, count: int, since: float, timeout: float = 30.0) -> None:
         """Wait until ``count`` WATCHDOG=1 arrived after ``since``."""
-        deadline = time.monotonic() + timeout
-        while self.pings(since, float("inf")) < count:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"fewer than {count} pings within {timeout} s: "
-                                     f"{self.messages}")
-            time.sleep(0.01)
+        wait_until(lambda: self.pings(since) >= count, f"{count} watchdog pings",
+                   timeout=timeout)
+
+    def caught_up(self) -> float:
+        """Once every datagram sent before this call is recorded (a socket keeps their
+        order, so a marker sent now is recorded after them): the time it was."""
+        marked = sum(m == "MARK" for _, m in self.drain()) + 1
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+            sock.sendto(b"MARK", str(self.path))
+        wait_until(lambda: sum(m == "MARK" for _, m in self.drain()) >= marked,
+                   "the fake systemd recording every datagram sent so far")
+        return time.monotonic()
 
     def close(self) -> None:
         self._stop.set()

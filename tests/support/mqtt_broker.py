@@ -13,13 +13,13 @@ import os
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from ports import free_port
+from waiting import wait_until
 
 MOSQUITTO = "/usr/sbin/mosquitto"
 MOSQUITTO_PASSWD = "/usr/bin/mosquitto_passwd"
@@ -163,20 +163,26 @@ class Broker:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        deadline = time.monotonic() + READY_TIMEOUT
-        while time.monotonic() < deadline:
-            if self._proc.poll() is not None:
-                err = self._proc.stderr.read().decode() if self._proc.stderr else ""
+        proc = self._proc
+
+        def listening() -> bool:
+            if proc.poll() is not None:
+                err = proc.stderr.read().decode() if proc.stderr else ""
                 self._proc = None
                 log = self.log_path.read_text() if self.log_path.exists() else ""
                 raise RuntimeError(f"mosquitto exited at start: {err}{log}")
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
+                    return True
             except OSError:
-                time.sleep(0.02)
-        self.stop()
-        raise RuntimeError(f"mosquitto did not listen on port {self.port} in time")
+                return False
+
+        try:
+            wait_until(listening, f"mosquitto listening on port {self.port}",
+                       timeout=READY_TIMEOUT, every=0.02)
+        except AssertionError:
+            self.stop()
+            raise RuntimeError(f"mosquitto did not listen on port {self.port} in time") from None
 
     def stop(self) -> None:
         """Stop the broker (it saves its sessions); safe to call when stopped."""

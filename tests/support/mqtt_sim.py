@@ -11,10 +11,11 @@ So every kind of step the hub must follow happens: shots, corrections, undo, sho
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import waiting
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.fields import opponent
@@ -34,12 +35,7 @@ Plan = Sequence[tuple[str, int]]
 
 def wait_until(condition: Callable[[], bool], timeout: float = 15.0, what: str = "") -> None:
     """Poll ``condition`` (it waits on network I/O, not on time itself) or fail."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.02)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what or condition}")
+    waiting.wait_until(condition, what or str(condition), timeout=timeout, every=0.02)
 
 
 def expected_result(names: Mapping[str, str], plan: Plan) -> dict[str, Any]:

@@ -4,13 +4,13 @@ them through ``tests/sensing/conftest.py``."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 from emulation.mcu import EmulatedMcu
+from waiting import wait_until
 
 from firmware_bridge.serial_source import SerialSource
 from firmware_bridge.source import SensorEvent
@@ -66,13 +66,16 @@ def pump(
 ) -> list[SensorEvent]:
     """Poll until ``until()`` holds (bytes take a moment to cross the pty)."""
     got = [] if events is None else events
-    deadline = time.monotonic() + 3.0
-    while time.monotonic() < deadline:
-        got += src.poll()
-        if until():
-            return got
-        time.sleep(0.002)
-    raise AssertionError(f"condition not met; status {src.status()}, {src.counters()}")
+
+    def polled() -> bool:
+        got.extend(src.poll())
+        return until()
+
+    try:
+        wait_until(polled, "the condition over the pty", timeout=3.0, every=0.002)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; status {src.status()}, {src.counters()}") from None
+    return got
 
 
 def connected(src: SerialSource, mcu: EmulatedMcu) -> list[SensorEvent]:

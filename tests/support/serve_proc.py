@@ -19,6 +19,7 @@ from typing import Any
 
 import psutil
 from ports import free_port
+from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 PIN = "246810"
@@ -38,16 +39,16 @@ def start(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:
 
 
 def wait_ready(port: int, proc: subprocess.Popen[str]) -> dict:
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    def answer() -> dict | None:
         if proc.poll() is not None:
             raise AssertionError(f"serve exited: {proc.stdout.read() if proc.stdout else ''}")
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1) as r:
-                return json.loads(r.read())
+                return json.loads(r.read())  # type: ignore[no-any-return]
         except OSError:
-            time.sleep(0.1)
-    raise AssertionError("serve did not answer within 20 s")
+            return None
+
+    return wait_until(answer, "skitter serve's first state", timeout=20, every=0.05)
 
 
 def stop(proc: subprocess.Popen[str]) -> str:
@@ -98,16 +99,20 @@ class ServeProcess:
 
     def wait_ready(self, timeout: float = 30.0, interval: float = 0.05) -> dict[str, Any]:
         """The first state the server publishes, asked for every ``interval`` seconds."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        def answer() -> dict[str, Any] | None:
             if self.proc.poll() is not None:
                 out = self.proc.stdout.read() if self.proc.stdout else ""
                 raise RuntimeError(f"skitter serve exited: {out[-2000:]}")
             try:
-                return self.get("/api/state")
+                return self.get("/api/state")  # type: ignore[no-any-return]
             except OSError:
-                time.sleep(interval)
-        raise RuntimeError(f"skitter serve did not answer within {timeout} s")
+                return None
+
+        try:
+            return wait_until(answer, "skitter serve's first state", timeout=timeout,
+                              every=interval)
+        except AssertionError:
+            raise RuntimeError(f"skitter serve did not answer within {timeout} s") from None
 
     def stop(self) -> str:
         """Ctrl-C, as a user stops it; the output it printed."""

@@ -5,7 +5,6 @@ The rigs the end-to-end and shot-review tests share.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,7 @@ from typing import Any
 from emulation.i2c import FakeI2C
 from emulation.mcu import EmulatedMcu
 from gpiozero.pins.mock import MockFactory
+from waiting import wait_until
 
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import load_profile
@@ -117,23 +117,29 @@ class SerialRig(Rig):
         # The firmware's heartbeat; wait until the host has taken the frame.
         before = self.serial.counters().states  # type: ignore[attr-defined]
         self.mcu.heartbeat()
-        deadline = time.monotonic() + 3.0
-        while self.serial.counters().states <= before:  # type: ignore[attr-defined]
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no state frame arrived: {self.serial.status()}")
+
+        def taken() -> bool:
+            if self.serial.counters().states > before:  # type: ignore[attr-defined]
+                return True
             self.source.held += self.serial.poll()  # type: ignore[attr-defined]
-            time.sleep(0.001)
+            return False
+
+        wait_until(taken, f"a state frame from the heartbeat ({self.serial.status()})",
+                   timeout=3.0, every=0.001)
 
     def close(self) -> None:
         self.mcu.close()
 
     def wait_link_up(self) -> None:
         """Poll until the emulated microcontroller's hello has brought the link up (3 s)."""
-        deadline = time.monotonic() + 3.0
-        while not self.source.status().up:
-            assert time.monotonic() < deadline, self.source.status()
+
+        def up() -> bool:
+            if self.source.status().up:
+                return True
             self.source.poll()
-            time.sleep(0.002)
+            return False
+
+        wait_until(up, "the emulated microcontroller's hello", timeout=3.0, every=0.002)
 
 
 def run_table(

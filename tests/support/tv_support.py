@@ -10,13 +10,13 @@ imports another test module.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, at_once, live_server
+from browser_support import SCREENSHOTS, LiveServer, at_once, keep_screenshot, live_server
+from waiting import wait_until
 
 LONG = "Annabel Okonkwo-Lindqvist"
 NAMES = {"black": LONG, "white": "Bo"}
@@ -44,13 +44,16 @@ def step(api: Any, server: LiveServer, s: dict[str, Any]) -> dict[str, Any]:
 
 
 def wait_for(api: Any, server: LiveServer, ok: Any, timeout: float = 10.0) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while True:
-        s = state(api, server)
-        if ok(s):
-            return s
-        assert time.monotonic() < deadline, s["tracker"]
-        time.sleep(0.05)
+    seen: list[dict[str, Any]] = []
+
+    def check() -> dict[str, Any] | None:
+        seen[:] = [state(api, server)]
+        return seen[0] if ok(seen[0]) else None
+
+    try:
+        return wait_until(check, "the state asked for", timeout=timeout, every=0.02)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; the tracker: {seen[0]['tracker']}") from None
 
 
 def other(p: str) -> str:
@@ -140,7 +143,7 @@ def tv(browser: Any, server: LiveServer, size: tuple[int, int]) -> Any:
 
 def snap(page: Any, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+    keep_screenshot(page, f"{name}")
 
 
 def in_view(page: Any, selector: str) -> bool:

@@ -18,7 +18,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser_support import SCREENSHOTS, live_server, require_chromium
+from browser_support import (
+    SCREENSHOTS,
+    keep_screenshot,
+    live_server,
+    probe,
+    require_chromium,
+    wait_answer_read,
+)
 
 from web.table.durability import volatile_reason
 
@@ -171,7 +178,7 @@ def test_referee_page_says_a_power_cut_would_lose_the_match(ram, tmp_path, brows
                 assert box is not None and box["width"] <= width
                 assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1
                 assert page.locator(".alert-storage").count() == 0  # play is not stopped
-                page.screenshot(path=str(SCREENSHOTS / f"referee-power-warning-{name}.png"))
+                keep_screenshot(page, f"referee-power-warning-{name}")
             finally:
                 page.close()
 
@@ -182,9 +189,10 @@ def test_referee_page_has_no_warning_on_a_disk(disk, browser):
     with live_server(disk) as server:
         page = browser.new_page(viewport={"width": 1280, "height": 720})
         try:
+            probe(page)
             page.goto(server.url + "/referee")
             page.wait_for_function("document.getElementById('power-warning') !== null")
-            page.wait_for_timeout(500)
+            wait_answer_read(page, "/healthz")  # the page has read what /healthz says
             assert page.locator("#power-warning").is_hidden()
         finally:
             page.close()
