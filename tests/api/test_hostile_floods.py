@@ -10,23 +10,23 @@ count and closed by the test.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import http.client
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio.lowlevel
 import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.responses import StreamingResponse
 from hub_app_support import QuietSender, tournament_of
 from ports import free_port
+from waiting import wait_until
 from web_helpers import PIN
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
@@ -47,10 +47,9 @@ def served(app: Any, **limits: Any) -> Iterator[int]:
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="uvicorn-flood", daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
+    wait_until(lambda: server.started or not thread.is_alive(), "the server starting",
+               timeout=15)
+    assert server.started, "the server stopped before it served"
     try:
         yield port
     finally:
@@ -211,7 +210,7 @@ def test_a_stream_whose_reader_stopped_reading_is_cut() -> None:
             try:
                 while True:
                     yield b"x" * 65536
-                    await asyncio.sleep(0)
+                    await anyio.lowlevel.checkpoint()  # let the loop run between chunks
             finally:
                 ended.set()
 
@@ -236,7 +235,6 @@ def test_websocket_messages_over_the_cap_close_the_socket(which: str, tmp_path: 
             with pytest.raises(ConnectionClosed) as closed:
                 for _ in range(20):
                     ws.send(big)
-                    time.sleep(0.05)
                 ws.recv(timeout=5)  # still open: whatever comes next
                 ws.recv(timeout=5)
                 ws.recv(timeout=5)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from stall_rig import WAIT_S
+from waiting import wait_until
 from web_helpers import PIN, state, step
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
@@ -60,10 +61,10 @@ def serving(tmp_path: Path) -> Iterator[TestClient]:
 
 
 def until(done: Callable[[], bool], what: str, client: TestClient) -> dict[str, Any]:
-    deadline = time.monotonic() + WAIT_S
-    while not done():
-        assert time.monotonic() < deadline, (what, state(client)["tracker"])
-        time.sleep(0.01)
+    try:
+        wait_until(done, what, timeout=WAIT_S)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}: {state(client)['tracker']}") from None
     return state(client)
 
 
