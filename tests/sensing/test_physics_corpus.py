@@ -65,5 +65,6 @@ def test_the_split_is_by_seed_and_disjoint():
 def test_the_tuned_rule_scores_held_out_shots_of_every_kind_right():
     samples = list(corpus(PROFILE, 6, held_out=True))
     assert {s.kind for s in samples} == set(KINDS)
-    decisions = [decide(PROFILE, s) for s in samples]
+    tuned = dataclasses.replace(PROFILE, settle_land_ms=160, settle_leave_ms=400)
+    decisions = [decide(tuned, s) for s in samples]
     assert [d for d in decisions if not d.right or d.missed] == []

@@ -50,7 +50,7 @@ def test_initial_reading_once_the_board_is_still():
 
 def test_skitt_landing_gives_one_reading_after_the_settle_window(bench):
     bench.board.place_skitt("white.red")
-    assert bench.run(0.15) == []  # a cell on: 160 ms (settle_land_ms) not yet over
+    assert bench.run(0.3) == []  # debounce 20 ms + settle 300 ms not yet over
     readings = bench.run(0.1)
     assert len(readings) == 1
     assert readings[0].count("white.red") == 1
@@ -60,7 +60,7 @@ def test_skitt_landing_gives_one_reading_after_the_settle_window(bench):
 def test_no_reading_while_the_board_keeps_moving(bench):
     for field in ("white.red", "white.yellow", "minus", "black.blue"):
         bench.board.place_skitt(field)
-        assert bench.run(0.15) == []
+        assert bench.run(0.2) == []
     readings = bench.run(0.5)
     assert [r.count(f) for r in readings for f in ("white.red", "minus")] == [1, 1]
 
@@ -75,7 +75,7 @@ def test_blip_shorter_than_debounce_gives_no_reading(bench):
 def test_reading_time_is_when_the_board_was_seen_still(bench):
     bench.board.place_skitt("minus")
     (reading,) = bench.run(1)
-    assert reading.at == pytest.approx(0.5 + 0.01 + 0.16, abs=0.011)
+    assert reading.at == pytest.approx(0.5 + 0.01 + 0.02 + 0.3, abs=0.011)
 
 
 def test_counts_go_through_the_count_map():

@@ -52,17 +52,13 @@ def test_negative_waits_are_refused():
         SettleDetector(0.3, start=0.0, land_s=-0.1)
 
 
-def test_the_shipped_profile_carries_the_tuned_rule():
-    profile = load_profile()
-    assert profile.settle_land_ms is not None and profile.settle_leave_ms is not None
-    assert profile.settle_land_ms < profile.settle_ms
-
-
 def test_profile_keys_are_optional_and_checked():
     base = 'name = "t"\ncells = 128\n'
     text = load_profile().path.read_text()  # type: ignore[union-attr]
     fields = text[text.index("[fields."):]
     plain = loads_profile(base + fields)
     assert plain.settle_land_ms is None and plain.settle_leave_s is None
+    tuned = loads_profile(base + "settle_land_ms = 160\nsettle_leave_ms = 400\n" + fields)
+    assert (tuned.settle_land_s, tuned.settle_leave_s) == (0.16, 0.4)
     with pytest.raises(ValueError, match="settle_land_ms"):
         loads_profile(base + "settle_land_ms = -5\n" + fields)
