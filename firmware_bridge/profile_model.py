@@ -28,7 +28,8 @@ OUTPUT_ONLY_PINS: frozenset[int] = frozenset({7, 15})
 DEFAULT_USB_IDS: tuple[tuple[int, int], ...] = ((0x2E8A, 0x0005), (0x239A, 0x80F4))
 
 TOP_KEYS = frozenset(
-    {"name", "cells", "board_id", "debounce_ms", "settle_ms", "colors", "fields", "big",
+    {"name", "cells", "board_id", "debounce_ms", "settle_ms", "settle_land_ms",
+     "settle_leave_ms", "colors", "fields", "big",
      "bridges", "launch", "gpio", "mcp23017", "serial"}
 )
 
@@ -144,6 +145,11 @@ class BoardProfile:
     """The id a serial board must announce in its hello, when given."""
     debounce_ms: int = 20
     settle_ms: int = 300
+    settle_land_ms: int | None = None
+    """After a cell turned on, wait this long (None: ``settle_ms``): the longest pass."""
+    settle_leave_ms: int | None = None
+    """After a cell turned off, wait this long (None: ``settle_ms``): the longest gap a
+    moving skitt crosses between cells."""
     big: Mapping[Player, tuple[int, ...]] = field(default_factory=dict)
     """Each player's big-skitt centre spot cells."""
     bridges: tuple[Bridge, ...] = ()
@@ -162,6 +168,14 @@ class BoardProfile:
     @property
     def settle_s(self) -> float:
         return self.settle_ms / 1000
+
+    @property
+    def settle_land_s(self) -> float | None:
+        return None if self.settle_land_ms is None else self.settle_land_ms / 1000
+
+    @property
+    def settle_leave_s(self) -> float | None:
+        return None if self.settle_leave_ms is None else self.settle_leave_ms / 1000
 
     @property
     def field_names(self) -> tuple[str, ...]:

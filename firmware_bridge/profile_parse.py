@@ -66,6 +66,9 @@ class ProfileParser:
             raise ProfileError(f"board_id: expected one word, got {board_id!r}")
         debounce_ms = _int(d.get("debounce_ms", 20), "debounce_ms", minimum=0)
         settle_ms = _int(d.get("settle_ms", 300), "settle_ms", minimum=0)
+        land, leave = d.get("settle_land_ms"), d.get("settle_leave_ms")
+        settle_land_ms = None if land is None else _int(land, "settle_land_ms", minimum=0)
+        settle_leave_ms = None if leave is None else _int(leave, "settle_leave_ms", minimum=0)
         colors = self._colors(d.get("colors", list(DEFAULT_COLORS)))
         self.mcp = self._mcp23017(d.get("mcp23017"))
         serial = self._serial(d.get("serial", {}))
@@ -77,6 +80,7 @@ class ProfileParser:
         return BoardProfile(
             name=name, cells=self.cells, fields=MappingProxyType(fields), colors=colors,
             board_id=board_id, debounce_ms=debounce_ms, settle_ms=settle_ms,
+            settle_land_ms=settle_land_ms, settle_leave_ms=settle_leave_ms,
             big=MappingProxyType(big), bridges=bridges, launch=MappingProxyType(launch),
             gpio=gpio, mcp23017=self.mcp, serial=serial, path=self.path,
         )
