@@ -34,10 +34,16 @@ def env_for(home: Path) -> dict[str, str]:
 def test_the_model_file_decides(tmp_path: Path) -> None:
     model = tmp_path / "model"
     model.write_bytes(b"Raspberry Pi 4 Model B Rev 1.5\0")
-    assert raspberry_pi_model(model) == "Raspberry Pi 4 Model B Rev 1.5"
+    assert raspberry_pi_model(model, {}) == "Raspberry Pi 4 Model B Rev 1.5"
     model.write_bytes(b"Radxa ROCK 5B\0")
-    assert raspberry_pi_model(model) is None
-    assert raspberry_pi_model(tmp_path / "absent") is None
+    assert raspberry_pi_model(model, {}) is None
+    assert raspberry_pi_model(tmp_path / "absent", {}) is None
+
+
+def test_a_board_blinka_is_told_to_be_counts_as_that_pi(tmp_path: Path) -> None:
+    forced = {"BLINKA_FORCEBOARD": "RASPBERRY_PI_5", "BLINKA_FORCECHIP": "BCM2XXX"}
+    assert raspberry_pi_model(tmp_path / "absent", forced) == "Raspberry Pi 5"
+    assert raspberry_pi_model(tmp_path / "absent", {"BLINKA_FORCEBOARD": "ROCK_5B"}) is None
 
 
 def test_serve_with_a_usb_board_off_a_pi_says_each_thing_once(tmp_path: Path) -> None:
