@@ -32,10 +32,10 @@ def serve(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str
 
 
 def test_a_taken_port_is_one_line_naming_it_and_how_to_choose_another(tmp_path: Path) -> None:
-    port = free_port()
-    with socket.socket() as holder:
-        holder.bind(("127.0.0.1", port))
+    with socket.socket() as holder:  # another program listening on a port the OS gave it
+        holder.bind(("127.0.0.1", 0))
         holder.listen()
+        port = holder.getsockname()[1]
         result = serve(tmp_path / "data", port)
     assert result.returncode == 1
     lines = result.stderr.strip().splitlines()
@@ -50,10 +50,10 @@ def test_a_taken_port_is_one_line_naming_it_and_how_to_choose_another(tmp_path: 
 def test_the_taken_port_is_told_in_german(tmp_path: Path) -> None:
     config = tmp_path / "skitter.toml"
     config.write_text('language = "de"\n')
-    port = free_port()
     with socket.socket() as holder:
-        holder.bind(("127.0.0.1", port))
+        holder.bind(("127.0.0.1", 0))
         holder.listen()
+        port = holder.getsockname()[1]
         result = serve(tmp_path / "data", port, "--config", str(config))
     assert result.returncode == 1
     assert f"Port {port}" in result.stderr and "--port" in result.stderr
