@@ -58,37 +58,55 @@ import { num, t, nt } from "./words.js";
     plot = new uPlot(opts, columns, box);
   }
 
+  // Head to head: a reload keeps the two players chosen (never overwritten under the
+  // person's hands), and only the answer to the newest choice is shown: an older question
+  // answered late must not replace it.
+  let asked = 0;
+  let waiting = 0;  // questions not answered yet (body data-h2h-waiting: the page at rest)
   function headToHead(players) {
     const a = $("h2h-a"), b = $("h2h-b");
+    const chosen = [a.value, b.value];
+    const names = players.map((p) => p.name);
     for (const select of [a, b]) {
-      select.replaceChildren(...players.map((p) => h("option", {}, p.name)));
+      select.replaceChildren(...names.map((name) => h("option", {}, name)));
     }
-    if (players.length > 1) b.selectedIndex = 1;
+    if (names.includes(chosen[0]) && names.includes(chosen[1])) {
+      a.value = chosen[0];
+      b.value = chosen[1];
+    } else if (players.length > 1) {
+      b.selectedIndex = 1;
+    }
     const show = async () => {
       const out = $("h2h-result");
+      const mine = ++asked;
       if (players.length < 2) { out.textContent = t("Two players are needed."); return; }
       if (a.value === b.value) {
         out.textContent = t("Choose two different players.");
         return;
       }
+      let words;
+      document.body.dataset.h2hWaiting = String(++waiting);
       try {
         const met = await data(`/api/stats/head-to-head?a=${encodeURIComponent(a.value)}` +
                                 `&b=${encodeURIComponent(b.value)}`);
         const matches = nt("{n} match", "{n} matches", met.matches);
-        out.textContent = met.matches === 0
+        words = met.matches === 0
           ? t("{a} and {b} have not played each other yet.",
             { a: met.names[0], b: met.names[1] })
           : t("{a} against {b}: {matches}, {a} won {wa}, {b} won {wb}; rounds {ra} to " +
             "{rb}.", { a: met.names[0], b: met.names[1], wa: met.wins[0], wb: met.wins[1],
             ra: met.rounds[0], rb: met.rounds[1], matches });
       } catch (err) {
-        out.textContent = t("Head to head could not be read: {why}", { why: err.message });
+        words = t("Head to head could not be read: {why}", { why: err.message });
       }
+      if (mine === asked) out.textContent = words;
+      document.body.dataset.h2hWaiting = String(--waiting);
     };
     a.onchange = show; b.onchange = show;
     show();
   }
 
+  let ratings = null;  // as last read: a resize redraws the chart from them
   async function load() {
     try {
       const s = await data("/api/stats");
@@ -99,7 +117,8 @@ import { num, t, nt } from "./words.js";
         ? t("{matches} between {players}.", { matches: finished, players })
         : t("No finished matches between named players yet.");
       table(s.players);
-      chart(s.ratings);
+      ratings = s.ratings;
+      chart(ratings);
       headToHead(s.players);
       $("stats-problems").textContent = s.problems.join(" ");
       document.body.dataset.loaded = "yes";
@@ -109,6 +128,9 @@ import { num, t, nt } from "./words.js";
     }
   }
   let resizeTimer = null;
-  window.addEventListener("resize", () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(load, 300); });
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => { if (ratings) chart(ratings); }, 300);
+  });
   load();
 })();
