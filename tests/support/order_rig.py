@@ -7,6 +7,8 @@ waits for every shot it hands there, so the outcome depends on the order of the 
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +31,7 @@ class OrderRig:
     table: Table
     clock: FakeClock
     refusals: list[str] = field(default_factory=list)
+    _gate: threading.Event = field(default_factory=threading.Event)
 
     @classmethod
     def open(cls, path: Path | None = None, *, big_in_hand: bool = False) -> OrderRig:
@@ -78,3 +81,22 @@ class OrderRig:
 
     def close(self) -> None:
         self.table.close()
+
+    def sensed_waiting_for_the_writer(self, field_name: str) -> Future[None]:
+        """A skitt lands on ``field_name`` and the board comes to rest, while the writer is
+        busy (a commit before it): the tracker has concluded the shot, and its store waits
+        behind a person's step that ends the turn. Returns the store's job; the writer goes
+        on once the test calls :meth:`free_the_writer`."""
+        self._gate = threading.Event()
+        self.table.writer.submit(self._gate.wait)
+        self.land(field_name)
+        for _ in range(round(2.0 / STEP_S)):
+            self.clock.advance(STEP_S)
+            jobs = self.table.poll()
+            if jobs:
+                return jobs[0]
+        raise AssertionError("the landing was never concluded as a shot")
+
+    def free_the_writer(self, job: Future[None]) -> None:
+        self._gate.set()
+        job.result(timeout=10)

@@ -184,3 +184,57 @@ def test_big_skitt_missed_tapped_as_it_lands_on_its_spot_is_asked_never_bo_s(
         assert rig.flags() == []
     finally:
         rig.close()
+
+
+def test_a_tap_while_ann_s_shot_waits_to_be_stored_leaves_it_ann_s_shot(
+    rig: OrderRig,
+) -> None:
+    """Ann's skitt has come to rest and her shot waits for the writer (busy with a commit)
+    when the referee's "turn ended" reaches it: the landing began well before the tap, so
+    it is Ann's shot, stored; the tap is refused, and nothing goes to the referee."""
+    job = rig.sensed_waiting_for_the_writer(YELLOW)
+    rig.turn_ended()
+    rig.free_the_writer(job)
+    rig.wait_out()
+    assert rig.shots() == [{"by": "black", "delta": {YELLOW: 1}}]
+    assert len(rig.refusals) == 1 and "Ann" in rig.refusals[0], rig.refusals
+    assert rig.table.tracker.mode == "ready", rig.table.tracker.status()
+    assert rig.table.snapshot()["state"]["turn"] == "white"
+    assert rig.flags() == []
+
+
+def test_a_tap_pressed_as_ann_s_skitt_landed_and_reaching_the_writer_late_is_asked(
+    rig: OrderRig,
+) -> None:
+    """The tap was pressed as the skitt landed, but reaches the table only after the
+    landing was concluded as Ann's shot: the shot is not stored as judged, the referee is
+    asked whose shot it is."""
+    landed_at = rig.clock.now()
+    job = rig.sensed_waiting_for_the_writer(YELLOW)
+    rig.table.no_change(pressed_at=landed_at + 0.05)
+    rig.free_the_writer(job)
+    rig.wait_out()
+    assert rig.shots() == []
+    order = rig.table.snapshot()["tracker"]["order"]
+    assert order is not None and order["landed"]["by"] == "black", rig.table.tracker.status()
+    rig.table.settle_order("white")
+    rig.run(1.0)
+    assert rig.shots() == [{"by": "black", "delta": {}}, {"by": "white", "delta": {YELLOW: 1}}]
+    assert rig.flags() == []
+
+
+def test_a_tap_pressed_clearly_before_a_landing_but_reaching_the_table_after_it_stands(
+    rig: OrderRig,
+) -> None:
+    """The referee pressed "turn ended" for Ann 300 ms before a skitt came down, but the
+    tap reaches the table while that skitt is still settling (the writer was busy). The
+    tap stands as pressed, and the landing is Bo's shot, judged after it."""
+    pressed_at = rig.clock.now()
+    rig.run(0.3)
+    rig.land(YELLOW)
+    rig.run(0.1)
+    rig.table.no_change(pressed_at=pressed_at)
+    rig.wait_out()
+    assert rig.shots() == [{"by": "black", "delta": {}}, {"by": "white", "delta": {YELLOW: 1}}]
+    assert rig.table.tracker.mode == "ready", rig.table.tracker.status()
+    assert rig.flags() == []

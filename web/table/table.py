@@ -64,6 +64,8 @@ class Table(TableCore):
         """Writer: store and apply a sensed shot, unless the match changed since it was
         judged (then the referee decides); judging resumes once this is done."""
         try:
+            if not self.watch.claim(sensed):
+                return  # judged again, in order, by the next polling step
             if sensed.epoch != self.watch.epoch:
                 self._on_watch(self.watch.not_recorded,
                                "the match changed while it was being recorded")

@@ -73,6 +73,14 @@ class Sensed:
     epoch: int
     source: str = "sensor"
     """``manual``: a person's step that waited for the board to come to rest."""
+    reading: BoardReading | None = None
+    """The reading the tracker concluded it from (None for a person's step): judged again
+    should a person's step end the turn before the writer stores it."""
+    moved: float | None = None
+    """The sensor time its movement began (``Pipeline.last_moved_at``)."""
+    before: BoardReading | None = None
+    """The tracker's reading before ``reading``: the board as a step pressed meanwhile
+    found it."""
 
 
 @dataclass(frozen=True)
@@ -110,6 +118,9 @@ class Watch:
             deque()
         """Readings not judged yet: each with its timeline and the sensor time its
         movement began (``Pipeline.last_moved_at``)."""
+        self._sensed: Sensed | None = None
+        """The sensed shot handed to the writer and not stored yet: a person's step that
+        ends the turn meanwhile is ordered against its movement like a settling one."""
         self._pressed: Pressed | None = None
         """The last person's step that ended a turn, while a landing may still be too
         close to it to be ordered (``web.table.order``)."""
@@ -251,10 +262,19 @@ class Watch:
         while self._queue and not self._holds:
             reading, timeline, moved = self._queue.popleft()
             judged += 1
+            parked = self._pressed if self._pressed and not self._pressed.stored else None
+            if parked is not None and moved is not None and \
+                    moved - parked.at > UNORDERED_S:
+                # The press came clearly first: it is stored, and this reading is judged
+                # after it, against the match the press leaves (the next player's shot).
+                self._queue.appendleft((reading, timeline, moved))
+                self._pressed = replace(parked, stored=True)
+                self._holds += 1
+                return Sensed(parked.shot, None, self.epoch, "manual"), judged
             if self._unordered(reading, moved):
                 continue
-            parked = self._pressed if self._pressed and not self._pressed.stored else None
             asking = self.tracker.question is not None
+            before = self.tracker.reading
             shot = self.tracker.observe(reading, self._expected)
             if parked is not None and shot is None and self.tracker.question is None:
                 # the movement the press waited for changed nothing: the press stands
@@ -266,7 +286,9 @@ class Watch:
                     self._asked_timeline = timeline
                 continue
             self._holds += 1
-            return Sensed(shot, timeline, self.epoch), judged
+            self._sensed = Sensed(shot, timeline, self.epoch, reading=reading, moved=moved,
+                                  before=before)
+            return self._sensed, judged
         return None, judged
 
     def _unordered(self, reading: BoardReading, moved: float | None) -> bool:
@@ -303,9 +325,26 @@ class Watch:
         self._holds += 1
         return Sensed(pressed.shot, None, self.epoch, "manual")
 
+    def claim(self, sensed: Sensed) -> bool:
+        """Writer, before storing ``sensed``: may it be stored as judged? False when a
+        person's step that ended the turn came too close to its movement to order and now
+        waits (:meth:`no_change`): the reading goes back to the head of the queue, to be
+        judged again in order against that step (the referee is asked whose shot it is)."""
+        with self.lock:
+            if self._sensed is sensed:
+                self._sensed = None
+            if sensed.reading is None or not self.waiting_press():
+                return True
+            self.tracker.rewind(sensed.before)
+            self._queue.appendleft((sensed.reading, sensed.timeline, sensed.moved))
+            return False
+
     def _moving_since(self) -> float | None:
-        """Sensor time the oldest change not judged yet began (queued or settling)."""
+        """Sensor time the oldest change not stored yet began (handed to the writer, queued
+        or settling)."""
         times = [m for _, _, m in self._queue if m is not None]
+        if self._sensed is not None and self._sensed.moved is not None:
+            times.append(self._sensed.moved)
         if self.sensing is not None:
             now = self.sensing.pipeline.moving_since()
             if now is not None:
@@ -324,7 +363,7 @@ class Watch:
         """End a gap in sensing: the tracker forgets its reading, the pipeline owes a new one,
         and readings queued from before the gap are dropped."""
         self.tracker.resume(why)
-        self._pressed, self.order = None, None
+        self._pressed, self.order, self._sensed = None, None, None
         self._queue.clear()
         self._overflowed = False
         if self.sensing is not None:
