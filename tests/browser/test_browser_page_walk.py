@@ -62,7 +62,8 @@ def board(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Li
                                        "score": {"black": 1, "white": 2},
                                        "reason": "Zählfehler"}})
         step(api, server, {"shot": {"by": "black", "delta": {"white.red": 1}}})
-        assert api.post(server.url + "/api/board/lay-out", data={}).ok
+        assert api.post(server.url + "/api/board/lay-out",
+                        data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
         ctx.close()
         yield server
 
