@@ -69,7 +69,7 @@ class Table:
             if state["tracker"]["mode"] == "ready" and not held:
                 return state  # type: ignore[no-any-return]
             if state["tracker"]["mode"] == "restore":
-                self.server.post("/api/board/lay-out", {})
+                self.server.post("/api/board/lay-out", {"seq": state["seq"]})
             if time.monotonic() > deadline:
                 raise SystemExit(f"bench bug: the board never got ready: {state['alerts']}")
             time.sleep(0.02)

@@ -27,7 +27,7 @@ def test_a_wrong_pin_and_a_missing_session_read_in_german(client: TestClient) ->
     assert english.json()["detail"].startswith("too many wrong PINs: try again in ")
     waiting = client.post("/api/referee/login", json={"pin": "000001"}, headers=DE)
     assert waiting.json()["detail"].startswith("zu viele falsche PINs: in ")
-    refused = client.post("/api/referee/selftest/start", json={}, headers=DE)
+    refused = client.post("/api/referee/selftest/start", json={"run": 0}, headers=DE)
     assert refused.status_code == 401
     assert refused.json()["detail"] == "Schiedsrichter-Anmeldung nötig: mit der PIN anmelden"
 
@@ -66,7 +66,7 @@ def test_a_stale_caller_change_reads_in_german(referee: TestClient) -> None:
 
 
 def test_the_self_test_walk_reads_in_german(referee: TestClient, fake_clock: FakeClock) -> None:
-    started = referee.post("/api/referee/selftest/start", json={}, headers=DE)
+    started = referee.post("/api/referee/selftest/start", json={"run": 0}, headers=DE)
     assert started.status_code == 200, started.text
     step = started.json()["walk"]["step"]
     assert step["what"] == "Feld Rot des ersten Spielers"
@@ -92,7 +92,7 @@ def test_the_self_test_walk_reads_in_german(referee: TestClient, fake_clock: Fak
     assert stale.json()["message"].startswith("Jemand anderes hat den Selbsttest schon")
     assert stale.json()["selftest"]["walk"]["step"]["what"] == "Feld Gelb des ersten Spielers"
     run_for(referee, fake_clock)
-    referee.post("/api/referee/selftest/stop", json={})
+    referee.post("/api/referee/selftest/stop", json={"run": 1})
 
 
 def test_every_kind_of_step_has_german_words() -> None:

@@ -126,7 +126,9 @@ def test_the_hub_answers_what_it_documents(hub_client: TestClient) -> None:
     store.set_board_status("b1", True, at=1.0)
     store.set_board_state("b1", {"match_id": 1, "seq": 4, "names": {"black": "Cy"},
                                  "state": {"phase": "playing"}}, at=1.0)
-    assert c.post("/api/rounds/1/tables/1/board", json={"board": "b1"}).status_code == 200
+    assert c.post("/api/rounds/1/tables/1/board",
+                  json={"board": "b1", "seq": c.get("/api/hub").json()["field_seq"]}
+                  ).status_code == 200
     play_game(hub.tournament, "b1", 1, ("Cy", "Bob"), black_wins=True)
     assert c.post("/api/boards/b1/command", json={"kind": "undo"}).status_code == 202
     # /api/hub sends its text as encoded for the feed: nothing checks it on the way out

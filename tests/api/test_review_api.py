@@ -15,6 +15,11 @@ from firmware_bridge.replay import read_log
 from scorekeeper.clock import FakeClock
 
 
+def seen(client: TestClient) -> dict[str, int]:
+    """The state the referee sees now, as a change to the mirror carries it."""
+    return {"seen": state(client)["seq"]}
+
+
 def sensed_shot(client: TestClient, clock: FakeClock) -> int:
     """Both big skitts, then black's skitt lands on white.yellow, all on the virtual board;
     returns the last step's seq."""
@@ -61,6 +66,27 @@ def test_a_manual_step_says_it_has_no_timeline(referee: TestClient) -> None:
     assert review["file"]["timeline"] is None
 
 
+def test_showing_a_review_on_an_old_state_is_refused_saying_what_changed(
+        referee: TestClient) -> None:
+    place_bigs(referee)
+    looked = state(referee)
+    # Meanwhile a shot is scored at the tablet: the match the referee looked at is gone.
+    r = referee.post("/api/match/steps", json={"seq": looked["seq"],
+                                               "step": {"shot": {"by": "black", "delta": {}}}})
+    assert r.status_code == 200, r.text
+    stale = referee.post("/api/referee/review-show",
+                         json={"seq": 1, "seen": looked["seq"], "boot": looked["boot"]})
+    assert stale.status_code == 409
+    assert stale.json()["meanwhile"] and stale.json()["state"]["review_shown"] is None
+    assert referee.post("/api/referee/review-show", json={"seq": 1}).status_code == 422
+    now = referee.post("/api/referee/review-show", json={"seq": 1, **seen(referee)})
+    assert now.status_code == 200 and now.json()["review_shown"]["seq"] == 1
+    ended_late = referee.post("/api/referee/review-show",
+                              json={"seq": None, "seen": looked["seq"]})
+    assert ended_late.status_code == 409
+    assert state(referee)["review_shown"]["seq"] == 1
+
+
 def test_an_unknown_step_is_a_404_naming_it(client: TestClient) -> None:
     r = client.get("/api/match/log/999/review")
     assert r.status_code == 404 and "step 999" in r.json()["detail"]
@@ -70,14 +96,16 @@ def test_the_scoreboard_mirror_needs_the_referee_and_a_real_step(
     make_client: Callable[..., TestClient],
 ) -> None:
     client = make_client()
-    assert client.post("/api/referee/review-show", json={"seq": 1}).status_code == 401
+    assert client.post("/api/referee/review-show", json={"seq": 1, "seen": 0}).status_code == 401
     assert client.post("/api/referee/login", json={"pin": "2468"}).status_code == 200
-    r = client.post("/api/referee/review-show", json={"seq": 42})
+    r = client.post("/api/referee/review-show", json={"seq": 42, **seen(client)})
     assert r.status_code == 422 and "step 42" in r.json()["detail"]
     place_bigs(client)
-    r = client.post("/api/referee/review-show", json={"seq": 1, "ms": 20, "playing": True})
+    r = client.post("/api/referee/review-show",
+                    json={"seq": 1, "ms": 20, "playing": True, **seen(client)})
     assert r.status_code == 200 and r.json()["review_shown"]["seq"] == 1
-    r = client.post("/api/referee/review-show", json={"seq": None})
+    r = client.post("/api/referee/review-show", json={"seq": None, **seen(client)})
     assert r.status_code == 200 and r.json()["review_shown"] is None
-    too_slow = client.post("/api/referee/review-show", json={"seq": 1, "speed": 0})
+    too_slow = client.post("/api/referee/review-show",
+                           json={"seq": 1, "speed": 0, **seen(client)})
     assert too_slow.status_code == 422 and too_slow.json()["field"] == "speed"

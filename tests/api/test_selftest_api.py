@@ -16,15 +16,34 @@ def sim(client: TestClient) -> Any:
     return client.app.state.table.sensing.simulator  # type: ignore[attr-defined]
 
 
+def test_a_start_or_a_stop_on_an_old_view_of_the_self_test_is_refused(
+        referee: TestClient) -> None:
+    # Two referees look at the page (no walk yet, run 0); the first starts it.
+    assert referee.post("/api/referee/selftest/start", json={"run": 0}).status_code == 200
+    again = referee.post("/api/referee/selftest/start", json={"run": 0})
+    assert again.status_code == 409
+    assert again.json()["detail"].startswith("someone else started or stopped the self-test")
+    assert again.json()["selftest"]["running"] is True and again.json()["selftest"]["run"] == 1
+    assert referee.post("/api/referee/selftest/start", json={}).status_code == 422
+    # The first stops it and starts walk 2; the second's stop, meant for walk 1, is refused.
+    assert referee.post("/api/referee/selftest/stop", json={"run": 1}).status_code == 200
+    assert referee.post("/api/referee/selftest/start", json={"run": 1}).status_code == 200
+    late = referee.post("/api/referee/selftest/stop", json={"run": 1})
+    assert late.status_code == 409 and late.json()["selftest"]["running"] is True
+    assert referee.post("/api/referee/selftest/stop", json={}).status_code == 422
+    stopped = referee.post("/api/referee/selftest/stop", json={"run": 2})
+    assert stopped.status_code == 200 and stopped.json()["running"] is False
+
+
 def test_a_walk_from_the_referee_page(referee: TestClient, fake_clock: FakeClock) -> None:
     before = state(referee)
     assert referee.get("/api/selftest").json()["running"] is False
-    started = referee.post("/api/referee/selftest/start", json={})
+    started = referee.post("/api/referee/selftest/start", json={"run": 0})
     assert started.status_code == 200, started.text
     view = started.json()
     assert view["running"] and view["walk"]["step"]["key"] == "black.red"
     assert state(referee)["sensing"]["paused"] is True
-    assert referee.post("/api/referee/selftest/start", json={}).status_code == 422
+    assert referee.post("/api/referee/selftest/start", json={"run": 1}).status_code == 422
 
     board = sim(referee)
     for cell in view["walk"]["step"]["cells"]:  # the first field, every cell on and off
@@ -45,7 +64,7 @@ def test_a_walk_from_the_referee_page(referee: TestClient, fake_clock: FakeClock
     assert stale.status_code == 409
     assert stale.json()["selftest"]["walk"]["step"]["index"] == 2
 
-    stopped = referee.post("/api/referee/selftest/stop", json={}).json()
+    stopped = referee.post("/api/referee/selftest/stop", json={"run": 1}).json()
     assert stopped["running"] is False
     last = stopped["last"]
     assert last["passed"] is False and last["complete"] is False
@@ -62,7 +81,7 @@ def test_a_walk_from_the_referee_page(referee: TestClient, fake_clock: FakeClock
 
 
 def test_running_it_needs_the_referee(client: TestClient) -> None:
-    assert client.post("/api/referee/selftest/start", json={}).status_code == 401
+    assert client.post("/api/referee/selftest/start", json={"run": 0}).status_code == 401
     assert client.post("/api/referee/selftest/skip", json={"run": 0, "step": 0}).status_code == 401
     assert client.get("/api/selftest").status_code == 200
 

@@ -26,14 +26,14 @@ def last(client: TestClient, headers: dict[str, str] | None = None) -> dict[str,
 def test_the_kept_sheet_reads_in_the_readers_language(
     referee: TestClient, fake_clock: FakeClock, tmp_path: Path
 ) -> None:
-    view = referee.post("/api/referee/selftest/start", json={}).json()
+    view = referee.post("/api/referee/selftest/start", json={"run": 0}).json()
     board = referee.app.state.table.sensing.simulator  # type: ignore[attr-defined]
     for cell in view["walk"]["step"]["cells"]:
         board.magnet_arrives(cell)
         run_for(referee, fake_clock, 0.1)
         board.magnet_leaves(cell)
         run_for(referee, fake_clock, 0.1)
-    referee.post("/api/referee/selftest/stop", json={})
+    referee.post("/api/referee/selftest/stop", json={"run": 1})
 
     kept = json.loads(selftest_record.path_in(tmp_path).read_text(encoding="utf-8"))
     first = kept["rows"][0]

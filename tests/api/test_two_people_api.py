@@ -37,6 +37,22 @@ def test_a_sensing_act_from_a_state_this_server_never_had_is_stale(referee: Test
     assert referee.post("/api/board/lay-out", json={"seq": state(referee)["seq"]}).is_success
 
 
+def test_laying_the_board_out_on_an_old_state_is_refused_saying_what_changed(
+        referee: TestClient) -> None:
+    place_bigs(referee)
+    looked = state(referee)
+    r = step(referee, {"shot": {"by": "black", "delta": {}}}, seq=looked["seq"])
+    assert r.status_code == 200, r.text
+    stale = referee.post("/api/board/lay-out",
+                         json={"seq": looked["seq"], "boot": looked["boot"]})
+    assert stale.status_code == 409
+    assert stale.json()["meanwhile"], stale.json()
+    assert referee.post("/api/board/lay-out", json={}).status_code == 422
+    now = state(referee)
+    assert referee.post("/api/board/lay-out",
+                        json={"seq": now["seq"], "boot": now["boot"]}).status_code == 200
+
+
 def test_an_amendment_identical_to_the_shot_is_refused_and_not_logged(referee: TestClient) -> None:
     place_bigs(referee)
     assert step(referee, {"shot": {"by": "black", "delta": {"white.red": 1}}}).is_success

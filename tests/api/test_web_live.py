@@ -109,7 +109,7 @@ def test_referee_restores_a_refused_board_on_the_virtual_board(
     referee.post("/api/board/place", json={"field": "minus"})
     referee.post("/api/board/place", json={"field": "minus"})
     run_for(referee, fake_clock, 0.5)
-    referee.post("/api/board/lay-out")
+    assert referee.post("/api/board/lay-out", json={"seq": state(referee)["seq"]}).is_success
     run_for(referee, fake_clock, 0.5)
     assert state(referee)["tracker"]["mode"] == "ready"
 

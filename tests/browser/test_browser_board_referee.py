@@ -75,7 +75,8 @@ def test_the_board_says_who_aims_where_and_a_full_field_keeps_taking_skitts(
     # Bo's red holds as many skitts as its 14 cells count: one more is taken (issue 24),
     # shown as more than the sensors count, and the referee is asked what the shot added
     step(api, server, {"correct": {"board": {"white.red": 14}, "reason": "set-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     field = page.locator('#vboard [data-field="white.red"]')
     expect(field.locator(".field-count")).to_have_text("14")
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
@@ -122,7 +123,8 @@ def test_the_board_a_full_field_and_a_refusal_at_every_size(
     for by in ("black", "white"):
         step(api, server, {"shot": {"by": by, "big": "placed"}})
     step(api, server, {"correct": {"board": {"black.blue": 16}, "reason": "set-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     setup.context.close()
     for name, size in SIZES.items():
         page = logged_in(browser, server, "/board", size)

@@ -26,7 +26,8 @@ def pile_up(api: Any, server: LiveServer) -> None:
     for by in ("black", "white"):
         step(api, server, {"shot": {"by": by, "big": "placed"}})
     step(api, server, {"correct": {"board": {"white.blue": 14}, "reason": "a pile-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
 
 

@@ -73,7 +73,8 @@ def test_the_review_says_ruled_invalid_and_draws_the_chain(
     referee.locator("#review-show").click()
     # Bo takes a skitt off his own red field: the rules void the shot (R8)
     step(api, server, {"correct": {"board": {"white.red": 2}, "reason": "set-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     n = state(api, server)["log_length"]
     assert api.post(server.url + "/api/board/remove", data={"field": "white.red"}).ok
@@ -165,7 +166,8 @@ def test_a_minus_one_score_keeps_its_card_and_the_round_end_says_clear_the_board
         "score": {"white": 0, "black": 1}, "reason": "set-up",
         "board": {"white.red": 1, "white.blue": 1, "black.red": 1, "black.blue": 1,
                   "minus": 1, "white.yellow": 2}}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     assert api.post(server.url + "/api/board/place", data={"field": "white.yellow"}).ok
     wait_for(api, server, lambda s: s["state"]["round"] == 2

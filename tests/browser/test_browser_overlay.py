@@ -234,7 +234,8 @@ def test_the_instant_replay_plays_on_the_overlay(browser: Any, server: LiveServe
     from tv_support import post, wait_for
 
     post(api, server, "/api/match/new", {"names": NAMES, "first": "black"})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     before = state(api, server)["log_length"]
     assert api.post(server.url + "/api/board/big", data={"player": "black", "on": True}).ok
@@ -242,7 +243,8 @@ def test_the_instant_replay_plays_on_the_overlay(browser: Any, server: LiveServe
     assert sensed["last_step"]["source"] == "sensor"
     page = overlay(browser, server, (1920, 1080), "?corner=top-left")
     post(api, server, "/api/referee/review-show",
-         {"seq": sensed["last_step"]["seq"], "playing": True, "ms": 0, "speed": 1})
+         {"seen": state(api, server)["seq"], "seq": sensed["last_step"]["seq"],
+          "playing": True, "ms": 0, "speed": 1})
     replay = page.locator("#review-mirror")
     expect(replay).to_be_visible()
     expect(page.locator("#review-mirror-words")).to_contain_text("Replay of the shot")
@@ -262,6 +264,7 @@ def test_the_instant_replay_plays_on_the_overlay(browser: Any, server: LiveServe
     (far, centre) = pixels(page, png, [(960, 1060), (960, 700)])
     assert far[3] == 0 and centre[3] == 0, (far, centre)
     assert pixels(page, png, [inside(b)])[0][3] > 200
-    post(api, server, "/api/referee/review-show", {"seq": None})
+    post(api, server, "/api/referee/review-show",
+         {"seq": None, "seen": state(api, server)["seq"]})
     expect(replay).to_be_hidden()
     page.context.close()

@@ -51,8 +51,8 @@ def board(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Li
         ctx = browser.new_context()
         api = ctx.request
         assert api.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
-        assert api.post(server.url + "/api/referee/selftest/start", data={}).ok
-        assert api.post(server.url + "/api/referee/selftest/stop", data={}).ok
+        assert api.post(server.url + "/api/referee/selftest/start", data={"run": 0}).ok
+        assert api.post(server.url + "/api/referee/selftest/stop", data={"run": 1}).ok
         post(api, server, "/api/match/new", {"names": {"black": FIRST, "white": SECOND},
                                              "first": "black", "flipping": True})
         for by in ("black", "white"):
@@ -62,7 +62,8 @@ def board(tmp_path_factory: pytest.TempPathFactory, browser: Any) -> Iterator[Li
                                        "score": {"black": 1, "white": 2},
                                        "reason": "Zählfehler"}})
         step(api, server, {"shot": {"by": "black", "delta": {"white.red": 1}}})
-        assert api.post(server.url + "/api/board/lay-out", data={}).ok
+        assert api.post(server.url + "/api/board/lay-out",
+                        data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
         ctx.close()
         yield server
 

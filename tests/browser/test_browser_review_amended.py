@@ -35,7 +35,8 @@ def test_the_replay_on_the_tv_takes_the_amended_shots_words(
     page.goto(f"{server.url}/?lang={lang}")
     page.wait_for_function("document.body.dataset.seq !== undefined")
     post(api, server, "/api/referee/review-show",
-         {"seq": shot["last_step"]["seq"], "playing": False, "ms": 0, "speed": 1})
+         {"seen": state(api, server)["seq"], "seq": shot["last_step"]["seq"],
+          "playing": False, "ms": 0, "speed": 1})
     words = page.locator("#review-mirror-words")
     expect(words).to_be_visible()
     amended, invalid = SAID[lang]
@@ -44,6 +45,7 @@ def test_the_replay_on_the_tv_takes_the_amended_shots_words(
     expect(words).to_contain_text(amended)
     expect(words).to_contain_text(invalid)
     snap(page, f"tv-{lang}-{size[0]}x{size[1]}-review-amended")
-    post(api, server, "/api/referee/review-show", {"seq": None})
+    post(api, server, "/api/referee/review-show",
+         {"seq": None, "seen": state(api, server)["seq"]})
     assert state(api, server)["review_shown"] is None
     page.context.close()

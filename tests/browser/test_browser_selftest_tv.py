@@ -27,7 +27,7 @@ def test_the_tv_during_a_self_test_and_the_sheet_of_a_skipped_step(
 
     post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
                                          "first": "black"})
-    assert api.post(server.url + "/api/referee/selftest/start", data={}).ok
+    assert api.post(server.url + "/api/referee/selftest/start", data={"run": 0}).ok
     for lang, (said, not_said) in SAID.items():
         for size in TV:
             page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
@@ -41,7 +41,7 @@ def test_the_tv_during_a_self_test_and_the_sheet_of_a_skipped_step(
     view = api.get(server.url + "/api/selftest").json()
     assert api.post(server.url + "/api/referee/selftest/skip",
                     data={"run": view["run"], "step": view["walk"]["step"]["index"]}).ok
-    assert api.post(server.url + "/api/referee/selftest/stop", data={}).ok
+    assert api.post(server.url + "/api/referee/selftest/stop", data={"run": 1}).ok
     sheet = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
     for lang, word, fail in (("en", "skipped", "FAIL"), ("de", "übersprungen", "FEHLER")):
         sheet.goto(f"{server.url}/selftest/sheet?lang={lang}")

@@ -49,8 +49,8 @@ def test_an_unsaved_check_sheet_is_said_on_the_referee_page(
         ctx = browser.new_context()
         assert ctx.request.post(server.url + "/api/referee/login",
                                 data={"pin": server.pin}).ok
-        assert ctx.request.post(server.url + "/api/referee/selftest/start", data={}).ok
-        stopped = ctx.request.post(server.url + "/api/referee/selftest/stop", data={})
+        assert ctx.request.post(server.url + "/api/referee/selftest/start", data={"run": 0}).ok
+        stopped = ctx.request.post(server.url + "/api/referee/selftest/stop", data={"run": 1})
         assert stopped.ok and stopped.json()["saved"] is False
         ctx.close()
         for lang, words in WORDS.items():

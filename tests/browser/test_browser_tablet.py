@@ -46,7 +46,8 @@ def test_a_refusal_of_the_rules_reads_in_words_without_its_rule_code(
     from playwright.sync_api import expect
 
     new_match(api, server, {"black": "Ann", "white": "Bo"})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     # Ann's shot puts two skitts on Bo's red at once: the rules refuse it (R2)
     for _ in range(2):

@@ -45,7 +45,8 @@ def test_turn_ended_tapped_as_a_skitt_lands_never_scores_it_for_the_other_player
     assert r.ok, r.text()
     for by in ("black", "white"):
         step(api, server, {"shot": {"by": by, "big": "placed"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     expect(page.locator("#no-change")).to_be_enabled()
 

@@ -25,7 +25,8 @@ def two_skitts_onto_a_nearly_full_field(api: Any, server: LiveServer) -> None:
     for by in ("black", "white"):
         step(api, server, {"shot": {"by": by, "big": "placed"}})
     step(api, server, {"correct": {"board": {"white.blue": 13}, "reason": "a pile-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     at_once(server, ("place", "white.blue"), ("place", "white.blue"))
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "question")

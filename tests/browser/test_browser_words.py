@@ -66,7 +66,8 @@ def test_lifting_a_blockade_keeps_the_clearing_and_shows_no_rule_codes(
     step(api, server, {"correct": {"blocked": ["white.red"], "reason": "set-up"}})
     step(api, server, {"correct": {"board": {"white.blue": 1, "black.blue": 2},
                                    "reason": "set-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     step(api, server, {"shot": {"by": "black", "delta": {"white.blue": 1}}})
     effects = tv.locator("#effects")

@@ -53,7 +53,7 @@ def serving(tmp_path: Path) -> Iterator[TestClient]:
             for by in ("black", "white"):
                 r = step(c, {"shot": {"by": by, "big": "placed"}})
                 assert r.status_code == 200, r.text
-            assert c.post("/api/board/lay-out", json={}).status_code == 200
+            assert c.post("/api/board/lay-out", json={"seq": state(c)["seq"]}).status_code == 200
             until(lambda: state(c)["tracker"]["mode"] == "ready", "the board is ready", c)
             yield c
     finally:

@@ -69,11 +69,11 @@ def test_a_self_test_stopped_on_a_full_disk_resumes_sensing_and_keeps_the_sheet(
         with TestClient(create_app(table, Auth.create(pins, fake_clock), broadcaster,
                                    poll_interval=None)) as client:
             assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
-            assert client.post("/api/referee/selftest/start", json={}).status_code == 200
+            assert client.post("/api/referee/selftest/start", json={"run": 0}).status_code == 200
             assert state(client)["sensing"]["paused"] is True
             ballast = fill(tiny_disk)
 
-            stopped = client.post("/api/referee/selftest/stop", json={})
+            stopped = client.post("/api/referee/selftest/stop", json={"run": 1})
             assert stopped.status_code == 200, stopped.text
             view = stopped.json()
             assert view["running"] is False and view["saved"] is False

@@ -183,10 +183,12 @@ def test_a_game_can_be_put_on_a_board(hub_referee: TestClient, hub: Hub) -> None
     for name in ("Ann", "Bob"):
         hub_referee.post("/api/players", json={"name": name})
     hub_referee.post("/api/rounds", json=seen(hub_referee))
-    response = hub_referee.post("/api/rounds/1/tables/1/board", json={"board": "board-7"})
+    response = hub_referee.post("/api/rounds/1/tables/1/board",
+                                json={"board": "board-7", **seen(hub_referee)})
     assert response.status_code == 200
     assert hub.tournament.store.pairings(1)[0].board == "board-7"
-    bad = hub_referee.post("/api/rounds/1/tables/1/board", json={"board": "no such/board"})
+    bad = hub_referee.post("/api/rounds/1/tables/1/board",
+                           json={"board": "no such/board", **seen(hub_referee)})
     assert bad.status_code == 422 and "board id 'no such/board' must be" in bad.json()["detail"]
 
 
@@ -287,7 +289,8 @@ def test_pairing_a_round_offers_each_board_its_game_in_the_tournaments_format(
     # The format is fixed from round 1 on; a game moved to another board is offered there.
     late = hub_referee.post("/api/format", json={**fmt, "rounds_to_win_game": 1})
     assert late.status_code == 422 and "fixed once round 1 is paired" in late.json()["detail"]
-    hub_referee.post("/api/rounds/1/tables/1/board", json={"board": "board-9"})
+    hub_referee.post("/api/rounds/1/tables/1/board", json={"board": "board-9",
+                                                           **seen(hub_referee)})
     moved, offered = hub.sender.sent[-2:]  # type: ignore[attr-defined]
     # The board the game left lets its offer go; the new board is offered it.
     assert (moved["board"], moved["kind"]) == ("board-1", "withdraw")
@@ -323,3 +326,40 @@ def test_a_format_the_boards_cannot_play_is_refused(hub_referee: TestClient) -> 
                                             "flipping": True, "variant": "trio"})
     assert bad.status_code == 422 and "Trio has no blockades" in bad.json()["detail"]
     assert hub_referee.get("/api/hub").json()["format"] is None
+
+
+def test_swiss_rounds_set_on_an_old_version_are_refused_saying_what_changed(
+        hub_referee: TestClient, hub: Hub) -> None:
+    hub_referee.post("/api/system", json={"system": "swiss"})
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        hub_referee.post("/api/players", json={"name": name})
+    looked = seen(hub_referee)
+    # Another referee plans the rounds first, at another screen.
+    assert hub_referee.post("/api/swiss-rounds", json={"count": 3, **looked}).status_code == 200
+    stale = hub_referee.post("/api/swiss-rounds", json={"count": 5, **looked})
+    assert stale.status_code == 409
+    assert "changed since you looked" in stale.json()["detail"]
+    assert "3 Swiss rounds planned" in stale.json()["detail"]
+    assert hub.tournament.planned_rounds() == 3
+    assert hub_referee.post("/api/swiss-rounds", json={"count": 5}).status_code == 422
+    now = hub_referee.post("/api/swiss-rounds", json={"count": 5, **seen(hub_referee)})
+    assert now.status_code == 200 and now.json()["planned_rounds"] == 5
+
+
+def test_a_game_moved_on_an_old_version_is_refused_saying_what_changed(
+        hub_referee: TestClient, hub: Hub) -> None:
+    for name in ("Ann", "Bob", "Cy", "Dee"):
+        hub_referee.post("/api/players", json={"name": name})
+    hub_referee.post("/api/rounds", json=seen(hub_referee))
+    looked = seen(hub_referee)
+    assert hub_referee.post("/api/rounds/1/tables/1/board",
+                            json={"board": "board-7", **looked}).status_code == 200
+    stale = hub_referee.post("/api/rounds/1/tables/1/board", json={"board": "board-8", **looked})
+    assert stale.status_code == 409
+    assert "table 1 of round 1 moved to board board-7" in stale.json()["detail"]
+    assert hub.tournament.store.pairings(1)[0].board == "board-7"
+    assert hub_referee.post("/api/rounds/1/tables/1/board",
+                            json={"board": "board-8"}).status_code == 422
+    now = hub_referee.post("/api/rounds/1/tables/1/board",
+                           json={"board": "board-8", **seen(hub_referee)})
+    assert now.status_code == 200 and hub.tournament.store.pairings(1)[0].board == "board-8"

@@ -43,7 +43,8 @@ def six_players_paired(c: TestClient, hub: Hub) -> None:
     assert c.post("/api/system", json={"system": "swiss"}).status_code == 200
     for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"):
         assert c.post("/api/players", json={"name": name}).status_code == 200
-    assert c.post("/api/swiss-rounds", json={"count": 2}).status_code == 200
+    assert c.post("/api/swiss-rounds",
+                  json={"count": 2, "seq": field_seq(c)}).status_code == 200
     assert c.post("/api/rounds", json={"seq": field_seq(c)}).status_code == 200
     play_round(hub.tournament)
 

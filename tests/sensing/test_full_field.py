@@ -264,7 +264,7 @@ def _full_blue(client: TestClient, clock: FakeClock) -> dict[str, Any]:
     fix = client.post("/api/match/steps", json={"seq": s["seq"], "step": {"correct": {
         "board": {BLUE: CAP}, "reason": "skitts piled up on Bo's blue"}}})
     assert fix.status_code == 200, fix.text
-    assert client.post("/api/board/lay-out", json={}).is_success
+    assert client.post("/api/board/lay-out", json={"seq": state(client)["seq"]}).is_success
     run_for(client, clock, 1.0)
     assert state(client)["tracker"]["mode"] == "ready"
     return state(client)

@@ -44,7 +44,7 @@ def test_a_board_beyond_its_sensors_count_can_be_laid_out_and_play_goes_on(
     assert response.status_code == 200, response.text
     run_for(referee, fake_clock, 0.5)
     assert state(referee)["tracker"]["mode"] == "restore"
-    response = referee.post("/api/board/lay-out", json={})
+    response = referee.post("/api/board/lay-out", json={"seq": state(referee)["seq"]})
     assert response.status_code == 200, response.text
     run_for(referee, fake_clock, 0.5)
     after = state(referee)

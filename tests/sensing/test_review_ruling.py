@@ -24,7 +24,7 @@ def test_the_review_of_a_shot_ruled_invalid_says_so(
 ) -> None:
     _ready(referee, fake_clock)
     step(referee, {"correct": {"board": {"black.red": 2}, "reason": "set-up"}})
-    referee.post("/api/board/lay-out", json={})
+    assert referee.post("/api/board/lay-out", json={"seq": state(referee)["seq"]}).is_success
     run_for(referee, fake_clock, 1.0)
     assert state(referee)["tracker"]["mode"] == "ready"
     # Ann takes a skitt off her own red: the rules void the shot (R8)

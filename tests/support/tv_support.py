@@ -92,7 +92,8 @@ def play_a_clearing(
         step(api, server, {"shot": {"by": by, "big": "placed"}})
     step(api, server, {"correct": {
         "board": {"white.blue": 1, "black.blue": 2, "white.yellow": 1}, "reason": "set-up"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    assert api.post(server.url + "/api/board/lay-out",
+                    data={"seq": state(api, server)["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     at_once(server, ("place", "white.blue"), ("place", "white.blue"), ("remove", "white.yellow"))
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "restore")

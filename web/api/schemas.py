@@ -191,6 +191,14 @@ class SensingAct(Strict):
     boot: str | None = BOOT
 
 
+class LayOut(Strict):
+    """Laying the virtual board out as the match expects: a decision on the match as its
+    person saw it, refused (409) when the match changed since, like any change's."""
+
+    seq: int = Change.model_fields["seq"]
+    boot: str | None = BOOT
+
+
 class Pause(SensingAct):
     paused: bool
 
@@ -238,6 +246,9 @@ class ReviewShow(Strict):
     """Where the referee's review stands, for the scoreboard's mirror; ``seq`` null ends it."""
 
     seq: int | None = Field(description="The step under review; null ends the mirror.", ge=1)
+    seen: int = Field(ge=0, description="The `seq` of the state the referee saw when they "
+                      "decided (409 when the match changed since).")
+    boot: str | None = BOOT
     ms: int = Field(default=0, ge=0, le=3_600_000, description="Position in the timeline (ms).")
     playing: bool = Field(default=False, description="Playing from `ms` at `speed`.")
     speed: float = Field(default=1.0, gt=0, le=4, description="1 or 0.25 (times real time).")

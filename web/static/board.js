@@ -4,6 +4,7 @@ import { drawBoard } from "./board-drawing.js";
 import { toast } from "./dom.js";
 import { Skitter } from "./live.js";
 import { Referee } from "./referee-login.js";
+import { drawn, staleText } from "./tablet-send.js";
 import { t } from "./words.js";
 
 let profile = null;
@@ -41,6 +42,7 @@ async function tap(path, body, key, done) {
   const r = await Skitter.api(path, body);
   if (r.status === 401) Referee.check();
   if (r.ok) { if (done) toast(done, true); return; }
+  if (r.status === 409 && !key) { toast(staleText(r, t("Not laid out"))); return; }
   if (key) noteAt(key, Skitter.errorText(r));
   else toast(Skitter.errorText(r));
 }
@@ -85,11 +87,11 @@ function draw(s) {
 Referee.wire(document.getElementById("login"));
 document.getElementById("vboard").addEventListener("pointerdown", hideNote);
 window.addEventListener("resize", hideNote);
-// Laying the board out is a decision (taps are physical acts): it carries the state seen.
+// Laying the board out is a decision (taps are physical acts): it carries the state drawn
+// when the referee pressed it; the match changed meanwhile, it is refused and the toast says
+// what changed.
 document.getElementById("lay-out").onclick = () =>
-  tap("/api/board/lay-out",
-    Skitter.state ? { seq: Skitter.state.seq, boot: Skitter.state.boot } : {}, "",
-    t("The board lies as the match expects"));
+  tap("/api/board/lay-out", drawn(), "", t("The board lies as the match expects"));
 Skitter.api("/api/board").then((r) => {
   if (r.ok) profile = r.data.profile;
   if (Skitter.state) draw(Skitter.state);

@@ -1,7 +1,8 @@
 // The board self-test, a section of the referee page of its own: start it, follow which
 // cells answered, skip a step, stop it, open the check sheet. The walk itself runs on the
 // scorekeeper (web/table/selftest_run.py); this page shows it and sends the referee's taps,
-// each skip carrying the step the referee saw (a stale one gets 409 and the page catches up).
+// each carrying the walk (and a skip the step) the referee saw: a stale one gets 409, the
+// page catches up and says what happened.
 
 import { api, errorText } from "./api.js";
 import { h, toast } from "./dom.js";
@@ -24,13 +25,13 @@ import { dateTime, nt, t } from "./words.js";
       // the step's own buttons right under its cells: a hand holding a skitt never scrolls
       // past the whole board (over a hundred cells) to skip it
       h("div", { class: "st-actions needs-referee" },
-        h("button", { type: "button", id: "st-start", onclick: () => act("start", {}) },
+        h("button", { type: "button", id: "st-start", onclick: () => act("start", { run: view ? view.run : 0 }) },
           t("Start the self-test")),
         h("button", { type: "button", class: "secondary", id: "st-skip", hidden: true,
           onclick: () => act("skip", { run: view.run, step: view.walk.step.index }) },
           t("Skip this step")),
         h("button", { type: "button", class: "secondary", id: "st-stop", hidden: true,
-          onclick: () => act("stop", {}) }, t("Stop and keep the sheet"))),
+          onclick: () => act("stop", { run: view.run }) }, t("Stop and keep the sheet"))),
       h("div", { id: "st-board", hidden: true },
         h("ul", { class: "st-steps", id: "st-steps" }),
         h("details", { class: "st-all", id: "st-all" },
@@ -44,8 +45,10 @@ import { dateTime, nt, t } from "./words.js";
   async function act(what, body) {
     const r = await api(`/api/referee/selftest/${what}`, body);
     if (r.ok) { show(r.data); return; }
+    // started, stopped or moved on at another screen meanwhile: the page catches up and
+    // says so (the 409's message, in the page's language)
     if (r.status === 409 && r.data && r.data.selftest) show(r.data.selftest);
-    toast(errorText(r));
+    toast(r.status === 409 && r.data && r.data.message ? r.data.message : errorText(r));
   }
 
   function cellTile(n, c) {

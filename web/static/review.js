@@ -6,6 +6,7 @@ import { Skitter } from "./live.js";
 import { drawBoard } from "./board-drawing.js";
 import { h, $, toast } from "./dom.js";
 import { num, t } from "./words.js";
+import { drawn, staleText } from "./tablet-send.js";
 
 export const Review = (() => {
   const SPEEDS = { "1": 1, "0.25": 0.25 };
@@ -135,21 +136,37 @@ export const Review = (() => {
     playing = null;
   }
 
+  // Showing the review on the scoreboard is a change like any other: it carries the state
+  // the referee saw when they opened the review (ending it, the state drawn now). Made after
+  // the match changed, it is refused (409) and the toast says what changed; the review then
+  // counts as seen on the match as it is, so the next tap goes through.
+  function refused(r) {
+    if (r.status === 409) {
+      seen = drawn();
+      toast(staleText(r, t("Not shown on the scoreboard")));
+    } else toast(Skitter.errorText(r));
+  }
+
   async function sync() {
-    if (!shown || !data) return;
+    if (!shown || !data) return true;
+    const mine = seen || drawn();
     const r = await Skitter.api("/api/referee/review-show", {
       seq: data.seq, ms: Math.round(at), playing: !!playing, speed: playing ? playing.speed : 1,
+      seen: mine.seq, boot: mine.boot,
     });
-    if (!r.ok) toast(Skitter.errorText(r));
+    if (!r.ok) refused(r);
+    return r.ok;
   }
 
   async function toggleShow() {
     if (!data) return;
     shown = !shown;
-    if (shown) await sync();
+    if (shown) shown = await sync();
     else {
-      const r = await Skitter.api("/api/referee/review-show", { seq: null });
-      if (!r.ok) toast(Skitter.errorText(r));
+      const now = drawn();
+      const r = await Skitter.api("/api/referee/review-show",
+        { seq: null, seen: now.seq, boot: now.boot });
+      if (!r.ok) refused(r);
     }
     render();
   }

@@ -39,6 +39,12 @@ def stale_words(t: Words = ENGLISH) -> str:
     return t.gettext("the self-test has moved on since that step was shown")
 
 
+def stale_run_words(t: Words = ENGLISH) -> str:
+    """Why a start or a stop made on an older view of the self-test was refused."""
+    return t.gettext("someone else started or stopped the self-test since this page showed "
+                     "it: nothing was changed; it now shows the self-test as it is")
+
+
 class SelfTestRun:
     """At most one walk at a time for ``table``; the last sheet in ``directory``."""
 
@@ -59,6 +65,12 @@ class SelfTestRun:
         self.unsaved: Sheet | None = None
         """The last sheet while the disk has refused it (full): kept here and written at
         the next look at the self-test once there is room."""
+
+    def check_run(self, run: int) -> None:
+        """Refuse a start or a stop decided on the view of walk ``run`` when another walk
+        has started since (:class:`StaleStep`, HTTP 409)."""
+        if run != self.runs:
+            raise StaleStep(stale_run_words(), "selftest.run")
 
     def start(self) -> None:
         sensing = self.table.sensing

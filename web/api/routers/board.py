@@ -19,7 +19,7 @@ from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch, SensingAct
+from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch, LayOut
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
 
@@ -75,7 +75,10 @@ async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
 
 
 @change("/lay-out", summary="Put the simulated board where the match expects it")
-async def lay_out(table: TableDep, _: Referee, body: SensingAct | None = None) -> dict[str, Any]:
-    """A decision (the board as the match expects), so it carries the ``seq`` seen."""
-    return await _act(table, lambda sim: table.watch.lay_out(), seq=body.seq if body else None,
-                      boot=body.boot if body else None)
+async def lay_out(body: LayOut, table: TableDep, _: Referee) -> dict[str, Any]:
+    """A decision (the board as the match expects), so it carries the ``seq`` seen: refused
+    (409, saying what changed) when the match changed since."""
+    def act(sim: SimulatedBoard) -> None:
+        table.check_seq(body.seq)
+        table.watch.lay_out()
+    return await _act(table, act, seq=body.seq, boot=body.boot)

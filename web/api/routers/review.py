@@ -53,5 +53,8 @@ async def get_review_file(seq: PathNumber, table: TableDep) -> Response:
 @router.post("/referee/review-show", response_model=Snapshot, responses=CHANGE_ANSWERS,
              summary="Mirror a review on the scoreboard, or end it")
 async def post_review_show(body: ReviewShow, table: TableDep, _: Referee) -> dict[str, Any]:
-    shown = None if body.seq is None else body.model_dump()
-    return await change_on_writer(table, lambda: table.show_review(shown))
+    """A change like any other: made on the state the referee saw (``seen``), refused (409,
+    saying what changed) when the match changed since."""
+    shown = None if body.seq is None else body.model_dump(exclude={"seen", "boot"})
+    return await change_on_writer(table, lambda: table.show_review(shown), seq=body.seen,
+                                  boot=body.boot)

@@ -23,7 +23,7 @@ from web.api.routers.scoreboard import page_route
 from web.api.schemas import Strict
 from web.i18n import current
 from web.table.audit_read import read_audit
-from web.table.selftest_run import SelfTestRun, StaleStep, stale_words
+from web.table.selftest_run import SelfTestRun, StaleStep, stale_run_words, stale_words
 from web.table.table import Table
 
 if TYPE_CHECKING:
@@ -52,6 +52,11 @@ class AuditView(Described):
     cells: list[dict[str, Any]] = Field(description="Per cell: changes, matches in which it "
                                         "changed, `silent_for`, `flagged` kinds, `muted_in`.")
     fields: list[dict[str, Any]] = Field(description="Per field: sensed shots, amended, rate.")
+
+
+class Seen(Strict):
+    run: int = Field(ge=0, description="The self-test's `run` as shown (409 when another walk "
+                     "started or stopped since).")
 
 
 class Skip(Strict):
@@ -96,31 +101,46 @@ async def view(request: Request, table: TableDep) -> Any:
 
 @router.post("/api/referee/selftest/start", response_model=SelfTestView,
              responses=CHANGE_ANSWERS, summary="Start the board self-test (pauses sensing)")
-async def start(request: Request, table: TableDep, _: Referee) -> Any:
+async def start(body: Seen, request: Request, table: TableDep, _: Referee) -> Any:
     run = _run(request)
-    return await _on_sensing(table, run, run.start)
+
+    def act() -> None:
+        run.check_run(body.run)
+        run.start()
+    return await _stale_said(table, run, act, stale_run_words)
 
 
 @router.post("/api/referee/selftest/skip", response_model=SelfTestView,
              responses=CHANGE_ANSWERS, summary="Move on from the step shown")
 async def skip(body: Skip, request: Request, table: TableDep, _: Referee) -> Any:
     run = _run(request)
+    return await _stale_said(table, run, lambda: run.skip(body.run, body.step), stale_words)
+
+
+async def _stale_said(table: Table, run: SelfTestRun, act: Callable[[], object],
+                      words: Callable[[Any], str]) -> Any:
+    """``act``, or, made on an older view of the self-test, 409 saying so with the
+    self-test as it is now."""
     try:
-        return await _on_sensing(table, run, lambda: run.skip(body.run, body.step))
+        return await _on_sensing(table, run, act)
     except StaleStep as exc:
         t = current()
-        return JSONResponse({"detail": stale_words(t), "field": exc.field,
-                             "message": t.gettext("Someone else moved the self-test on first: "
-                                                  "it now shows the next step"),
+        message = t.gettext("Someone else moved the self-test on first: it now shows the "
+                            "next step") if exc.field == "selftest.step" else words(t)
+        return JSONResponse({"detail": words(t), "field": exc.field, "message": message,
                              "selftest": await _on_sensing(table, run, lambda: None)},
                             status_code=409)
 
 
 @router.post("/api/referee/selftest/stop", response_model=SelfTestView,
              responses=CHANGE_ANSWERS, summary="End the self-test now and keep its sheet")
-async def stop(request: Request, table: TableDep, _: Referee) -> Any:
+async def stop(body: Seen, request: Request, table: TableDep, _: Referee) -> Any:
     run = _run(request)
-    return await _on_sensing(table, run, run.stop)
+
+    def act() -> None:
+        run.check_run(body.run)
+        run.stop()
+    return await _stale_said(table, run, act, stale_run_words)
 
 
 # The check sheet in the language asked for, its catalog for its script.

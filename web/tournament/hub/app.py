@@ -42,6 +42,7 @@ from web.tournament.hub import view
 from web.tournament.hub.feed import Feed
 from web.tournament.hub.field_api import pages as field_pages
 from web.tournament.hub.field_api import router as field_router
+from web.tournament.hub.field_changes import StaleChange
 from web.tournament.hub.offering import offer_games, withdraw
 from web.tournament.hub.overlay import router as overlay_router
 from web.tournament.hub.printouts import router as print_router
@@ -237,11 +238,14 @@ def _refused(exc: Exception) -> HTTPException:
     return HTTPException(422, detail=detail(exc))
 
 
-def _change(hub: Hub, change: Callable[..., T], *args: Any) -> T:
-    """One change of the tournament (``change(*args)``): refused, a 422 in the request's words;
-    made, the page is woken."""
+def _change(hub: Hub, change: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """One change of the tournament (``change(*args, **kwargs)``): made on a stale version, a
+    409 saying what changed since; refused, a 422 in the request's words; made, the page is
+    woken."""
     try:
-        made = change(*args)
+        made = change(*args, **kwargs)
+    except StaleChange as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=detail(exc)) from None
     except TournamentError as exc:
         raise _refused(exc) from None
     hub.changed()
@@ -263,7 +267,7 @@ async def remove_player(name: str, hub: HubDep, _: Referee) -> dict[str, Any]:
 @api.post("/swiss-rounds", response_model=PlannedRounds,
           summary="Set how many Swiss rounds are played")
 async def swiss_rounds(body: SwissRounds, hub: HubDep, _: Referee) -> dict[str, Any]:
-    _change(hub, hub.tournament.set_swiss_rounds, body.count)
+    _change(hub, hub.tournament.set_swiss_rounds, body.count, seen=body.seq)
     return {"planned_rounds": hub.tournament.planned_rounds()}
 
 
@@ -303,7 +307,9 @@ async def assign_board(number: PathNumber, table: PathNumber, body: BoardChoice,
         board = None if body.board in (None, "") else check_board_id(body.board)
         before = next((p.board for p in hub.tournament.store.pairings(number)
                        if p.table == table), None)
-        hub.tournament.assign_board(number, table, board)
+        hub.tournament.assign_board(number, table, board, seen=body.seq)
+    except StaleChange as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=detail(exc)) from None
     except (TournamentError, WireError) as exc:
         raise _refused(exc) from None
     if before is not None and before != board:  # the game moved: its old board lets it go

@@ -14,8 +14,13 @@ class NewPlayer(BaseModel):
     name: ShownText = Field(max_length=200)
 
 
+SEEN = Field(ge=0, description="The tournament's version the referee saw (`field_seq`): "
+             "409 when it changed since.")
+
+
 class BoardChoice(BaseModel):
     board: str | None = Field(default=None, max_length=64)
+    seq: int = SEEN
 
 
 class PairRound(BaseModel):
@@ -26,6 +31,7 @@ class PairRound(BaseModel):
 
 class SwissRounds(BaseModel):
     count: int
+    seq: int = SEEN
 
 
 class FormatChoice(BaseModel):

@@ -181,12 +181,21 @@ class Tournament:
         """The rounds of the Swiss (or round robin) stage: the standings count these."""
         return [n for n, system in self.store.round_numbers() if system != KNOCKOUT]
 
-    def set_swiss_rounds(self, count: int) -> None:
+    def set_swiss_rounds(self, count: int, *, seen: int | None = None) -> None:
+        """Plan ``count`` Swiss rounds, decided on the tournament's version ``seen`` (the
+        API always gives it): ``field_changes.StaleChange`` when it changed since."""
+        from web.tournament.hub.field_changes import check_seen  # it imports us
+
         if not 1 <= count <= 30:
             raise TournamentError(MARK.gettext("a Swiss tournament has 1 to 30 rounds"))
-        if count < len(self.store.round_numbers()):
-            raise TournamentError(MARK.gettext("that many rounds have already been played"))
-        self.store.set_meta("swiss_rounds", str(count))
+        with self.store.batch():
+            if seen is not None:
+                check_seen(self, seen)
+            if count < len(self.store.round_numbers()):
+                raise TournamentError(MARK.gettext("that many rounds have already been played"))
+            self.store.set_meta("swiss_rounds", str(count))
+            self.store.log_field_change("swiss_rounds", Sentence(MARK.gettext(
+                "{count} Swiss rounds planned"), count=count), at=self.clock.now())
 
     def round_open(self, number: int) -> list[Pairing]:
         """The pairings of round ``number`` still waiting for a result (byes never wait)."""
@@ -275,11 +284,25 @@ class Tournament:
         blacks = Counter(p.black for p in pairings if not p.is_bye)
         return swiss(ranked, scores, played, had_bye, blacks)
 
-    def assign_board(self, round_number: int, table: int, board: str | None) -> None:
-        try:
-            self.store.set_pairing_board(round_number, table, board)
-        except HubStoreError as exc:
-            raise TournamentError(exc) from None
+    def assign_board(self, round_number: int, table: int, board: str | None, *,
+                     seen: int | None = None) -> None:
+        """Put table ``table`` of round ``round_number`` on ``board`` (None: on none),
+        decided on the tournament's version ``seen`` (the API always gives it):
+        ``field_changes.StaleChange`` when it changed since."""
+        from web.tournament.hub.field_changes import check_seen  # it imports us
+
+        with self.store.batch():
+            if seen is not None:
+                check_seen(self, seen)
+            try:
+                self.store.set_pairing_board(round_number, table, board)
+            except HubStoreError as exc:
+                raise TournamentError(exc) from None
+            self.store.log_field_change("board", Sentence(MARK.gettext(
+                "table {table} of round {round} moved to board {board}")
+                if board else MARK.gettext("table {table} of round {round} taken off its board"),
+                table=table, round=round_number, board=board or ""),
+                at=self.clock.now(), round_number=round_number)
 
     # Results -------------------------------------------------------------------------
 

@@ -44,8 +44,12 @@ function boardPicker(s, round, p) {
   if (p.board && !names.includes(p.board)) names.push(p.board);
   const select = h("select", {}, h("option", { value: "" }, "—"),
     names.map((name) => h("option", { value: name, selected: name === p.board }, name)));
+  // the version the referee saw when the list was drawn: a change made meanwhile at
+  // another screen is refused (409), and the toast says what changed
+  const seen = s.field_seq;
   select.addEventListener("change", () => act(Common.data(
-    `/api/rounds/${round}/tables/${p.table}/board`, { board: select.value || null }), Common.t("board set")));
+    `/api/rounds/${round}/tables/${p.table}/board`,
+    { board: select.value || null, seq: seen }), Common.t("board set")));
   return select;
 }
 
@@ -262,7 +266,8 @@ $("#add-player").addEventListener("submit", (ev) => {
 });
 $("#swiss").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(Common.data("/api/swiss-rounds", { count: Number($("#swiss-count").value) }));
+  act(Common.data("/api/swiss-rounds",
+    { count: Number($("#swiss-count").value), seq: snap ? snap.field_seq : 0 }));
 });
 $("#format-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
