@@ -146,7 +146,7 @@ def test_pairing_on_an_old_picture_of_the_field_is_refused_saying_what_changed(
         hub: Hub, hub_referee: TestClient) -> None:
     for name in ("Ann", "Bob", "Cid", "Dee"):
         hub_referee.post("/api/players", json={"name": name})
-    assert hub_referee.post("/api/system", json={"system": "swiss"}).status_code == 200
+    assert hub_referee.post("/api/system", json={"system": "swiss", **seen(hub_referee)}).status_code == 200
     assert hub_referee.post("/api/rounds", json=seen(hub_referee)).status_code == 200
     play_round(hub.tournament)
     # Two referees look at the hub page; one drops Dee, the other then pairs round 2 on the
@@ -330,7 +330,7 @@ def test_a_format_the_boards_cannot_play_is_refused(hub_referee: TestClient) -> 
 
 def test_swiss_rounds_set_on_an_old_version_are_refused_saying_what_changed(
         hub_referee: TestClient, hub: Hub) -> None:
-    hub_referee.post("/api/system", json={"system": "swiss"})
+    hub_referee.post("/api/system", json={"system": "swiss", **seen(hub_referee)})
     for name in ("Ann", "Bob", "Cy", "Dee"):
         hub_referee.post("/api/players", json={"name": name})
     looked = seen(hub_referee)
@@ -363,3 +363,29 @@ def test_a_game_moved_on_an_old_version_is_refused_saying_what_changed(
     now = hub_referee.post("/api/rounds/1/tables/1/board",
                            json={"board": "board-8", **seen(hub_referee)})
     assert now.status_code == 200 and hub.tournament.store.pairings(1)[0].board == "board-8"
+
+
+def test_one_swiss_round_planned_is_said_in_the_singular(
+        hub_referee: TestClient) -> None:
+    hub_referee.post("/api/system", json={"system": "swiss", **seen(hub_referee)})
+    for name in ("Ann", "Bob"):
+        hub_referee.post("/api/players", json={"name": name})
+    looked = seen(hub_referee)
+    assert hub_referee.post("/api/swiss-rounds", json={"count": 1, **looked}).status_code == 200
+    for lang, words in (("en", "1 Swiss round planned"), ("de", "1 Schweizer Runde geplant")):
+        stale = hub_referee.post(f"/api/swiss-rounds?lang={lang}", json={"count": 2, **looked})
+        assert stale.status_code == 409 and words in stale.json()["detail"], stale.text
+        assert "rounds planned" not in stale.json()["detail"]
+
+
+def test_a_pairing_system_chosen_on_an_old_version_is_refused_saying_what_changed(
+        hub_referee: TestClient, hub: Hub) -> None:
+    hub_referee.post("/api/players", json={"name": "Ann"})
+    looked = seen(hub_referee)
+    # Another referee chooses Swiss first, at another screen.
+    assert hub_referee.post("/api/system", json={"system": "swiss", **looked}).status_code == 200
+    stale = hub_referee.post("/api/system", json={"system": "round_robin", **looked})
+    assert stale.status_code == 409, stale.text
+    assert "Swiss pairing chosen" in stale.json()["detail"]
+    assert hub.tournament.system == "swiss"
+    assert hub_referee.post("/api/system", json={"system": "round_robin"}).status_code == 422

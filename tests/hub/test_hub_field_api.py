@@ -40,7 +40,7 @@ def field_seq(c: TestClient) -> int:
 
 
 def six_players_paired(c: TestClient, hub: Hub) -> None:
-    assert c.post("/api/system", json={"system": "swiss"}).status_code == 200
+    assert c.post("/api/system", json={"system": "swiss", "seq": field_seq(c)}).status_code == 200
     for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"):
         assert c.post("/api/players", json={"name": name}).status_code == 200
     assert c.post("/api/swiss-rounds",

@@ -24,7 +24,7 @@ DE = {"Accept-Language": "de-DE,de;q=0.9"}
 
 
 def paired_unplayed(c: TestClient) -> None:
-    assert c.post("/api/system", json={"system": "swiss"}).status_code == 200
+    assert c.post("/api/system", json={"system": "swiss", "seq": field_seq(c)}).status_code == 200
     for name in ("Ann", "Ben", "Cat", "Dan"):
         assert c.post("/api/players", json={"name": name}).status_code == 200
     assert c.post("/api/rounds", json={"seq": field_seq(c)}).status_code == 200

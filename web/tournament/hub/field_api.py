@@ -37,6 +37,7 @@ Seen = Field(ge=0, description="The tournament's version the referee saw (`field
 
 class SystemChoice(Strict):
     system: Literal["round_robin", "swiss"]
+    seq: int = Seen
 
 
 class LateEntry(Strict):
@@ -91,7 +92,7 @@ async def _change(request: Request, run: Callable[[], Any]) -> dict[str, Any]:
              summary="Choose round robin or Swiss pairing before round 1")
 async def choose_system(body: SystemChoice, request: Request, _: Referee) -> dict[str, Any]:
     t = _tournament(request)
-    return await _change(request, lambda: t.set_system(body.system))
+    return await _change(request, lambda: t.set_system(body.system, seen=body.seq))
 
 
 @router.post("/late-entries", response_model=FieldChanged,

@@ -155,13 +155,19 @@ class Tournament:
             return rounds[0][1]
         return self.store.get_meta("system") or system_for(len(self.store.players()))
 
-    def set_system(self, system: str) -> None:
+    def set_system(self, system: str, *, seen: int | None = None) -> None:
+        """Choose the pairing system before round 1, decided on the tournament's version
+        ``seen`` (the API always gives it): ``field_changes.StaleChange`` when it changed."""
+        from web.tournament.hub.field_changes import check_seen  # it imports us
+
         if system not in (ROUND_ROBIN, SWISS):
             raise TournamentError(MARK.gettext("the pairing system is round_robin or swiss"))
         if self.store.round_numbers():
             raise TournamentError(MARK.gettext(
                 "the pairing system is fixed once the first round is paired"))
         with self.store.batch():
+            if seen is not None:
+                check_seen(self, seen)
             self.store.set_meta("system", system)
             self.store.log_field_change(
                 "system", Sentence(MARK.gettext("Swiss pairing chosen")) if system == SWISS
@@ -194,8 +200,8 @@ class Tournament:
             if count < len(self.store.round_numbers()):
                 raise TournamentError(MARK.gettext("that many rounds have already been played"))
             self.store.set_meta("swiss_rounds", str(count))
-            self.store.log_field_change("swiss_rounds", Sentence(MARK.gettext(
-                "{count} Swiss rounds planned"), count=count), at=self.clock.now())
+            self.store.log_field_change("swiss_rounds", Sentence(MARK.ngettext(
+                "{n} Swiss round planned", "{n} Swiss rounds planned", count), n=count), at=self.clock.now())
 
     def round_open(self, number: int) -> list[Pairing]:
         """The pairings of round ``number`` still waiting for a result (byes never wait)."""

@@ -106,12 +106,28 @@ const HubField = (() => {
   }));
 
   // Before round 1: round robin or Swiss (the choice stays while being made).
-  $("#system-choice").addEventListener("change", () => { $("#system-form").dataset.dirty = "1"; });
+  // The choice is made on the version seen when it was picked: made meanwhile at another
+  // screen (players entered, the other system chosen), it is refused saying what changed.
+  $("#system-choice").addEventListener("change", () => {
+    const form = $("#system-form");
+    form.dataset.dirty = "1";
+    if (!form.dataset.seen && snap) form.dataset.seen = String(snap.field_seq);
+  });
   $("#system-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    const result = await Common.api("/api/system", { system: $("#system-choice").value });
-    delete $("#system-form").dataset.dirty;
-    Common.toast(result.ok ? result.data.done : Common.errorText(result), result.ok);
+    const form = $("#system-form");
+    const seen = form.dataset.seen ? Number(form.dataset.seen) : (snap ? snap.field_seq : 0);
+    const result = await Common.api("/api/system", { system: $("#system-choice").value, seq: seen });
+    if (result.ok || result.status !== 409) {
+      delete form.dataset.dirty;
+      delete form.dataset.seen;
+      Common.toast(result.ok ? result.data.done : Common.errorText(result), result.ok);
+      return;
+    }
+    // Told what changed: the choice stays, and a second press decides on today's picture.
+    if (snap) form.dataset.seen = String(snap.field_seq);
+    Common.toast(Common.errorText(result) + ". " +
+      Common.t("Your entries are kept: press again to make the change as things are now."), false);
   });
 
   return { render };
