@@ -146,7 +146,8 @@ def test_pairing_on_an_old_picture_of_the_field_is_refused_saying_what_changed(
         hub: Hub, hub_referee: TestClient) -> None:
     for name in ("Ann", "Bob", "Cid", "Dee"):
         hub_referee.post("/api/players", json={"name": name})
-    assert hub_referee.post("/api/system", json={"system": "swiss", **seen(hub_referee)}).status_code == 200
+    chosen = hub_referee.post("/api/system", json={"system": "swiss", **seen(hub_referee)})
+    assert chosen.status_code == 200
     assert hub_referee.post("/api/rounds", json=seen(hub_referee)).status_code == 200
     play_round(hub.tournament)
     # Two referees look at the hub page; one drops Dee, the other then pairs round 2 on the

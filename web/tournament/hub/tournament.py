@@ -200,8 +200,9 @@ class Tournament:
             if count < len(self.store.round_numbers()):
                 raise TournamentError(MARK.gettext("that many rounds have already been played"))
             self.store.set_meta("swiss_rounds", str(count))
-            self.store.log_field_change("swiss_rounds", Sentence(MARK.ngettext(
-                "{n} Swiss round planned", "{n} Swiss rounds planned", count), n=count), at=self.clock.now())
+            planned = Sentence(MARK.ngettext(
+                "{n} Swiss round planned", "{n} Swiss rounds planned", count), n=count)
+            self.store.log_field_change("swiss_rounds", planned, at=self.clock.now())
 
     def round_open(self, number: int) -> list[Pairing]:
         """The pairings of round ``number`` still waiting for a result (byes never wait)."""
