@@ -238,3 +238,37 @@ def test_a_tap_pressed_clearly_before_a_landing_but_reaching_the_table_after_it_
     assert rig.shots() == [{"by": "black", "delta": {}}, {"by": "white", "delta": {YELLOW: 1}}]
     assert rig.table.tracker.mode == "ready", rig.table.tracker.status()
     assert rig.flags() == []
+
+
+def test_turn_ended_waits_for_a_board_that_keeps_moving_a_second_at_most(
+    rig: OrderRig,
+) -> None:
+    """A skitt rocks on the edge of Bo's yellow, its cell flickering for three seconds, as
+    the referee taps "turn ended": the tap waits for the board to come to rest, but not for
+    ever; a second later it stands, and Ann's turn is over while the skitt still rocks."""
+    table = rig.table
+    assert table.sensing is not None
+    cell = table.sensing.profile.fields[YELLOW].cells[0]
+
+    def rock(seconds: float) -> None:  # the cell turns on and off every 100 ms
+        for _ in range(round(seconds / 0.1)):
+            on = cell in table.sensing.simulator.snapshot()
+            table.on_simulator(lambda sim, on=on: sim.magnet_leaves(cell) if on
+                               else sim.magnet_arrives(cell))
+            rig.run(0.1)
+
+    rock(0.2)
+    rig.turn_ended()
+    assert table.watch.waiting_press()
+    rock(0.6)
+    assert rig.shots() == [], "the tap waits while the board moves"
+    rock(0.6)
+    assert rig.shots() == [{"by": "black", "delta": {}}]
+    assert table.sensing.pipeline.moving_since() is not None, "the skitt still rocks"
+    rock(1.0)
+    if cell in table.sensing.simulator.snapshot():  # it comes off the yellow in the end
+        table.on_simulator(lambda sim: sim.magnet_leaves(cell))
+    rig.wait_out()
+    assert rig.shots() == [{"by": "black", "delta": {}}]
+    assert table.tracker.mode == "ready", table.tracker.status()
+    assert rig.flags() == []

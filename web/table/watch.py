@@ -57,6 +57,11 @@ from web.table.sensing import Sensing, no_source_view
 from web.table.snapshot import sensing_part
 from web.table.virtual_board import land_skitt
 
+PRESS_WAIT_S = 1.0
+"""How long a person's step that ended a turn waits for a moving board to come to rest; then
+it stands as pressed, and what the board does after is ordered against the press (an
+unorderable landing is asked about, a later one is the next player's shot)."""
+
 QUEUE_LIMIT = 100
 """Readings kept while judging is held; one more sends the board to the referee."""
 
@@ -315,11 +320,13 @@ class Watch:
 
     def _press_unanswered(self) -> Sensed | None:
         """A press that waited for a movement the debouncer then dropped (a blip): it
-        stands as pressed once the board is at rest with nothing left to judge."""
+        stands as pressed once the board is at rest with nothing left to judge, or once it
+        has waited :data:`PRESS_WAIT_S` for a board that keeps moving."""
         pressed = self._pressed
         if pressed is None or pressed.stored or self._holds or self._queue:
             return None
-        if self.sensing is not None and self.sensing.pipeline.moving_since() is not None:
+        if self.sensing is not None and self.sensing.pipeline.moving_since() is not None \
+                and self.clock.now() - pressed.at < PRESS_WAIT_S:
             return None
         self._pressed = replace(pressed, stored=True)
         self._holds += 1
