@@ -65,6 +65,9 @@ class Tracker:
         self._reading: BoardReading | None = None
         self._expected: Expectation | None = None
         self._note_text = ""
+        self._after_gap = False
+        """The note says sensing resumed and the board is being checked (a new note ends
+        it): the first reading that disagrees then says the board changed in the gap."""
         self._refusal: Why | None = None
         """The rules' refusal the note tells of, as data for the pages' words."""
         self._override: Override | None = None
@@ -89,6 +92,7 @@ class Tracker:
     def _note(self, text: str) -> None:
         self._note_text = text
         self._refusal = None
+        self._after_gap = False
 
     # Inputs --------------------------------------------------------------------------
 
@@ -113,7 +117,7 @@ class Tracker:
             # (a review that a change during a restore started follows the board: once that
             # change is gone again, it is the restore again)
             self._restore_step(seen, judged)
-        elif self._note.startswith("sensing resumed"):
+        elif self._after_gap:
             self._note = "the board changed while sensing was interrupted"
         return None
 
@@ -370,6 +374,7 @@ class Tracker:
         if not self._paused_by:
             if self._reading is not None:
                 self._note = "sensing resumed: checking the board"
+                self._after_gap = True
             self._mode, self._base, self._suspect = "review", None, None
             self._reading = None
             self._question, self._asked_on = None, None
