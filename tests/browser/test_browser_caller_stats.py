@@ -48,6 +48,18 @@ def play_match(ctx: Any, server: LiveServer, black: str, white: str,
         post(ctx, server, "/api/match/steps", {"step": step})
 
 
+def three_matches_played(browser: Any, server: LiveServer) -> None:
+    """Three matches: Ann and Bo twice (the second typed "bo" and "ANN"), then Cy and Ann."""
+    setup = context(browser, SIZES["tv"])
+    try:
+        referee_request(setup, server)
+        play_match(setup, server, "Ann", "Bo", MATCH_1)
+        play_match(setup, server, "bo", "ANN", MATCH_2)
+        play_match(setup, server, "Cy", "Ann", MATCH_2)
+    finally:
+        setup.close()
+
+
 def test_sound_turned_on_at_the_tv_plays_after_a_shot(browser: Any, server: LiveServer) -> None:
     require_espeak()
     from playwright.sync_api import expect
@@ -151,14 +163,7 @@ def test_the_new_match_form_offers_known_names(browser: Any, server: LiveServer)
 def test_stats_page_at_every_size(browser: Any, server: LiveServer) -> None:
     from playwright.sync_api import expect
 
-    setup = context(browser, SIZES["tv"])
-    try:
-        referee_request(setup, server)
-        play_match(setup, server, "Ann", "Bo", MATCH_1)
-        play_match(setup, server, "bo", "ANN", MATCH_2)
-        play_match(setup, server, "Cy", "Ann", MATCH_2)
-    finally:
-        setup.close()
+    three_matches_played(browser, server)
     for name, size in SIZES.items():
         ctx = context(browser, size)
         try:
@@ -191,14 +196,7 @@ def test_head_to_head_shows_the_players_chosen_even_when_an_older_answer_comes_l
     resize of the screen keeps their choice."""
     from playwright.sync_api import expect
 
-    setup = context(browser, SIZES["tv"])
-    try:
-        referee_request(setup, server)
-        play_match(setup, server, "Ann", "Bo", MATCH_1)
-        play_match(setup, server, "bo", "ANN", MATCH_2)
-        play_match(setup, server, "Cy", "Ann", MATCH_2)
-    finally:
-        setup.close()
+    three_matches_played(browser, server)
     ctx = context(browser, SIZES["tablet"])
     try:
         page = ctx.new_page()
