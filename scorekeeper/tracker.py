@@ -399,9 +399,10 @@ class Tracker:
             reading, expected = self._override.adjust(reading, expected)
         diffs = board_differences(reading, expected) if reading and expected else {}
         bigs = big_differences(reading, expected) if reading and expected else {}
+        bridges = tuple(sorted(reading.bridges)) if reading and expected else ()
         return TrackerStatus(
             mode=self.mode,
-            message=self._message(expected, diffs, bigs, bool(reading and reading.bridges)),
+            message=self._message(expected, diffs, bigs, bridges),
             expected=board,
             differences=diffs,
             big_differences=bigs,
@@ -410,11 +411,12 @@ class Tracker:
             full=full_fields(reading) if reading else (),
             settled=self._reading is not None,
             refusal=self._refusal,
+            bridges=bridges,
         )
 
     def _message(
         self, expected: Expectation | None, diffs: Mapping[str, int], bigs: Mapping[str, str],
-        bridge: bool,
+        bridges: tuple[tuple[str, str], ...],
     ) -> str:
         mode = self.mode
         if mode == "paused":
@@ -437,7 +439,7 @@ class Tracker:
             where = "the minus field" if name == "minus" else name
             return (f"{where} is as full as its sensors can count: referee to say how many "
                     f"skitts {self._question.shot.by}'s shot added there")
-        what = describe_differences(diffs, bigs, bridge)
+        what = describe_differences(diffs, bigs, bridges)
         if mode == "restore":
             return f"restore the board: {what}"
         lead = self._note or "the board differs from the match"

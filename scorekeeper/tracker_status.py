@@ -6,7 +6,7 @@ the tablet and the referee; the words for what must change on the board are made
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -40,6 +40,9 @@ class TrackerStatus:
     the board is not judged yet, which is no fault."""
     refusal: Why | None = None
     """The rules' refusal of the sensed shot that put the board to the referee, as data."""
+    bridges: tuple[tuple[str, str], ...] = ()
+    """Bridges a skitt lies on that the match does not expect (a chain's skitt the rules
+    took back to the pot, R15), each as the two fields it joins: a restore clears them."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,10 +56,13 @@ class TrackerStatus:
             "full": list(self.full),
             "settled": self.settled,
             "refusal": None if self.refusal is None else self.refusal.to_json(),
+            "bridges": [list(pair) for pair in self.bridges],
         }
 
 
-def describe_differences(diffs: Mapping[str, int], bigs: Mapping[str, str], bridge: bool) -> str:
+def describe_differences(
+    diffs: Mapping[str, int], bigs: Mapping[str, str], bridges: Iterable[tuple[str, str]],
+) -> str:
     """Plain words for what must change on the board, e.g. "take 2 off white.blue"."""
     parts: list[str] = []
     for name, diff in diffs.items():
@@ -69,6 +75,6 @@ def describe_differences(diffs: Mapping[str, int], bigs: Mapping[str, str], brid
             if what == "missing"
             else f"take {player}'s big skitt off its spot"
         )
-    if bridge:
-        parts.append("take the skitt off the bridge between fields")
+    for a, b in sorted(bridges):
+        parts.append(f"take the skitt off the bridge between {a} and {b}")
     return ", ".join(parts)

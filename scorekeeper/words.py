@@ -12,7 +12,7 @@ API's refusal messages both use it, so a page never translates by itself.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from scorekeeper.effects import EffectKind
@@ -128,13 +128,17 @@ def in_names(text: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
 
 def restore_instruction(
     differences: Mapping[str, int], big_differences: Mapping[str, str], names: Mapping[str, str],
-    *, blockades: Sequence[str] = (), t: Words = ENGLISH,
+    *, blockades: Sequence[str] = (), bridges: Iterable[Sequence[str]] = (),
+    t: Words = ENGLISH,
 ) -> str:
     """One calm sentence for putting the board back, e.g.
     ``Put back: take 3 skitts off Bo's red, 1 off the minus field``.
 
     ``blockades``: fields being cleared that the match now has blocked (flipping, R16): the
-    sentence says where the flipped skitts from the pot go, which no sensor asks for."""
+    sentence says where the flipped skitts from the pot go, which no sensor asks for.
+    ``bridges``: bridges a skitt lies on that the match does not expect (a chain's skitt,
+    R15), each as the two fields it joins: the sentence names them
+    (:func:`clear_bridge_words`)."""
     parts: list[str] = []
     verb_used: set[str] = set()
     order = sorted(differences.items(), key=lambda kv: (kv[1] < 0, kv[0] == "minus", kv[0]))
@@ -158,6 +162,8 @@ def restore_instruction(
             if what == "missing"
             else t.gettext("take {who}'s big skitt off its spot").format(who=who)
         )
+    for first, second in sorted((str(a), str(b)) for a, b in bridges):
+        parts.append(clear_bridge_words(first, second, names, t))
     if not parts:
         return t.gettext("Put the board back as the match shows it")
     text = t.gettext("Put back: {parts}").format(parts=", ".join(parts))
@@ -166,6 +172,21 @@ def restore_instruction(
         text += t.gettext("; then lay a flipped skitt from the pot on {where} (the blockades)"
                           ).format(where=where)
     return text
+
+
+def clear_bridge_words(first: str, second: str, names: Mapping[str, str],
+                       t: Words = ENGLISH) -> str:
+    """Taking a skitt off the bridge between two fields, in players' words: ``take the skitt
+    off the bridge between Bo's red and yellow`` for two fields of one side (as every
+    board's bridges are), each field said in full otherwise."""
+    side, _, colour = first.partition(".")
+    other, _, other_colour = second.partition(".")
+    if colour and other_colour and side == other:
+        return t.gettext("take the skitt off the bridge between {who}'s {first} and {second}"
+                         ).format(who=name_of(side, names, t), first=colour_words(colour, t),
+                                  second=colour_words(other_colour, t))
+    return t.gettext("take the skitt off the bridge between {first} and {second}").format(
+        first=field_words(first, names, t), second=field_words(second, names, t))
 
 
 def clearing_instruction(round_number: object, bigs: bool, t: Words = ENGLISH) -> str:
@@ -372,6 +393,7 @@ def board_status(
     turn = state.get("turn")
     differences = tracker.get("differences") or {}
     bigs = tracker.get("big_differences") or {}
+    bridges = tracker.get("bridges") or ()
     if mode == "paused":
         return t.gettext("Sensing is paused")
     if mode == "ready":
@@ -385,8 +407,8 @@ def board_status(
         asked = question_words(tracker.get("question"), names, t)
         if asked:
             return str(asked["alert"])
-    if mode == "restore" and (differences or bigs):
-        return restore_instruction(differences, bigs, names, t=t)
+    if mode == "restore" and (differences or bigs or bridges):
+        return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
     if mode == "review" and tracker.get("refusal"):
         return refused_shot_words(tracker, names, t)
     if mode == "review" and tracker.get("settled", True):
@@ -410,8 +432,9 @@ def refused_shot_words(
         reason=reason), t.gettext("The referee decides.")))
     differences = tracker.get("differences") or {}
     bigs = tracker.get("big_differences") or {}
-    if differences or bigs:
-        return f"{text} {restore_instruction(differences, bigs, names, t=t)}"
+    bridges = tracker.get("bridges") or ()
+    if differences or bigs or bridges:
+        return f"{text} {restore_instruction(differences, bigs, names, bridges=bridges, t=t)}"
     return text
 
 

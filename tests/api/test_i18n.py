@@ -9,7 +9,7 @@ from web_helpers import place_bigs, state, step
 
 from scorekeeper.words import moment, restore_instruction, turn_prompt
 from web.i18n import available, choose, language
-from web.table.snapshot import worded
+from web.table.snapshot import alerts, worded
 
 NAMES = {"black": "Ann", "white": "Bo"}
 DE = language("de")
@@ -170,6 +170,27 @@ def test_what_the_board_needs_reads_in_german_for_the_referee():
     assert board_status(restore, ready, NAMES, DE) == \
         "Zurücklegen: 1 Skitt auf Blau bei Ann legen"
 
+
+
+def test_a_chains_restore_names_the_bridge_in_german_for_the_tv_and_the_referee():
+    """The TV's alert and the referee's board line after a chain (R15) both say which
+    bridge to clear, by the fields it joins, in the player's name."""
+    from scorekeeper.words import board_status
+
+    snapshot = {
+        "given_names": NAMES, "state": {"phase": "playing", "turn": "white", "round": 1,
+                                        "board": {}, "blocked": [], "last_effects": []},
+        "link": {"up": True}, "sensors": {}, "storage": {"ok": True, "message": ""},
+        "tracker": {"mode": "restore", "message": "", "differences": {},
+                    "big_differences": {}, "bridges": [["white.red", "white.yellow"]]},
+        "log": [],
+    }
+    said = "Zurücklegen: den Skitt von der Brücke zwischen Rot und Gelb bei Bo nehmen"
+    assert worded(snapshot, "de")["alerts"][0] == {"kind": "restore", "message": said}
+    assert board_status(snapshot["tracker"], snapshot["state"], NAMES, DE) == said
+    english = alerts(snapshot["state"], snapshot, NAMES)
+    assert english[0]["message"] == (
+        "Put back: take the skitt off the bridge between Bo's red and yellow")
 
 def test_fields_handicaps_and_red_choices_are_worded_by_the_server_in_each_language(
     referee: TestClient,

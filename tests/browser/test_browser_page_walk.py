@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, live_server, serving, snap
+from browser_support import SIZES, LiveServer, live_server, serving, settled, snap
 from page_walk import look, untranslated
 from tv_support import post, step
 
@@ -163,3 +163,59 @@ def test_the_round_circles_stay_on_one_line_inside_the_panel_in_german(
         panels = page.evaluate(ROUND_CIRCLES)
         assert panels and all(p["rows"] == 1 and p["inside"] for p in panels), (path, panels)
     page.context.close()
+
+
+OPEN_EVERY_DETAILS = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+
+
+@pytest.mark.parametrize("size", ["tablet", "tablet-portrait"])
+def test_the_referee_pages_do_not_scroll_sideways_in_german_with_a_question_and_details_open(
+    browser: Any, server: LiveServer, size: str
+) -> None:
+    """The referee page and the tablet on a tablet, both ways, in German with the long names:
+    a full field's question open (its sentence names both players) and every details box
+    open (the log's raw steps, the sensor audit's and the self-test's every cell, the
+    tablet's forms): nothing pushes the page wider than the screen."""
+    from playwright.sync_api import expect
+    from tv_support import german, wait_for
+
+    w, h = SIZES[size]
+    page = german(browser, server, "/referee", (w, h))
+    api = page.context.request
+    assert api.post(server.url + "/api/referee/selftest/start", data={}).ok  # a kept sheet
+    assert api.post(server.url + "/api/referee/selftest/stop", data={}).ok
+    post(api, server, "/api/match/new", {"names": {"black": FIRST, "white": SECOND},
+                                         "first": "black"})
+    for player in ("black", "white"):
+        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
+        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
+                 and s["tracker"]["mode"] == "ready")
+    step(api, server, {"correct": {"board": {"white.blue": 13}, "reason": "Zählfehler"}})
+    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
+    # the first player's skitt fills the second player's blue: the referee is asked
+    assert api.post(server.url + "/api/board/place", data={"field": "white.blue"}).ok
+    wait_for(api, server, lambda s: s["tracker"]["mode"] == "question")
+    problems: list[str] = []
+    for path, question in (("/referee", "#question"), ("/tablet", "#sec-question")):
+        page.goto(f"{server.url}{path}?lang=de")
+        expect(page.locator(f"{question} .question-text")).to_contain_text(SECOND)
+        page.evaluate(OPEN_EVERY_DETAILS)
+        if path == "/referee":
+            expect(page.locator("#audit-summary")).not_to_have_text("Spielprotokoll wird "
+                                                                    "gelesen…")
+        settled(page)
+        width = page.evaluate("[document.documentElement.scrollWidth, "
+                              "document.documentElement.clientWidth]")
+        if width[0] > width[1]:
+            problems.append(f"{path} {w}x{h}: scrolls {width[0] - width[1]} px sideways")
+        seen = look(page)
+        for a, b in seen["overlaps"]:
+            problems.append(f"{path} {w}x{h}: {a!r} is drawn over {b!r}")
+        # (the log's raw step behind "Einzelheiten" is the step as stored, JSON on purpose)
+        words = [text for text in seen["texts"] if not text.startswith("{")]
+        for text in untranslated(words, [FIRST, SECOND, "Zählfehler"]):
+            problems.append(f"{path} {w}x{h}: English on a German page: {text}")
+        snap(page, f"walk-question-details-{size}-de{path.replace('/', '-')}", full_page=True)
+    page.context.close()
+    assert not problems, "\n".join(problems)

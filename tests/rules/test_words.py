@@ -36,6 +36,19 @@ def test_a_restore_is_one_calm_instruction_in_player_words():
         "Put back: put Ann's big skitt back on its spot")
 
 
+def test_a_chains_restore_names_the_bridge_to_take_off_by_the_fields_it_joins():
+    """After a chain the rules take its skitt back to the pot (R15): the restore says which
+    bridge it lies on, by the two fields it joins, in the player's name."""
+    chain = [("white.red", "white.yellow")]
+    assert restore_instruction({}, {}, NAMES, bridges=chain) == (
+        "Put back: take the skitt off the bridge between Bo's red and yellow")
+    both = restore_instruction({"minus": 1}, {}, NAMES,
+                               bridges=[("black.yellow", "black.blue"), *chain])
+    assert both == ("Put back: take 1 skitt off the minus field, take the skitt off the "
+                    "bridge between Ann's yellow and blue, take the skitt off the bridge "
+                    "between Bo's red and yellow")
+
+
 def test_the_round_and_the_game_are_moments_with_the_winner_named():
     state = {"phase": "play", "round_wins": {"black": 0, "white": 1},
              "last_effects": [{"kind": "round", "player": "white"}]}

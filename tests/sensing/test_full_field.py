@@ -40,6 +40,31 @@ def test_the_reference_board_counts_a_whole_default_round_on_one_field():
     assert CAP < TARGET + 2 <= Rules().pot  # so this file's long round does fill the field
 
 
+
+def test_a_colour_field_counts_its_circle_and_its_ring_and_is_full_only_at_both():
+    """Each colour field's fourteen cells (seven in its circle, seven in the ring a cluster
+    grows into) tell fourteen skitts apart, one a cell: the count goes on past the circle's
+    seven, and the field is full (the referee is asked) only when every cell reads, at 14.
+    Asking from seven on would put the round's winning shot of a default round (seven
+    skitts on one field) to the referee every time."""
+    from firmware_bridge.counts import field_capacities, field_counts
+    from firmware_bridge.simulator import SimulatedBoard
+    from scorekeeper.reading import BoardReading
+
+    board = SimulatedBoard(PROFILE, FakeClock())
+    capacity = field_capacities(PROFILE)
+    for name in PROFILE.field_names:
+        cells = PROFILE.fields[name].cells
+        assert len(set(cells)) == len(cells) == capacity[name], name
+        assert capacity[name] == (20 if name == "minus" else 14), name
+    for n in range(capacity[BLUE] + 3):
+        board.set_count(BLUE, n)
+        reading = BoardReading(counts=field_counts(PROFILE, board.snapshot()), at=0.0,
+                               capacity=capacity)
+        assert reading.count(BLUE) == min(n, 14), n
+        assert reading.saturated(BLUE) == (n >= 14), n
+        assert board.over(BLUE) == max(0, n - 14), n
+
 # -- through the virtual board (the web API) -----------------------------------------------
 
 

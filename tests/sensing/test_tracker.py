@@ -269,8 +269,27 @@ def test_expectation_reads_a_state():
 
 
 def test_differences_read_as_instructions():
-    text = describe_differences({"white.red": 2, "black.blue": -1}, {"white": "missing"}, True)
+    text = describe_differences({"white.red": 2, "black.blue": -1}, {"white": "missing"},
+                                [("white.red", "white.yellow")])
     assert text == (
         "take 2 skitts off white.red, add 1 skitt to black.blue, "
-        "put white's big skitt back on its spot, take the skitt off the bridge between fields"
+        "put white's big skitt back on its spot, "
+        "take the skitt off the bridge between white.red and white.yellow"
     )
+
+
+def test_after_a_chain_the_restore_names_the_bridge_its_skitt_lies_on():
+    """The rules take a chain's skitt back to the pot (R15): the board is restored until the
+    bridge is clear, and the tracker says which bridge, as data and in its words."""
+    t = ready_tracker(expect())
+    chain = ("white.red", "white.yellow")
+    assert t.observe(reading(bridges={chain}), expect()) == proposed(by="black", chain=chain)
+    t.sync(expect(turn="white"), after_shot=True)
+    status = t.status()
+    assert status.mode == "restore"
+    assert status.bridges == (chain,)
+    assert status.to_json()["bridges"] == [list(chain)]
+    assert status.message == (
+        "restore the board: take the skitt off the bridge between white.red and white.yellow")
+    assert t.observe(reading(), expect(turn="white")) is None
+    assert t.mode == "ready" and t.status().bridges == ()

@@ -277,7 +277,8 @@ def alerts(
             # a new round starts from an empty board: one instruction, not every field
             message = clearing_instruction(state.get("round"), bool(bigs), t)
         else:
-            message = restore_instruction(differences, bigs, names, blockades=blockades, t=t)
+            message = restore_instruction(differences, bigs, names, blockades=blockades,
+                                          bridges=tracker.get("bridges") or (), t=t)
         out.append({"kind": "restore", "message": message})
     elif tracker["mode"] == "review" and tracker.get("settled", True):
         # (before the first settled reading the board is not judged yet: no fault)
