@@ -7,29 +7,15 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from physics_flicks import landing_flick
 from serve_proc import ServeProcess
 from waiting import wait_until
 from web_helpers import logged_in, run_for, state
 
-from firmware_bridge.physics_board import PhysicsBoard
 from firmware_bridge.profile import load_profile
 from scorekeeper.clock import FakeClock
 
 PROFILE = load_profile()
-
-
-def landing_flick(player: str, seed: int = 0) -> tuple[float, float, str]:
-    """A flick of ``player``'s (speed in mm/s, angle in degrees) that comes to rest on a
-    field of an empty board with the served board's first seed, and that field."""
-    for speed in range(450, 1000, 25):
-        for angle in (0, 6, -6, 12, -12):
-            trial = PhysicsBoard(PROFILE, FakeClock(0.0), seed=seed)
-            final = trial.flick(player, float(speed), angle * 3.141592653589793 / 180) \
-                .outcome.final
-            fields = [f for f, fc in PROFILE.fields.items() if set(fc.cells) & final]
-            if len(final) == 1 and fields != ["minus"]:
-                return float(speed), float(angle), fields[0]
-    raise AssertionError(f"no flick of {player}'s lands on a field")
 
 
 @pytest.fixture
@@ -48,7 +34,7 @@ def bigs_placed(client: TestClient, clock: FakeClock) -> None:
 def test_a_flick_rolls_over_the_cells_and_is_scored_once_the_board_is_still(
         physics: TestClient, fake_clock: FakeClock) -> None:
     bigs_placed(physics, fake_clock)
-    speed, angle, field = landing_flick("black")
+    speed, angle, field = landing_flick(PROFILE, "black")
     answer = physics.post("/api/board/flick",
                           json={"player": "black", "speed": speed, "angle": angle})
     assert answer.status_code == 200, answer.text
@@ -103,7 +89,7 @@ def test_skitter_serve_board_physics_scores_a_flicked_shot(tmp_path: Path) -> No
         wait_until(lambda: served.get("/api/state")["log_length"] == 1, "black's big skitt")
         served.post("/api/board/big", {"player": "white", "on": True})
         wait_until(lambda: served.get("/api/state")["log_length"] == 2, "white's big skitt")
-        speed, angle, field = landing_flick("black")
+        speed, angle, field = landing_flick(PROFILE, "black")
         served.post("/api/board/flick", {"player": "black", "speed": speed, "angle": angle})
         body = wait_until(lambda: (s := served.get("/api/state"))["log_length"] == 3 and s,
                           "the flicked shot", timeout=10)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from physics_flicks import landing_flick
 
 from firmware_bridge.physics import Geometry, Physics, play
 from firmware_bridge.physics_board import PhysicsBoard
@@ -18,22 +19,17 @@ PROFILE = load_profile()
 LAUNCH = {p: cells[0] for p, cells in PROFILE.launch.items()}
 
 
-def landing_flick(board: PhysicsBoard) -> tuple[float, float]:
-    """A flick of black's (speed, angle) whose skitt comes to rest on a cell, tried on a
-    board like ``board`` (same seed): the same flick lands there."""
-    for speed in range(400, 1000, 25):
-        for angle in (0.0, 0.1, -0.1, 0.2):
-            trial = PhysicsBoard(PROFILE, FakeClock(0.0), seed=board.seed)
-            if trial.flick("black", float(speed), angle).outcome.final:
-                return float(speed), angle
-    raise AssertionError("no flick lands on a cell")
+def landing_flick_of(board: PhysicsBoard) -> tuple[float, float]:
+    """Black's (speed, angle in radians) that lands on a field of ``board`` (empty)."""
+    speed, degrees, _ = landing_flick(PROFILE, "black", board.seed)
+    return speed, math.radians(degrees)
 
 
 @pytest.mark.unit
 def test_a_flick_plays_the_physics_cell_changes_at_their_time_on_the_clock():
     clock = FakeClock(100.0)
     board = PhysicsBoard(PROFILE, clock, seed=3)
-    speed, angle = landing_flick(board)
+    speed, angle = landing_flick_of(board)
     roll = board.flick("black", speed, angle)
     out = roll.outcome
     assert out == play(PROFILE, out.shot, Physics(), Geometry.of(PROFILE, toward="white"))
@@ -54,7 +50,7 @@ def test_a_flick_plays_the_physics_cell_changes_at_their_time_on_the_clock():
 def test_the_settled_reading_of_a_flick_is_where_the_physics_left_the_skitts():
     clock = FakeClock(0.0)
     board = PhysicsBoard(PROFILE, clock, seed=3)
-    speed, angle = landing_flick(board)
+    speed, angle = landing_flick_of(board)
     pipe = Pipeline(PROFILE, clock, initial=board.snapshot())
     clock.advance(1.0)
     assert pipe.tick()  # the opening reading
