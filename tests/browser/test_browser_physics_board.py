@@ -51,9 +51,9 @@ def test_a_flicked_skitt_rolls_over_the_board_and_the_shot_is_scored(
 
     page = board_page(browser, server, SIZES[size], lang)
     flicks, rolling = WORDS[lang]
-    for player in ("black", "white"):  # the big skitts first, as every match starts
+    for steps, player in enumerate(("black", "white"), 1):  # the big skitts first
         page.locator(f"#vboard [data-big={player}]").click()
-        wait_until(lambda n=len(logged(page, server)): len(logged(page, server)) > n,
+        wait_until(lambda steps=steps: len(logged(page, server)) >= steps,
                    f"{player}'s big skitt scored")
     speed, angle, field = landing_flick(PROFILE, "black")
     go = page.locator("#flick-go")
