@@ -21,6 +21,8 @@ from firmware_bridge.profile import BoardProfile
 
 DT_S = 0.001
 MAX_S = 6.0
+_GONE = -1e6
+"""Where a skitt that left the board lies (far from every cell)."""
 
 
 @dataclass(frozen=True)
@@ -55,10 +57,14 @@ class Geometry:
         return not (-m <= x <= self.width + m and -m <= y <= self.depth + m)
 
     @classmethod
-    def of(cls, profile: BoardProfile, cell_pitch: float = 22.0, columns: int = 7) -> Geometry:
+    def of(cls, profile: BoardProfile, cell_pitch: float = 22.0, columns: int = 7,
+           toward: str | None = None) -> Geometry:
         """Fields one above the other, the minus field nearest the shooter; a field's cells
-        on a grid ``columns`` wide, one empty row between fields."""
-        names = sorted(profile.fields, key=lambda n: (n != "minus", n))
+        on a grid ``columns`` wide, one empty row between fields. ``toward`` (a player):
+        that player's fields come next after the minus field (a shot at them), then the
+        shooter's own; None: the fields in name order."""
+        names = sorted(profile.fields, key=lambda n: (
+            n != "minus", toward is not None and not n.startswith(f"{toward}."), n))
         centres = []
         row = 0
         for name in names:
@@ -121,6 +127,8 @@ class Outcome:
     """The cells truly covered once every skitt is at rest."""
     rest_s: float
     """When the board truly reached its final sensed state: the last physical change."""
+    positions: tuple[tuple[float, float] | None, ...] = ()
+    """Where each skitt of ``shot.skitts`` lies at rest (mm); None: off the board."""
 
 
 def _covered(geo: Geometry, phys: Physics, pos: list[list[float]]) -> frozenset[int]:
@@ -129,10 +137,12 @@ def _covered(geo: Geometry, phys: Physics, pos: list[list[float]]) -> frozenset[
                      if (p[0] - cx) ** 2 + (p[1] - cy) ** 2 <= r2)
 
 
-def play(profile: BoardProfile, shot: Shot, phys: Physics | None = None) -> Outcome:
-    """Run ``shot`` to rest; deterministic for a given ``shot.seed``."""
+def play(profile: BoardProfile, shot: Shot, phys: Physics | None = None,
+         geo: Geometry | None = None) -> Outcome:
+    """Run ``shot`` to rest; deterministic for a given ``shot.seed`` (``geo``: the board's
+    lay-out, by default :meth:`Geometry.of` the profile)."""
     phys = Physics() if phys is None else phys
-    geo = Geometry.of(profile)
+    geo = Geometry.of(profile) if geo is None else geo
     rng = random.Random(shot.seed)
     pos = [[x, y] for x, y in shot.skitts]
     vel = [[0.0, 0.0] for _ in pos]
@@ -168,7 +178,8 @@ def play(profile: BoardProfile, shot: Shot, phys: Physics | None = None) -> Outc
         if not moving and not pending and physical == shown:
             break
     changes.sort()
-    return Outcome(shot, before, tuple(changes), physical, last_physical)
+    rest = tuple(None if p[0] == _GONE else (p[0], p[1]) for p in pos)
+    return Outcome(shot, before, tuple(changes), physical, last_physical, rest)
 
 
 def _step(geo: Geometry, phys: Physics, pos: list[list[float]],
@@ -186,7 +197,7 @@ def _step(geo: Geometry, phys: Physics, pos: list[list[float]],
         speed = math.hypot(*v)
         if speed and geo.off(p[0], p[1]):
             v[0] = v[1] = 0.0  # off the board, into the gutter
-            p[0], p[1] = -1e6, -1e6
+            p[0], p[1] = _GONE, _GONE
             continue
         if speed < phys.stick and math.hypot(ax, ay) < phys.friction:
             v[0] = v[1] = 0.0

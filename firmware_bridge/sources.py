@@ -4,6 +4,8 @@
 dotted path, so ``import firmware_bridge`` works on a laptop. Specs:
 
 - ``sim``: the simulated board (asked for by name only; never a fallback).
+- ``physics``: the simulated board whose shots are flicked and roll in
+  (:mod:`firmware_bridge.physics_board`).
 - ``mcp23017``: expanders on the Pi's I2C bus, as the profile's ``[mcp23017]`` says.
 - ``serial`` or ``serial:PORT``: a microcontroller over USB serial (found by USB id
   when no port is named).
@@ -29,7 +31,7 @@ HARDWARE_SOURCES: dict[str, str] = {
     "serial": "firmware_bridge.serial_source:SerialSource",
 }
 
-SPECS_HELP = "sim, mcp23017, serial, serial:PORT or replay:FILE"
+SPECS_HELP = "sim, physics, mcp23017, serial, serial:PORT or replay:FILE"
 
 
 def load_source_class(name: str) -> type:
@@ -47,7 +49,7 @@ def load_source_class(name: str) -> type:
         raise SourceError(f"source {name!r}: {module_name} has no {class_name}") from None
 
 
-SOURCE_KINDS = ("sim", "mcp23017", "serial", "replay")
+SOURCE_KINDS = ("sim", "physics", "mcp23017", "serial", "replay")
 
 
 class SpecError(SourceError):
@@ -64,7 +66,7 @@ class SourceSpec:
     """A parsed source spec: ``kind`` plus the part after the colon, if any."""
 
     kind: str
-    """``sim``, ``mcp23017``, ``serial`` or ``replay``."""
+    """``sim``, ``physics``, ``mcp23017``, ``serial`` or ``replay``."""
 
     argument: str | None = None
     """The serial port (``serial:/dev/skitter-board``) or the replay file; None otherwise."""
@@ -74,11 +76,11 @@ def parse_spec(spec: str) -> SourceSpec:
     """Split a spec (the one grammar: the configuration and every command read it so);
     :class:`SpecError` saying what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
-        raise SpecError("must be one of sim, mcp23017, serial, serial:PORT, replay:FILE")
+        raise SpecError(f"must be one of {SPECS_HELP}")
     kind, colon, argument = spec.strip().partition(":")
     if kind not in SOURCE_KINDS:
         raise SpecError(f"unknown source {spec!r}; use {SPECS_HELP}", unknown=True)
-    if kind in ("sim", "mcp23017") and colon:
+    if kind in ("sim", "physics", "mcp23017") and colon:
         raise SpecError(f"{kind!r} takes no ':' argument, got {spec!r}")
     if kind == "serial" and colon and not argument:
         raise SpecError("'serial:' needs a port after the colon, e.g. serial:/dev/ttyACM0")
@@ -104,6 +106,10 @@ def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> 
         from firmware_bridge.simulator import SimulatedBoard
 
         return SimulatedBoard(profile, clock, **opts)
+    if kind == "physics":
+        from firmware_bridge.physics_board import PhysicsBoard
+
+        return PhysicsBoard(profile, clock, **opts)
     if kind == "replay" and arg:
         from firmware_bridge.replay import ReplaySource
 

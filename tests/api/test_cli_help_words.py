@@ -37,7 +37,7 @@ def test_serve_help_is_german_under_a_german_locale(
     assert "Den Punktezähler starten" in out
     assert "Optionen:" in out and "diese Hilfe zeigen und beenden" in out
     assert "Konfiguration überschreiben (hat Vorrang vor der Datei):" in out
-    assert "Sensorquellen: sim, mcp23017, serial, serial:PORT oder replay:FILE" in out
+    assert "Sensorquellen: sim, physics, mcp23017, serial, serial:PORT oder replay:FILE" in out
     assert "Run the scorekeeper" not in out and "options:" not in out
 
 

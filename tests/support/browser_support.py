@@ -67,9 +67,11 @@ class LiveServer:
 
 
 @contextmanager
-def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
-    """The app on the simulated board, served by uvicorn in a thread; its clock runs in real
-    time and moves on when the test says (``server.clock.advance``)."""
+def live_server(tmp: Path, pin: str = "2468", source: str = "sim",
+                settle_ms: int = SETTLE_MS) -> Iterator[LiveServer]:
+    """The app on the simulated board (``source``: or another, e.g. ``physics``, with the
+    ``settle_ms`` it needs), served by uvicorn in a thread; its clock runs in real time and
+    moves on when the test says (``server.clock.advance``)."""
     from firmware_bridge.clocks import WallClock
     from web.api.app import create_app
     from web.api.broadcaster import Broadcaster
@@ -81,8 +83,8 @@ def live_server(tmp: Path, pin: str = "2468") -> Iterator[LiveServer]:
     pins = PinStore(tmp / "data")
     pins.set(pin)
     broadcaster = Broadcaster()
-    table = open_table(tmp / "skitter.db", "sim", clock=clock, wall=WallClock(),
-                       settle_ms=SETTLE_MS, debounce_ms=10, publish=broadcaster.publish)
+    table = open_table(tmp / "skitter.db", source, clock=clock, wall=WallClock(),
+                       settle_ms=settle_ms, debounce_ms=10, publish=broadcaster.publish)
     try:
         with serving(lambda url: create_app(table, Auth.create(pins, clock), broadcaster,
                                             public_url=url + "/")) as url:

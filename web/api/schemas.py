@@ -7,11 +7,14 @@ scorekeeper, whose messages name the key at fault; their refusals are 422 too.
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
+from firmware_bridge.physics_board import MAX_ANGLE
+from firmware_bridge.physics_board import SPEEDS as FLICK_SPEEDS
 from scorekeeper.checks import MAX_INT
 from scorekeeper.names import BIDI_CONTROLS, MAX_REASON, check_shown, normal_name
 from scorekeeper.names import check_reason as check_reason_text
@@ -20,6 +23,7 @@ from scorekeeper.options import Finger, Hand, ShootingLine
 __all__ = ["BIDI_CONTROLS", "MAX_REASON", "check_name", "check_text"]
 
 PlayerName = Literal["black", "white"]
+MAX_FLICK_DEGREES = round(math.degrees(MAX_ANGLE))
 
 
 def check_text(value: str) -> str:
@@ -235,6 +239,18 @@ class BigSpot(Strict):
 
 class Launch(Strict):
     player: PlayerName
+
+
+class FlickTap(Strict):
+    """A flick on the physics board (``skitter serve --board physics``)."""
+
+    player: PlayerName
+    speed: float = Field(ge=FLICK_SPEEDS[0], le=FLICK_SPEEDS[1], allow_inf_nan=False,
+                         description="How fast the skitt leaves the launch spot, mm/s.")
+    angle: float = Field(0.0, ge=-MAX_FLICK_DEGREES, le=MAX_FLICK_DEGREES, allow_inf_nan=False,
+                         description="Degrees off straight up the board; positive: right.")
+    lane: float = Field(0.5, ge=0.0, le=1.0, allow_inf_nan=False,
+                        description="Where on the launch line: 0 the left edge, 1 the right.")
 
 
 class BridgeTap(Strict):

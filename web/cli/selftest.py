@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 def open_buttons(profile: BoardProfile, source: Source, t: Words = ENGLISH) -> dict[str, Any]:
     """The profile's GPIO buttons, when this is the Pi they are wired to; none otherwise
     (the simulator, or a laptop with a serial board: the sheet then lists no buttons)."""
-    if profile.gpio is None or not profile.gpio.buttons or source.name == "sim":
+    if profile.gpio is None or not profile.gpio.buttons or source.name in ("sim", "physics"):
         return {}
     from firmware_bridge.gpio import Buttons
 

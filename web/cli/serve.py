@@ -200,7 +200,7 @@ def _announce(settings: Settings, table: Table, addresses: list[str], new_pin: s
     print("skitter: " + t.ngettext("match {id} ({n} step in the log) from {path}",
                                  "match {id} ({n} steps in the log) from {path}", steps).format(
         id=table.match_id, n=steps, path=settings.db_path))
-    if table.source_name == "sim":
+    if table.source_name in ("sim", "physics"):
         print("skitter: " + t.gettext("sensors: {source} (simulated board: use the virtual "
                                     "board page)").format(source=table.source_name))
     else:

@@ -17,8 +17,8 @@ from web.config.settings import Settings, load_settings
 # (option names, settings key, type, what the help calls its value, help: marked for the
 # catalogs, translated when added)
 _OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str, str], ...] = (
-    ("--source", "source", str, "SOURCE",
-     WORDS.gettext("sim, mcp23017, serial, serial:PORT or replay:FILE")),
+    (("--source", "--board"), "source", str, "SOURCE",
+     WORDS.gettext("sim, physics, mcp23017, serial, serial:PORT or replay:FILE")),
     ("--profile", "profile", str, "FILE",
      WORDS.gettext("board profile file (default: the shipped profile)")),
     ("--data-dir", "data_dir", str, "DIR",

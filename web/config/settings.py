@@ -130,8 +130,8 @@ class Settings:
     """The effective configuration of one ``skitter`` process."""
 
     source: str = "sim"
-    """Where sensor events come from: ``sim``, ``mcp23017``, ``serial``, ``serial:PORT``,
-    ``replay:FILE``."""
+    """Where sensor events come from: ``sim``, ``physics``, ``mcp23017``, ``serial``,
+    ``serial:PORT``, ``replay:FILE``."""
 
     profile: Path | None = None
     """Board profile file; None: the profile shipped with skitter."""

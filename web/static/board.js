@@ -5,7 +5,7 @@ import { toast } from "./dom.js";
 import { Skitter } from "./live.js";
 import { Referee } from "./referee-login.js";
 import { drawn, staleText } from "./tablet-send.js";
-import { t } from "./words.js";
+import { num, t } from "./words.js";
 
 let profile = null;
 
@@ -70,6 +70,7 @@ function draw(s) {
     t("{where} is full: more than the sensors count ({n} on it, the sensors count " +
       "{sensed}).", { where: Skitter.fieldLabel(s, f), n: v.counts[f], sensed: v.sensed[f] }))
     .join(" ");
+  drawFlick(s, v.flick);
   drawBoard(document.getElementById("vboard"), {
     counts: v.counts, expected: st.board, blocked: st.blocked, colors: st.rules.colors,
     names: s.names, fields: (s.words || {}).fields, big: v.big, full: over,
@@ -83,6 +84,43 @@ function draw(s) {
     onBridge: (a, b, on) => tap("/api/board/bridge", { fields: [a, b], on }, `bridge:${a}/${b}`),
   });
 }
+
+// The physics board: the player due flicks a skitt; it rolls over the cells as the server's
+// clock runs (the counts above change as it passes), and the shot counts once it is still.
+function showFlick() {
+  const speed = Number(document.getElementById("flick-speed").value);
+  const angle = Number(document.getElementById("flick-angle").value);
+  document.getElementById("flick-speed-shown").textContent =
+    t("{speed} m/s", { speed: num(speed / 1000, 2) });
+  document.getElementById("flick-angle-shown").textContent = t("{angle}°", { angle: num(angle) });
+}
+
+function drawFlick(s, flick) {
+  document.body.classList.toggle("physics", Boolean(flick));
+  document.getElementById("flick").classList.toggle("hidden", !flick);
+  if (!flick) return;
+  const speed = document.getElementById("flick-speed");
+  [speed.min, speed.max] = flick.speeds;
+  const angle = document.getElementById("flick-angle");
+  [angle.min, angle.max] = [-flick.max_angle, flick.max_angle];
+  showFlick();
+  const turn = s.state.turn;
+  const go = document.getElementById("flick-go");
+  go.disabled = flick.rolling || !turn;
+  go.dataset.player = turn || "";
+  go.textContent = turn ? t("{who} flicks", { who: Skitter.nameOf(s, turn) }) : t("Flick");
+  document.getElementById("rolling").textContent =
+    flick.rolling ? t("The skitt is rolling…") : "";
+}
+
+for (const id of ["flick-speed", "flick-angle"]) {
+  document.getElementById(id).addEventListener("input", showFlick);
+}
+document.getElementById("flick-go").onclick = (event) => tap("/api/board/flick", {
+  player: event.currentTarget.dataset.player,
+  speed: Number(document.getElementById("flick-speed").value),
+  angle: Number(document.getElementById("flick-angle").value),
+}, "");
 
 Referee.wire(document.getElementById("login"));
 document.getElementById("vboard").addEventListener("pointerdown", hideNote);

@@ -8,10 +8,13 @@ the simulated board) is read here, so the table never reaches into the bridge it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from firmware_bridge.counts import big_spots, bridges, field_counts
+from firmware_bridge.physics_board import MAX_ANGLE, PhysicsBoard
+from firmware_bridge.physics_board import SPEEDS as PHYSICS_SPEEDS
 from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.simulator import SimulatedBoard, SimulatorError
@@ -181,7 +184,17 @@ class Sensing:
             "over": {name: n for name, n in over.items() if n},
             "big": dict(big_spots(self.profile, active)),
             "bridges": sorted(list(b) for b in bridges(self.profile, active)),
+            "flick": self._flick_json(sim),
         }
+
+    @staticmethod
+    def _flick_json(sim: SimulatedBoard) -> dict[str, Any] | None:
+        """What the page's flick offers (None: not the physics board), and whether a
+        flicked skitt is still rolling."""
+        if not isinstance(sim, PhysicsBoard):
+            return None
+        return {"rolling": sim.rolling(), "speeds": list(PHYSICS_SPEEDS),
+                "max_angle": round(math.degrees(MAX_ANGLE))}
 
     def require_simulator(self) -> SimulatedBoard:
         if self.simulator is None:

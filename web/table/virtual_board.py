@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 
+from firmware_bridge.physics_board import PhysicsBoard
 from firmware_bridge.simulator import SimulatedBoard, SimulatorError
+from scorekeeper.errors import because
 from scorekeeper.tracker import Expectation
 
 
@@ -22,3 +24,13 @@ def land_skitt(sim: SimulatedBoard, field_name: str, due: Expectation) -> None:
     if sim.sensed(field_name) == seen and turn and due.playing and sim.profile.launch.get(turn):
         with contextlib.suppress(SimulatorError):  # already pressed for this shot
             sim.press_launch(turn)
+
+
+def flick_skitt(sim: SimulatedBoard, player: str, speed: float, angle: float,
+                lane: float) -> None:
+    """``player`` flicks a skitt on the physics board (:meth:`PhysicsBoard.flick`); the
+    plain simulated board has no physics to roll it with."""
+    if not isinstance(sim, PhysicsBoard):
+        raise SimulatorError(because("a flick needs the physics board (skitter serve --board "
+                                     "physics); on this board tap where the skitt lands"))
+    sim.flick(player, speed, angle, lane)

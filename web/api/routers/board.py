@@ -8,6 +8,7 @@ the referee's session like any change, but no ``seq``: it is a physical act, not
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from functools import partial
 from typing import Any
@@ -19,9 +20,10 @@ from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
 from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import BigSpot, BridgeTap, FieldTap, Launch, LayOut
+from web.api.schemas import BigSpot, BridgeTap, FieldTap, FlickTap, Launch, LayOut
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
+from web.table.virtual_board import flick_skitt
 
 router = APIRouter(prefix="/api/board", tags=["virtual board"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
@@ -72,6 +74,15 @@ async def bridge(body: BridgeTap, table: TableDep, _: Referee) -> dict[str, Any]
 @change("/launch", summary="A skitt is flicked off a player's launch spot")
 async def launch(body: Launch, table: TableDep, _: Referee) -> dict[str, Any]:
     return await _act(table, lambda sim: sim.press_launch(body.player))
+
+
+@change("/flick", summary="A skitt is flicked off a player's launch spot and rolls in "
+                          "(physics board)")
+async def flick(body: FlickTap, table: TableDep, _: Referee) -> dict[str, Any]:
+    """A physical act like a tap; the skitt then rolls over the cells as the server's clock
+    runs, and the shot is scored once the board is still."""
+    return await _act(table, lambda sim: flick_skitt(
+        sim, body.player, body.speed, math.radians(body.angle), body.lane))
 
 
 @change("/lay-out", summary="Put the simulated board where the match expects it")
