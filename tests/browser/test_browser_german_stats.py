@@ -36,8 +36,8 @@ def test_the_players_figures_read_in_german(browser: Any, server: LiveServer) ->
     assert re.fullmatch(r"\d+,\d", ann[10]), ann  # shots per round
     assert "." not in "".join(ann[1:]) and "not rated" not in page.locator("main").inner_text()
     for name, size in SIZES.items():
-        # The page fetches its figures again and redraws the chart for the new width a
-        # moment after a resize, and marks itself loaded once done: the mark is cleared here
+        # The page redraws the chart for the new width a moment after a resize (the figures
+        # and the players chosen stay as they are), and marks itself loaded once done: the mark is cleared here
         # and waited for, so the width is measured on the chart drawn for this size.
         page.evaluate("delete document.body.dataset.loaded")
         page.set_viewport_size({"width": size[0], "height": size[1]})

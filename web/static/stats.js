@@ -130,7 +130,11 @@ import { num, t, nt } from "./words.js";
   let resizeTimer = null;
   window.addEventListener("resize", () => {
     clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => { if (ratings) chart(ratings); }, 300);
+    resizeTimer = setTimeout(() => {
+      if (!ratings) return;
+      chart(ratings);
+      document.body.dataset.loaded = "yes";  // at rest again, drawn for this width
+    }, 300);
   });
   load();
 })();
