@@ -37,8 +37,9 @@ def test_the_players_figures_read_in_german(browser: Any, server: LiveServer) ->
     assert "." not in "".join(ann[1:]) and "not rated" not in page.locator("main").inner_text()
     for name, size in SIZES.items():
         # The page redraws the chart for the new width a moment after a resize (the figures
-        # and the players chosen stay as they are), and marks itself loaded once done: the mark is cleared here
-        # and waited for, so the width is measured on the chart drawn for this size.
+        # and the players chosen stay as they are), and marks itself loaded once done: the
+        # mark is cleared here and waited for, so the width is measured on the chart drawn
+        # for this size.
         page.evaluate("delete document.body.dataset.loaded")
         page.set_viewport_size({"width": size[0], "height": size[1]})
         page.wait_for_function("document.body.dataset.loaded === 'yes'")

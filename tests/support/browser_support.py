@@ -93,6 +93,10 @@ def live_server(tmp: Path, pin: str = "2468", source: str = "sim",
         table.close()  # type: ignore[attr-defined]
 
 
+KEEP_IDLE_S = 3600
+"""How long the test server keeps an idle connection open: longer than any test."""
+
+
 @contextmanager
 def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
     """``make_app(url)`` served by uvicorn in a thread on a loopback port the OS chose (bound
@@ -103,7 +107,12 @@ def serving(make_app: Callable[[str], Any]) -> Iterator[str]:
     sock = listening_socket()
     url = f"http://127.0.0.1:{sock.getsockname()[1]}"
     try:
-        config = uvicorn.Config(make_app(url), log_level="warning", timeout_graceful_shutdown=2)
+        # An idle keep-alive connection is never closed while a test runs: Playwright's
+        # request context reuses one without retrying, and a server closing it just as a
+        # request goes out (uvicorn's 5 s idle limit, reached on a loaded machine between
+        # two calls) is a reset the test did not cause.
+        config = uvicorn.Config(make_app(url), log_level="warning", timeout_graceful_shutdown=2,
+                                timeout_keep_alive=KEEP_IDLE_S)
         with serve_in_thread(config, sock=sock) as served:
             yield served
     finally:
