@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import random
-import select
 import signal
 import subprocess
 import sys
+import threading
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -41,52 +42,85 @@ CHUNK = 200
 """Steps sent to each child before the kill."""
 
 
-def start(db: Path) -> subprocess.Popen[str]:
+class Child:
+    """A child process and its output, read line by line on a thread as it comes.
+
+    (``select`` on the pipe would miss lines ``readline`` had already buffered: once the child
+    had written its last acknowledgements in one go, the wait for the next one timed out.)"""
+
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.proc = proc
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self.errors: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line)
+        self.lines.put(None)  # the end of its output
+
+    def _read_errors(self) -> None:  # never left to fill the pipe and stop the child
+        assert self.proc.stderr is not None
+        self.errors.extend(self.proc.stderr)
+
+    def line(self, what: str) -> str:
+        """The child's next line; an error saying ``what`` was awaited, and what the child
+        said on stderr, when it ends its output or says nothing for 30 s."""
+        try:
+            line = self.lines.get(timeout=30.0)
+        except queue.Empty:
+            line = ""
+        if line is None or not line:
+            ended = "ended its output" if line is None else "said nothing for 30 s"
+            raise AssertionError(f"waiting for {what}, the child {ended}: "
+                                 f"{''.join(self.errors)[-2000:]}")
+        return line
+
+
+def start(db: Path) -> Child:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
-    return subprocess.Popen(
+    return Child(subprocess.Popen(
         [sys.executable, str(ROOT / "tests" / "support" / "kill_child.py"), str(db)],
         cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
-    )
+    ))
 
 
-def ready_line(proc: subprocess.Popen[str]) -> dict[str, Any]:
-    assert proc.stdout is not None
-    readable, _, _ = select.select([proc.stdout], [], [], 30.0)
-    line = proc.stdout.readline() if readable else ""
-    if not line:
-        proc.kill()
-        _, err = proc.communicate()
-        raise AssertionError(f"the child did not start: {err[-2000:]}")
+def ready_line(child: Child) -> dict[str, Any]:
+    try:
+        line = child.line("its start")
+    except AssertionError:
+        child.proc.kill()
+        raise
     return json.loads(line)  # type: ignore[no-any-return]
 
 
-def kill(proc: subprocess.Popen[str]) -> list[int]:
-    """SIGKILL ``proc``; the sequence numbers it acknowledged before dying."""
-    proc.send_signal(signal.SIGKILL)
-    assert proc.stdout is not None and proc.stderr is not None
-    out = proc.stdout.read()  # to the end, with what read_acks left in the buffer
-    proc.stderr.read()
-    proc.wait(timeout=30)
-    assert proc.returncode == -signal.SIGKILL
-    return [int(line.split()[1]) for line in out.splitlines() if line.startswith("ack ")]
+def kill(child: Child) -> list[int]:
+    """SIGKILL the child; the sequence numbers it acknowledged before dying."""
+    child.proc.send_signal(signal.SIGKILL)
+    child.proc.wait(timeout=30)
+    assert child.proc.returncode == -signal.SIGKILL
+    out: list[str] = []
+    while (line := child.lines.get(timeout=30)) is not None:  # to the end of its output
+        out.append(line)
+    return [int(line.split()[1]) for line in out if line.startswith("ack ")]
 
 
-def read_acks(proc: subprocess.Popen[str], count: int) -> list[int]:
-    """The next ``count`` acknowledgements ``proc`` prints, read as they come."""
-    assert proc.stdout is not None
+def read_acks(child: Child, count: int) -> list[int]:
+    """The next ``count`` acknowledgements the child prints, read as they come."""
     acks: list[int] = []
     while len(acks) < count:
-        readable, _, _ = select.select([proc.stdout], [], [], 30.0)
-        line = proc.stdout.readline() if readable else ""
+        line = child.line(f"acknowledgement {len(acks) + 1} of {count}")
         assert line.startswith("ack "), f"the child stopped acknowledging: {line!r}"
         acks.append(int(line.split()[1]))
     return acks
 
 
-def opening(proc: subprocess.Popen[str], db: Path) -> bool:
-    """``proc`` has the log open, or has already ended."""
-    return proc.poll() is not None or holds_open(proc, db)
+def opening(child: Child, db: Path) -> bool:
+    """The child has the log open, or has already ended."""
+    return child.proc.poll() is not None or holds_open(child.proc, db)
 
 
 def holds_open(proc: subprocess.Popen[str], db: Path) -> bool:
@@ -134,27 +168,27 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Path) ->
     killed_mid_stream = killed_at_start = 0
 
     for _ in range(KILLS):
-        proc = start(db)
+        child = start(db)
         if rng.random() < 0.15:  # the plug is pulled while the table is still starting:
             if rng.random() < 0.5:  # at once, or once the child has the log open
-                wait_until(partial(opening, proc, db), "the child opening the match log",
+                wait_until(partial(opening, child, db), "the child opening the match log",
                            timeout=30)
-            assert kill(proc) == []
+            assert kill(child) == []
             killed_at_start += 1
         else:
-            ready = ready_line(proc)
+            ready = ready_line(child)
             n = ready["steps"]
             assert n >= acknowledged, f"acknowledged step {acknowledged} lost at restart ({n})"
             assert ready["state"] == reference.state_after(n), "restart differs from a replay"
             sent = steps[n : n + CHUNK]
             assert sent, "the script ran out of steps"
-            assert proc.stdin is not None
-            proc.stdin.write("".join(json.dumps(s) + "\n" for s in sent))
-            proc.stdin.flush()
+            assert child.proc.stdin is not None
+            child.proc.stdin.write("".join(json.dumps(s) + "\n" for s in sent))
+            child.proc.stdin.flush()
             # between two steps or in the middle of a commit: once a random number of them
             # are acknowledged (the child is on the next one by then, or past it)
-            acks = read_acks(proc, rng.randrange(len(sent)))
-            acks += kill(proc)
+            acks = read_acks(child, rng.randrange(len(sent)))
+            acks += kill(child)
             assert acks == list(range(n + 1, n + 1 + len(acks))), "acks out of order"
             acknowledged = max(acknowledged, n + len(acks))
             killed_mid_stream += len(acks) < len(sent)
@@ -162,11 +196,12 @@ def test_sigkill_at_random_moments_loses_no_acknowledged_step(tmp_path: Path) ->
         assert len(log) >= acknowledged, f"{acknowledged} acknowledged, {len(log)} in the log"
         assert log == steps[: len(log)], "the log is not a clean prefix of the steps sent"
 
-    proc = start(db)  # one last restart, left to finish cleanly
-    ready = ready_line(proc)
+    child = start(db)  # one last restart, left to finish cleanly
+    ready = ready_line(child)
     assert ready["steps"] >= acknowledged
     assert ready["state"] == reference.state_after(ready["steps"])
-    proc.communicate(input="", timeout=30)
-    assert proc.returncode == 0
+    assert child.proc.stdin is not None
+    child.proc.stdin.close()
+    assert child.proc.wait(timeout=30) == 0
     assert killed_mid_stream >= KILLS // 2, "the kills did not land while steps were applied"
     assert killed_at_start > 0 and acknowledged > KILLS
