@@ -30,6 +30,8 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
+from web.page_texts import translate_html
+
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 """One catalog per language: ``<code>.po`` (package data, read at run time)."""
 
@@ -162,8 +164,6 @@ _FIRST_SCRIPT = re.compile(r"<script\b")
 def page_in(source: str, lang: Language) -> str:
     """A page's HTML in ``lang``: its texts translated, ``<html lang>`` set, and the page's
     catalog (:meth:`Language.page_words`) before its first script, for ``Common.t``."""
-    from web.catalogs import translate_html
-
     page = translate_html(source, lang.gettext) if lang.code != SOURCE else source
     page = _HTML_LANG.sub(f'<html lang="{lang.code}">', page, count=1)
     words = (f'<script id="skitter-words" type="application/json">{lang.page_words_json()}'
