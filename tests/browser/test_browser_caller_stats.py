@@ -18,9 +18,7 @@ SIZES = {"tv": (1920, 1080), "tv720": (1280, 720), "tablet": (1024, 768),
 
 
 def context(browser: Any, size: tuple[int, int]) -> Any:
-    from playwright.sync_api import expect
 
-    expect.set_options(timeout=10000)
     return browser.new_context(viewport={"width": size[0], "height": size[1]})
 
 
@@ -148,9 +146,8 @@ def test_the_new_match_form_offers_known_names(browser: Any, server: LiveServer)
         ctx.close()
 
 
-def test_stats_page_at_every_size(browser: Any, server: LiveServer) -> None:
-    from playwright.sync_api import expect
-
+def three_players_played(browser: Any, server: LiveServer) -> None:
+    """Ann, bo (the same Bo) and Cy finish three matches: Ann v Bo twice, Cy v Ann once."""
     setup = context(browser, SIZES["tv"])
     try:
         referee_request(setup, server)
@@ -159,6 +156,12 @@ def test_stats_page_at_every_size(browser: Any, server: LiveServer) -> None:
         play_match(setup, server, "Cy", "Ann", MATCH_2)
     finally:
         setup.close()
+
+
+def test_stats_page_at_every_size(browser: Any, server: LiveServer) -> None:
+    from playwright.sync_api import expect
+
+    three_players_played(browser, server)
     for name, size in SIZES.items():
         ctx = context(browser, size)
         try:
@@ -191,14 +194,7 @@ def test_head_to_head_shows_the_players_chosen_even_when_an_older_answer_comes_l
     resize of the screen keeps their choice."""
     from playwright.sync_api import expect
 
-    setup = context(browser, SIZES["tv"])
-    try:
-        referee_request(setup, server)
-        play_match(setup, server, "Ann", "Bo", MATCH_1)
-        play_match(setup, server, "bo", "ANN", MATCH_2)
-        play_match(setup, server, "Cy", "Ann", MATCH_2)
-    finally:
-        setup.close()
+    three_players_played(browser, server)
     ctx = context(browser, SIZES["tablet"])
     try:
         page = ctx.new_page()
