@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from browser_support import SIZES, LiveServer, live_server, serving, snap
+from hub_app_support import QuietSender
 from page_walk import look, untranslated
 from tv_support import post, step
 
@@ -31,16 +32,6 @@ HUB_PAGES = ["/", "/bracket", "/overlay", "/overlay/standings", "/print/pairings
              "/print/standings"]
 HUB_PLAYERS = [FIRST, SECOND, "Cordula Ebersberger-Hintermaier", "Dietrich Aufderheide"]
 HUB_PIN = "1357"
-
-
-class QuietSender:
-    connected = True
-
-    def problems(self) -> list[str]:
-        return []
-
-    def send_command(self, board: str, kind: str, **_: object) -> str:
-        return "c1"
 
 
 @pytest.fixture(scope="module")
