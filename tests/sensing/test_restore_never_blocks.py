@@ -9,16 +9,14 @@ referee as the shot it looks like, never into silence.
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from web_helpers import run_for, state, step
+from web_helpers import bigs_sensed, run_for, state, step
 
 from scorekeeper.clock import FakeClock
 
 
 def _bigs_placed(referee: TestClient, clock: FakeClock) -> None:
     run_for(referee, clock, 0.5)
-    for player in ("black", "white"):
-        referee.post("/api/board/big", json={"player": player, "on": True})
-        run_for(referee, clock, 0.5)
+    bigs_sensed(referee, clock)
     assert state(referee)["tracker"]["mode"] == "ready"
 
 
@@ -27,6 +25,15 @@ def _overfull(referee: TestClient, clock: FakeClock) -> dict:
     _bigs_placed(referee, clock)
     response = step(referee, {"correct": {"board": {"white.blue": 5}, "reason": "seen"}})
     assert response.status_code == 200, response.text
+    run_for(referee, clock, 0.5)
+    return state(referee)
+
+
+def _four_on_the_overfull_field(referee: TestClient, clock: FakeClock) -> dict:
+    """:func:`_overfull`, then four skitts sensed on Second player's blue (one short)."""
+    _overfull(referee, clock)
+    for _ in range(4):
+        referee.post("/api/board/place", json={"field": "white.blue"})
     run_for(referee, clock, 0.5)
     return state(referee)
 
@@ -56,11 +63,7 @@ def test_a_board_beyond_its_sensors_count_can_be_laid_out_and_play_goes_on(
 def test_the_referee_says_the_board_is_as_the_match_expects_and_play_goes_on(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _overfull(referee, fake_clock)
-    for _ in range(4):
-        referee.post("/api/board/place", json={"field": "white.blue"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
+    body = _four_on_the_overfull_field(referee, fake_clock)
     assert body["tracker"]["mode"] == "restore"  # add 1 more: the field is full
     response = referee.post("/api/referee/board/as-expected", json={"seq": body["seq"]})
     assert response.status_code == 200, response.text
@@ -79,11 +82,7 @@ def test_the_referee_says_the_board_is_as_the_match_expects_and_play_goes_on(
 def test_the_referee_takes_the_board_as_sensed_in_one_step(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _overfull(referee, fake_clock)
-    for _ in range(4):
-        referee.post("/api/board/place", json={"field": "white.blue"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
+    body = _four_on_the_overfull_field(referee, fake_clock)
     response = referee.post("/api/referee/board/as-sensed", json={"seq": body["seq"]})
     assert response.status_code == 200, response.text
     after = response.json()
