@@ -135,16 +135,23 @@ def test_a_shot_during_a_restore_goes_to_the_referee(
     assert after["tracker"]["differences"] == {"white.red": -1}
 
 
+def _a_shot_during_a_restore(referee: TestClient, clock: FakeClock) -> dict:
+    """A correction puts a skitt on Second player's red that the board does not hold (a
+    restore); a skitt lands on First player's blue meanwhile, which goes to the referee."""
+    _bigs_placed(referee, clock)
+    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
+    run_for(referee, clock, 0.5)
+    referee.post("/api/board/place", json={"field": "black.blue"})
+    run_for(referee, clock, 0.5)
+    body = state(referee)
+    assert body["tracker"]["mode"] == "review"
+    return body
+
+
 def test_a_shot_during_a_restore_can_be_put_back_instead(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _bigs_placed(referee, fake_clock)
-    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
-    run_for(referee, fake_clock, 0.5)
-    referee.post("/api/board/place", json={"field": "black.blue"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
-    assert body["tracker"]["mode"] == "review"
+    body = _a_shot_during_a_restore(referee, fake_clock)
     response = referee.post("/api/referee/board/restore", json={"seq": body["seq"]})
     assert response.status_code == 200, response.text
     assert response.json()["log_length"] == body["log_length"]
@@ -192,12 +199,7 @@ def test_the_referees_word_holds_until_the_sensors_agree_by_themselves() -> None
 def test_a_change_during_a_restore_taken_away_again_is_the_restore_again(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _bigs_placed(referee, fake_clock)
-    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
-    run_for(referee, fake_clock, 0.5)
-    referee.post("/api/board/place", json={"field": "black.blue"})
-    run_for(referee, fake_clock, 0.5)
-    assert state(referee)["tracker"]["mode"] == "review"
+    _a_shot_during_a_restore(referee, fake_clock)
     referee.post("/api/board/remove", json={"field": "black.blue"})  # taken off again
     run_for(referee, fake_clock, 0.5)
     body = state(referee)
