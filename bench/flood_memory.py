@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import socket
 import sys
 import tempfile
 import time
@@ -25,6 +24,7 @@ from pathlib import Path
 os.environ.setdefault("PYTEST_XDIST_WORKER", "gw6")  # ports from a block test runs seldom use
 import machine  # noqa: E402,F401  # puts tests/support on the path
 import psutil  # noqa: E402
+from flood_client import close_all, flood  # noqa: E402
 from hub_rig import Hub  # noqa: E402
 from machine import print_header  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402
@@ -38,23 +38,6 @@ CAP = 64 * 1024
 
 def rss_mb(pid: int) -> float:
     return psutil.Process(pid).memory_info().rss / 2**20
-
-
-def hold(port: int, path: str, count: int, websocket: bool) -> list[socket.socket]:
-    upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n") if websocket else ""
-    held = []
-    for _ in range(count):
-        s = socket.socket()
-        s.settimeout(5)
-        try:
-            s.connect(("127.0.0.1", port))
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{upgrade}\r\n".encode())
-        except OSError:
-            s.close()
-            continue
-        held.append(s)
-    return held
 
 
 def frames(port: int, size: int, count: int = 20) -> int:
@@ -83,11 +66,10 @@ def frames(port: int, size: int, count: int = 20) -> int:
 def measure(pid: int, port: int, path: str, websocket: bool,
             args: argparse.Namespace) -> dict[str, float]:
     figures = {"idle": rss_mb(pid)}
-    held = hold(port, path, args.connections, websocket)
+    held = flood(port, path, args.connections, websocket=websocket)
     time.sleep(2.0)
     figures["flood"] = rss_mb(pid)
-    for s in held:
-        s.close()
+    close_all(held)
     time.sleep(1.0)
     figures["closed_cap"] = frames(port, CAP)
     figures["cap"] = rss_mb(pid)

@@ -93,33 +93,20 @@ def held_ports() -> Iterator[None]:
     release_ports(mark)
 
 
-def _expect_timeout() -> float | None:
-    """Playwright's ``expect`` timeout now (None: its default, or Playwright not loaded)."""
-    sync_api = sys.modules.get("playwright.sync_api")
-    return None if sync_api is None else sync_api.expect._timeout  # type: ignore[no-any-return]
-
-
-def _restore_expect_timeout(timeout: float | None) -> None:
-    sync_api = sys.modules.get("playwright.sync_api")
-    if sync_api is not None:
-        sync_api.expect._timeout = timeout
-
-
-@pytest.fixture(autouse=True, scope="module")
-def expect_timeout_per_module() -> Iterator[None]:
-    """``expect.set_options`` made by a test file's fixtures ends with the file."""
-    saved = _expect_timeout()
-    yield
-    _restore_expect_timeout(saved)
+EXPECT_TIMEOUT_MS = 10_000
+"""How long Playwright's ``expect`` waits in every browser test (its own default, 5 s, is short
+on a loaded machine). A test that needs another wait passes ``timeout=`` to that one call;
+nobody calls ``expect.set_options``."""
 
 
 @pytest.fixture(autouse=True)
-def expect_timeout_per_test() -> Iterator[None]:
-    """``expect.set_options`` made by a test ends with it (the next test gets what its own
-    file set, or Playwright's default)."""
-    saved = _expect_timeout()
-    yield
-    _restore_expect_timeout(saved)
+def expect_timeout() -> None:
+    """Every test starts with ``expect`` waiting :data:`EXPECT_TIMEOUT_MS`, whatever an earlier
+    test in the worker did (Playwright is loaded by then in a browser test: its ``browser``
+    fixture, of a wider scope, is set up first)."""
+    sync_api = sys.modules.get("playwright.sync_api")
+    if sync_api is not None:
+        sync_api.expect.set_options(timeout=EXPECT_TIMEOUT_MS)
 
 
 @pytest.fixture
@@ -205,8 +192,9 @@ def browser() -> Iterator[object]:
     from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
 
     require_chromium()
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # for the file's fixtures too
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         _chromium.append(b)

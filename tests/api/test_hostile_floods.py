@@ -10,9 +10,7 @@ count and closed by the test.
 
 from __future__ import annotations
 
-import contextlib
 import http.client
-import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +22,7 @@ import pytest
 import uvicorn
 from fastapi import FastAPI
 from fastapi.responses import StreamingResponse
+from flood_client import close_all, flood, refused_with
 from hub_app_support import QuietSender, tournament_of
 from ports import free_port
 from waiting import wait_until
@@ -110,41 +109,6 @@ def log_in(port: int, source: str) -> str:
     assert answer.status == 200, answer.status
     cookie = answer.getheader("set-cookie") or ""
     return cookie.split(";", 1)[0]
-
-
-def flood(port: int, path: str, count: int, *, websocket: bool = False) -> list[socket.socket]:
-    """``count`` connections from 127.0.0.1 asking for a live stream and never reading."""
-    upgrade = ("Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n") if websocket else ""
-    held = []
-    for _ in range(count):
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
-        s.settimeout(5)
-        try:
-            s.connect(("127.0.0.1", port))
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{upgrade}\r\n".encode())
-        except OSError:
-            s.close()
-            continue
-        held.append(s)
-    return held
-
-
-def refused_with(held: list[socket.socket], status: int) -> int:
-    """How many of ``held`` were answered ``status``."""
-    count = 0
-    for s in held:
-        s.settimeout(0.05)
-        with contextlib.suppress(OSError):
-            if s.recv(64).startswith(f"HTTP/1.1 {status} ".encode()):
-                count += 1
-    return count
-
-
-def close_all(held: list[socket.socket]) -> None:
-    for s in held:
-        s.close()
 
 
 @pytest.mark.timeout(120)

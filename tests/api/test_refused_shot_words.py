@@ -5,7 +5,7 @@ bracketed state); and the moment before the first settled reading is no fault.""
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from web_helpers import run_for, state
+from web_helpers import run_for, state, two_skitts_sensed_at_once
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.errors import Field, Fields, Player, Why, because
@@ -25,13 +25,7 @@ def _two_skitts_at_once(referee: TestClient, fake_clock: FakeClock) -> dict:
                                              "first": "black"})
     assert r.status_code == 200, r.text
     run_for(referee, fake_clock, 0.5)
-    for player in ("black", "white"):
-        referee.post("/api/board/big", json={"player": player, "on": True})
-        run_for(referee, fake_clock, 0.5)
-    for _ in range(2):  # two skitts at once: more than one shot can add (R2)
-        referee.post("/api/board/place", json={"field": "white.red"})
-    run_for(referee, fake_clock, 0.5)
-    return state(referee)
+    return two_skitts_sensed_at_once(referee, fake_clock)
 
 
 def test_a_refused_sensed_shot_reads_in_names_in_english_and_german(

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from fastapi.testclient import TestClient
 from waiting import turn_of_the_loop
-from web_helpers import PIN, place_bigs, run_for, state, step
+from web_helpers import PIN, place_bigs, run_for, state, step, two_skitts_sensed_at_once
 
 from scorekeeper.clock import FakeClock
 
@@ -71,13 +71,7 @@ def test_a_shot_the_rules_refuse_goes_to_the_referee(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
     run_for(referee, fake_clock, 0.5)
-    for player in ("black", "white"):
-        referee.post("/api/board/big", json={"player": player, "on": True})
-        run_for(referee, fake_clock, 0.5)
-    for _ in range(2):  # two skitts at once: more than one shot can add (R2)
-        referee.post("/api/board/place", json={"field": "white.red"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
+    body = two_skitts_sensed_at_once(referee, fake_clock)
     assert body["tracker"]["mode"] == "review"
     assert "refused" in body["tracker"]["message"]
     assert body["log_length"] == 2
@@ -88,13 +82,7 @@ def test_accepting_a_board_the_rules_refuse_answers_422_in_words(
 ) -> None:
     """Issue 13, item 10: Accept must not answer 200 while nothing happened."""
     run_for(referee, fake_clock, 0.5)
-    for player in ("black", "white"):
-        referee.post("/api/board/big", json={"player": player, "on": True})
-        run_for(referee, fake_clock, 0.5)
-    for _ in range(2):
-        referee.post("/api/board/place", json={"field": "white.red"})
-    run_for(referee, fake_clock, 0.5)
-    before = state(referee)
+    before = two_skitts_sensed_at_once(referee, fake_clock)
     response = referee.post("/api/referee/board/accept", json={"seq": before["seq"]})
     assert response.status_code == 422, response.text
     message = response.json()["message"]

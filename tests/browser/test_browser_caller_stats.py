@@ -18,9 +18,7 @@ SIZES = {"tv": (1920, 1080), "tv720": (1280, 720), "tablet": (1024, 768),
 
 
 def context(browser: Any, size: tuple[int, int]) -> Any:
-    from playwright.sync_api import expect
 
-    expect.set_options(timeout=10000)
     return browser.new_context(viewport={"width": size[0], "height": size[1]})
 
 
@@ -46,18 +44,6 @@ def play_match(ctx: Any, server: LiveServer, black: str, white: str,
                                          "first": "black"})
     for step in steps:
         post(ctx, server, "/api/match/steps", {"step": step})
-
-
-def three_matches_played(browser: Any, server: LiveServer) -> None:
-    """Three matches: Ann and Bo twice (the second typed "bo" and "ANN"), then Cy and Ann."""
-    setup = context(browser, SIZES["tv"])
-    try:
-        referee_request(setup, server)
-        play_match(setup, server, "Ann", "Bo", MATCH_1)
-        play_match(setup, server, "bo", "ANN", MATCH_2)
-        play_match(setup, server, "Cy", "Ann", MATCH_2)
-    finally:
-        setup.close()
 
 
 def test_sound_turned_on_at_the_tv_plays_after_a_shot(browser: Any, server: LiveServer) -> None:
@@ -160,10 +146,22 @@ def test_the_new_match_form_offers_known_names(browser: Any, server: LiveServer)
         ctx.close()
 
 
+def three_players_played(browser: Any, server: LiveServer) -> None:
+    """Ann, bo (the same Bo) and Cy finish three matches: Ann v Bo twice, Cy v Ann once."""
+    setup = context(browser, SIZES["tv"])
+    try:
+        referee_request(setup, server)
+        play_match(setup, server, "Ann", "Bo", MATCH_1)
+        play_match(setup, server, "bo", "ANN", MATCH_2)
+        play_match(setup, server, "Cy", "Ann", MATCH_2)
+    finally:
+        setup.close()
+
+
 def test_stats_page_at_every_size(browser: Any, server: LiveServer) -> None:
     from playwright.sync_api import expect
 
-    three_matches_played(browser, server)
+    three_players_played(browser, server)
     for name, size in SIZES.items():
         ctx = context(browser, size)
         try:
@@ -196,7 +194,7 @@ def test_head_to_head_shows_the_players_chosen_even_when_an_older_answer_comes_l
     resize of the screen keeps their choice."""
     from playwright.sync_api import expect
 
-    three_matches_played(browser, server)
+    three_players_played(browser, server)
     ctx = context(browser, SIZES["tablet"])
     try:
         page = ctx.new_page()

@@ -26,7 +26,6 @@ def test_a_session_answer_from_before_the_login_does_not_log_the_referee_out(
 ) -> None:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     ctx = browser.new_context(viewport={"width": 1024, "height": 768})
     page = ctx.new_page()
     let_go = hold_first_session_answer(page, server.url + path)
@@ -46,7 +45,6 @@ def test_the_hub_page_keeps_a_login_made_while_it_asked_for_its_session(
 ) -> None:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     with tournament_of(tmp_path, ("Anna", "Ben")) as t, \
             served_hub(t, tmp_path, "2468") as (url, _):
         ctx = browser.new_context(viewport={"width": 1024, "height": 768})

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from browser_support import SIZES, LiveServer, live_server, serving, settled, snap
+from hub_app_support import QuietSender
 from page_walk import look, untranslated
 from tv_support import post, step
 
@@ -31,16 +32,6 @@ HUB_PAGES = ["/", "/bracket", "/overlay", "/overlay/standings", "/print/pairings
              "/print/standings"]
 HUB_PLAYERS = [FIRST, SECOND, "Cordula Ebersberger-Hintermaier", "Dietrich Aufderheide"]
 HUB_PIN = "1357"
-
-
-class QuietSender:
-    connected = True
-
-    def problems(self) -> list[str]:
-        return []
-
-    def send_command(self, board: str, kind: str, **_: object) -> str:
-        return "c1"
 
 
 @pytest.fixture(scope="module")
@@ -182,8 +173,9 @@ def test_the_referee_pages_do_not_scroll_sideways_in_german_with_a_question_and_
     w, h = SIZES[size]
     page = german(browser, server, "/referee", (w, h))
     api = page.context.request
-    assert api.post(server.url + "/api/referee/selftest/start", data={}).ok  # a kept sheet
-    assert api.post(server.url + "/api/referee/selftest/stop", data={}).ok
+    run = api.get(server.url + "/api/selftest").json()["run"]  # a kept sheet
+    assert api.post(server.url + "/api/referee/selftest/start", data={"run": run}).ok
+    assert api.post(server.url + "/api/referee/selftest/stop", data={"run": run + 1}).ok
     post(api, server, "/api/match/new", {"names": {"black": FIRST, "white": SECOND},
                                          "first": "black"})
     for player in ("black", "white"):

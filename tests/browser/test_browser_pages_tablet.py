@@ -163,11 +163,13 @@ def test_a_score_corrected_on_the_tablet_survives_a_reload_of_the_scoreboard(
         return tuple(page.locator(s).inner_text() for s in (
             "#p-black .score", "#p-white .score", "#pot", "#round", "#effects"))
 
+    shows_now = f"document.body.dataset.seq === '{api_state(context, server)['seq']}'"
+    page.wait_for_function(shows_now)  # all of the correction drawn, not the scores alone
     before = seen()
     page.reload()
+    page.wait_for_function(shows_now)  # the same match drawn again from the server's state
     expect(page.locator("#p-white .score")).to_have_text("3")
     assert seen() == before
-    assert page.evaluate("document.body.dataset.seq") == str(api_state(context, server)["seq"])
     assert "due" in (page.locator("#p-black").get_attribute("class") or "")
     entry = context.request.get(server.url + "/api/match/log").json()["entries"][-1]
     assert entry["reason"] == "a point the sensors missed"

@@ -22,7 +22,6 @@ def test_after_a_server_restart_the_tablet_stays_logged_in_until_the_pin_changes
 ) -> None:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     first = ServeProcess(tmp_path)
     try:
         first.wait_ready()

@@ -22,8 +22,16 @@ SIZE_IDS = [f"{w}x{h}" for w, h in TABLET_SIZES]
 server, api = one_server_per_module("table-read")
 
 
-def tablet_in(browser: Any, server: LiveServer, size: tuple[int, int], lang: str) -> Any:
-    """The tablet page at ``size`` in ``lang``, logged in, its script errors in ``errors``."""
+def showing(page: Any, api: Any, server: LiveServer) -> None:
+    """Wait until ``page`` shows the match as it is now (the server's seq)."""
+    seq = state(api, server)["seq"]
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+
+
+def tablet_in(browser: Any, server: LiveServer, api: Any, size: tuple[int, int],
+              lang: str) -> Any:
+    """The tablet page at ``size`` in ``lang``, logged in, its script errors in ``errors``,
+    once it shows the match as it is now."""
     page = german(browser, server, "/tablet", size) if lang == "de" else None
     if page is None:
         ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
@@ -37,12 +45,8 @@ def tablet_in(browser: Any, server: LiveServer, size: tuple[int, int], lang: str
     page.errors = errors
     page.wait_for_function("document.body.classList.contains('referee')"
                            " && document.body.dataset.seq !== undefined")
+    showing(page, api, server)
     return page
-
-
-def showing(page: Any, api: Any, server: LiveServer) -> None:
-    seq = state(api, server)["seq"]
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
 
 
 def set_shootoff(page: Any, black: int, white: int) -> None:
@@ -68,8 +72,7 @@ def test_a_tied_shoot_off_then_the_next_values_on_the_same_tablet(
     from playwright.sync_api import expect
 
     shootoff_match(api, server)
-    page = tablet_in(browser, server, size, lang)
-    showing(page, api, server)
+    page = tablet_in(browser, server, api, size, lang)
     expect(page.locator("#sec-shootoff")).to_be_visible()
     set_shootoff(page, 2, 2)
     page.locator("#shootoff-send").click()
@@ -94,8 +97,7 @@ def test_a_shoot_off_overtaken_by_another_tablet_is_told_in_german(
     from playwright.sync_api import expect
 
     shootoff_match(api, server)
-    page = tablet_in(browser, server, size, "de")
-    showing(page, api, server)
+    page = tablet_in(browser, server, api, size, "de")
     set_shootoff(page, 2, 1)  # being filled in: it keeps the state it was begun on
     step(api, server, {"shootoff": {"black": 3, "white": 3}})  # another tablet, meanwhile
     showing(page, api, server)
@@ -114,13 +116,18 @@ def test_a_shoot_off_overtaken_by_another_tablet_is_told_in_german(
     page.context.close()
 
 
-def open_choices_match(api: Any, server: LiveServer) -> None:
-    """Anna v Ben with flipping: Anna's third skitt on Ben's red clears it (Ben's blue blocked
-    before), so Anna may still set Ben back (Hit on Red) and lift a blockade."""
+def flipping_match(api: Any, server: LiveServer) -> None:
+    """Anna v Ben with flipping, Anna first; both have placed their big skitts."""
     post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
                                          "first": "black", "flipping": True})
     for by in ("black", "white"):
         step(api, server, {"shot": {"by": by, "big": "placed"}})
+
+
+def open_choices_match(api: Any, server: LiveServer) -> None:
+    """Anna v Ben with flipping: Anna's third skitt on Ben's red clears it (Ben's blue blocked
+    before), so Anna may still set Ben back (Hit on Red) and lift a blockade."""
+    flipping_match(api, server)
     step(api, server, {"correct": {"board": {"white.red": 2}, "blocked": ["white.blue"],
                                    "score": {"black": 1, "white": 2}, "reason": "set-up"}})
     step(api, server, {"shot": {"by": "black", "delta": {"white.red": 1}}})
@@ -147,8 +154,7 @@ def test_a_step_that_costs_an_open_choice_says_so_before_it_is_sent(
     from playwright.sync_api import expect
 
     open_choices_match(api, server)
-    page = tablet_in(browser, server, size, lang)
-    showing(page, api, server)
+    page = tablet_in(browser, server, api, size, lang)
     unblock, red, turn = CLOSES[lang]
     expect(page.locator("#turn-closes")).to_contain_text(turn)
     page.locator("#sec-correct summary").click()
@@ -174,12 +180,8 @@ def test_the_correction_conflict_shows_the_blockades_as_the_other_tablet_left_th
 ) -> None:
     from playwright.sync_api import expect
 
-    post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
-                                         "first": "black", "flipping": True})
-    for by in ("black", "white"):
-        step(api, server, {"shot": {"by": by, "big": "placed"}})
-    page = tablet_in(browser, server, size, "en")
-    showing(page, api, server)
+    flipping_match(api, server)
+    page = tablet_in(browser, server, api, size, "en")
     page.locator("#sec-correct summary").click()
     page.locator("#corr-score .stepper").first.locator("button").nth(1).click()  # Anna +1
     page.fill("#corr-reason", "a point missed")
@@ -208,8 +210,7 @@ def test_trio_says_at_the_choice_that_flipping_stays_off_and_the_start_reads_in_
 
     post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
                                          "first": "black", "variant": "trio"})
-    page = tablet_in(browser, server, size, "de")
-    showing(page, api, server)
+    page = tablet_in(browser, server, api, size, "de")
     page.locator("#sec-new summary").click()
     form = page.locator("#new-match")
     form.locator("select[name=flipping]").select_option("true")
@@ -239,8 +240,7 @@ def test_a_refusal_toast_on_the_tablet_has_no_rule_codes(
 
     post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
                                          "first": "black", "variant": "trio"})
-    page = tablet_in(browser, server, (768, 1024), "en")
-    showing(page, api, server)
+    page = tablet_in(browser, server, api, (768, 1024), "en")
     # a request the rules refuse with a code in its words (Trio and flipping, R17)
     page.evaluate("""async () => {
       const { send, drawn } = await import('/static/tablet-send.js');

@@ -35,6 +35,18 @@ def shot_on_both_reds(api: Any, server: LiveServer) -> int:
     return state(api, server)["seq"]
 
 
+def tablet_after_both_reds(browser: Any, server: LiveServer, api: Any,
+                           size: tuple[int, int]) -> tuple[Any, int]:
+    """The tablet at ``size`` once it shows the shot on both reds
+    (:func:`shot_on_both_reds`); the page and that seq."""
+    from playwright.sync_api import expect
+
+    seq = shot_on_both_reds(api, server)
+    page = tablet(browser, server, size)
+    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    return page, seq
+
+
 def in_words(page: Any, size: tuple[int, int]) -> None:
     text = page.locator("main").inner_text()
     assert not NOT_WORDS.search(text), NOT_WORDS.search(text)
@@ -93,9 +105,7 @@ def test_the_amend_form_enters_two_loose_big_skitts_hit_on_red_and_the_unblock_r
     from playwright.sync_api import expect
 
     size = FLOW_SIZE
-    seq = shot_on_both_reds(api, server)
-    page = tablet(browser, server, size)
-    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    page, seq = tablet_after_both_reds(browser, server, api, size)
     amend = fill_amend(page)
     in_words(page, size)
     page.locator("#amend-send").click()
@@ -122,9 +132,7 @@ def test_a_correction_puts_a_big_skitt_right_and_a_new_match_takes_finger_and_ha
     from playwright.sync_api import expect
 
     size = FLOW_SIZE
-    seq = shot_on_both_reds(api, server)
-    page = tablet(browser, server, size)
-    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    page, seq = tablet_after_both_reds(browser, server, api, size)
     fill_correct_big(page)
     in_words(page, size)
     page.locator("#corr-send").click()
@@ -153,11 +161,8 @@ def test_the_choice_forms_filled_in_fit_and_speak_words_at_every_size(
 ) -> None:
     """The layout part of the two flows above at each tablet and phone size: every form
     filled in as there, in the players' words, nothing wider than the screen."""
-    from playwright.sync_api import expect
 
-    seq = shot_on_both_reds(api, server)
-    page = tablet(browser, server, size)
-    expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
+    page, _ = tablet_after_both_reds(browser, server, api, size)
     amend = fill_amend(page)
     in_words(page, size)
     amend.scroll_into_view_if_needed()

@@ -32,6 +32,21 @@ def two_skitts_onto_a_nearly_full_field(api: Any, server: LiveServer) -> None:
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "question")
 
 
+def showing_now(browser: Any, server: LiveServer, api: Any, path: str,
+                size: tuple[int, int] = (1280, 720), *, referee: bool = False) -> Any:
+    """``path`` opened at ``size`` (by the signed-in referee when ``referee``), once it shows
+    the match as it is now (the server's seq)."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    if referee:
+        assert ctx.request.post(server.url + "/api/referee/login",
+                                data={"pin": server.pin}).ok
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    seq = state(api, server)["seq"]
+    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    return page
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 @pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_tv_says_the_referee_is_counting_and_asks_nobody_to_take_a_skitt_off(
@@ -40,10 +55,7 @@ def test_the_tv_says_the_referee_is_counting_and_asks_nobody_to_take_a_skitt_off
     from playwright.sync_api import expect
 
     two_skitts_onto_a_nearly_full_field(api, server)
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.goto(f"{server.url}/?lang={lang}")
-    seq = state(api, server)["seq"]
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    page = showing_now(browser, server, api, f"/?lang={lang}", size)
     alert = page.locator(".alert-question")
     expect(alert).to_have_text(SAID[lang])
     box = alert.bounding_box()
@@ -63,18 +75,13 @@ def test_the_shoot_off_is_asked_for_once_on_the_tv_and_the_tablet(
     post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
                                          "first": "shootoff"})
     prompt = {"en": "Shoot-off: who starts?", "de": "Stechen: wer beginnt?"}[lang]
-    seq = state(api, server)["seq"]
     for path, size in (("/", (1920, 1080)), ("/tablet", (1024, 768))):
-        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]})
-        assert ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
-        page = ctx.new_page()
-        page.goto(f"{server.url}{path}?lang={lang}")
-        page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+        page = showing_now(browser, server, api, f"{path}?lang={lang}", size, referee=True)
         text = page.locator("body").inner_text()
         assert text.count(prompt) <= 1, (path, text)
         if path == "/":
             assert text.count(prompt) == 1, text
-        ctx.close()
+        page.context.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
@@ -84,10 +91,7 @@ def test_a_corrections_reason_is_said_once_on_the_tv(
     post(api, server, "/api/match/new", {"names": {"black": "Ann", "white": "Bo"},
                                          "first": "black"})
     step(api, server, {"correct": {"score": {"black": 2}, "reason": "Zählfehler am Tisch"}})
-    page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
-    page.goto(f"{server.url}/?lang={lang}")
-    seq = state(api, server)["seq"]
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    page = showing_now(browser, server, api, f"/?lang={lang}")
     text = page.locator("#effects").inner_text()
     assert text.count("Zählfehler am Tisch") == 1, text
     page.context.close()
@@ -105,10 +109,7 @@ def test_the_stream_overlay_shows_the_last_shots_whole_line(
     step(api, server, {"correct": {"board": {"white.yellow": 2, "white.red": 2},
                                    "reason": "set-up"}})
     step(api, server, {"shot": {"by": "black", "delta": {"white.yellow": 1}}})
-    page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
-    page.goto(f"{server.url}/overlay")
-    seq = state(api, server)["seq"]
-    page.wait_for_function(f"Number(document.body.dataset.seq) >= {seq}")
+    page = showing_now(browser, server, api, "/overlay", size)
     line = page.locator(".ov-last")
     said = state(api, server)["words"]["last_shot"]
     assert line.inner_text() == said

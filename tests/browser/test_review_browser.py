@@ -96,7 +96,6 @@ def test_the_review_steps_through_a_shot_as_the_sensors_saw_it(
 ) -> None:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     try:
         page = ctx.new_page()
@@ -170,7 +169,6 @@ def test_the_last_shot_is_amended_and_mirrored_from_its_review(
 ) -> None:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     try:
         page, tv, seq = mirrored_review(ctx, server, "/")
@@ -209,7 +207,6 @@ def test_the_review_reads_in_german(browser: Any, server: LiveServer) -> None:
     """Issue 29: the log's review button, the review's clock and its toasts in German."""
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     ctx = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
     try:
         page = ctx.new_page()

@@ -19,7 +19,6 @@ def test_a_review_mirrored_on_a_german_tv_reads_in_german(
 ) -> None:
     from playwright.sync_api import expect
 
-    expect.set_options(timeout=8000)
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     try:
         page, tv, _ = mirrored_review(ctx, server, "/?lang=de")

@@ -11,12 +11,10 @@ Counts: a short match in CI; ``SKITTER_FULL_FAULTS=1`` plays long ones.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 
 import pytest
 from emulation.i2c import FakeI2C
 from fault_rig import BusHands, ScoringRig
-from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
 
 from firmware_bridge.profile import load_profile
@@ -28,17 +26,6 @@ FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 SHOTS = 150 if FULL else 24
 PROFILE = load_profile()
 ADDRESSES = PROFILE.mcp23017.addresses if PROFILE.mcp23017 else ()
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    save_factory = Device.pin_factory
-    Device.pin_factory = MockFactory()
-    try:
-        yield Device.pin_factory
-    finally:
-        Device.pin_factory.reset()
-        Device.pin_factory = save_factory
 
 
 def expander_rig(

@@ -12,17 +12,17 @@
 
 from __future__ import annotations
 
-import os
 import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from tiny_disk import fill, referee_on
 from web_helpers import logged_in, place_bigs, state, step
 
 from scorekeeper.clock import FakeClock
@@ -215,77 +215,36 @@ def test_the_polling_loop_clears_the_alert_when_writes_succeed_again(
     table.close()
 
 
-@pytest.fixture
-def tiny_tmpfs(tmp_path: Path) -> Iterator[Path]:
-    """A 256 kB tmpfs, unmounted afterwards; only root can mount one."""
-    mount = tmp_path / "tiny"
-    mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mount)],
-                          capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        why = f"cannot mount a tmpfs here: {done.stderr.strip() or done.returncode}"
-        if os.environ.get("CI"):
-            pytest.fail(why + " (CI must run this as root)")
-        pytest.skip(why)
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
 def test_a_real_full_disk_gives_503_and_recovers_when_space_returns(
-    tiny_tmpfs: Path, fake_clock: FakeClock,
+    tiny_disk: Path, fake_clock: FakeClock,
 ) -> None:
-    from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
-    from web.api.deps import Auth
-    from web.config.pin import PinStore
-    from web.table.wiring import open_table
-
-    pins = PinStore(tiny_tmpfs / "data")
-    pins.set("2468")
-    broadcaster = Broadcaster()
-    table = open_table(tiny_tmpfs / "skitter.db", "sim", clock=fake_clock, wall=fake_clock,
-                       publish=broadcaster.publish)
-    ballast = tiny_tmpfs / "ballast"
-    try:
-        with ballast.open("wb") as out:  # fill the disk to the last block
-            while True:
-                out.write(b"\0" * 4096)
-                out.flush()
-    except OSError:
-        pass
-    try:
-        with TestClient(create_app(table, Auth.create(pins, fake_clock), broadcaster,
-                                   poll_interval=None)) as client:
-            assert client.post("/api/referee/login", json={"pin": "2468"}).status_code == 200
-            codes = []
-            for i in range(200):  # until the WAL needs a page the disk does not have
-                response = step(client, {"correct": {"score": {"black": i % 2 + 1},
-                                                     "reason": "x" * 300 + str(i)}})
-                codes.append(response.status_code)
-                if response.status_code != 200:
-                    break
-            assert codes[-1] == 503, codes
-            assert response.json()["detail"].startswith("match log cannot be written: ")
-            assert client.get("/healthz").status_code == 503
-            kept = state(client)["log_length"]
-            ballast.unlink()  # space returns
-            assert client.get("/healthz").json()["store"]["ok"] is True
-            assert step(client, {"correct": {"score": {"black": 3},
-                                             "reason": "space again"}}).status_code == 200
-            assert state(client)["log_length"] == kept + 1
-    finally:
-        table.close()
+    with referee_on(tiny_disk, fake_clock) as client:
+        ballast = fill(tiny_disk)
+        codes = []
+        for i in range(200):  # until the WAL needs a page the disk does not have
+            response = step(client, {"correct": {"score": {"black": i % 2 + 1},
+                                                 "reason": "x" * 300 + str(i)}})
+            codes.append(response.status_code)
+            if response.status_code != 200:
+                break
+        assert codes[-1] == 503, codes
+        assert response.json()["detail"].startswith("match log cannot be written: ")
+        assert client.get("/healthz").status_code == 503
+        kept = state(client)["log_length"]
+        ballast.unlink()  # space returns
+        assert client.get("/healthz").json()["store"]["ok"] is True
+        assert step(client, {"correct": {"score": {"black": 3},
+                                         "reason": "space again"}}).status_code == 200
+        assert state(client)["log_length"] == kept + 1
 
 
 def test_a_read_only_log_is_refused_at_start_with_one_line(
-    tiny_tmpfs: Path, tmp_path: Path
+    tiny_disk: Path, tmp_path: Path
 ) -> None:
-    db = tiny_tmpfs / "skitter.db"
+    db = tiny_disk / "skitter.db"
     with MatchStore(db) as store:
         store.create_match({}, {"first": "black"}, at=1.0)
-    subprocess.run(["mount", "-o", "remount,ro", str(tiny_tmpfs)], check=True)
+    subprocess.run(["mount", "-o", "remount,ro", str(tiny_disk)], check=True)
     out = run_serve(db, tmp_path / "data")
     assert out.returncode != 0
     assert "match log cannot be written" in out.stderr and str(db) in out.stderr

@@ -3,33 +3,27 @@ played on the boards like Swiss games; winners advance to a champion."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hub_app_support import tournament_of
 from hub_support import play_game, play_round
 
-from scorekeeper.clock import FakeClock
 from web.tournament.hub.bracket import bracket_view, start_blocked, start_knockout
 from web.tournament.hub.decisions import enter_result
 from web.tournament.hub.field_changes import drop_player, late_entry
-from web.tournament.hub.store import HubStore
 from web.tournament.hub.tournament import Tournament, TournamentError
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Tournament:
-    store = HubStore(tmp_path / "hub.db")
-    try:
-        t = Tournament(store, FakeClock(5000.0))
+def hub(tmp_path: Path) -> Iterator[Tournament]:
+    with tournament_of(tmp_path, PLAYERS) as t:
         t.set_system("swiss")
-        for name in PLAYERS:
-            t.add_player(name)
         t.set_swiss_rounds(2)
         yield t
-    finally:
-        store.close()
 
 
 def swiss_played(t: Tournament) -> None:

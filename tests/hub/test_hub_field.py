@@ -3,9 +3,11 @@ the field's log with its reason and refused when decided on an old picture."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hub_app_support import tournament_of
 from hub_support import play_game, play_round
 
 from scorekeeper.clock import FakeClock
@@ -20,17 +22,11 @@ from web.tournament.hub.tournament import Tournament, TournamentError
 
 
 @pytest.fixture
-def hub(tmp_path: Path) -> Tournament:
-    store = HubStore(tmp_path / "hub.db")
-    try:
-        t = Tournament(store, FakeClock(5000.0))
+def hub(tmp_path: Path) -> Iterator[Tournament]:
+    with tournament_of(tmp_path, ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")) as t:
         t.set_system("swiss")
-        for name in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay"):
-            t.add_player(name)
         t.set_swiss_rounds(3)
         yield t
-    finally:
-        store.close()
 
 
 def seq(t: Tournament) -> int:

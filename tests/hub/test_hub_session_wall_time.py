@@ -12,7 +12,7 @@ from pathlib import Path
 
 from fastapi.testclient import TestClient
 from hub_app_support import QuietSender, tournament_of
-from web_helpers import PIN
+from web_helpers import PIN, logged_in
 
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
@@ -33,14 +33,24 @@ def hub_client(t: Tournament, pins: PinStore, since_boot: FakeClock) -> TestClie
     return TestClient(create_hub_app(Hub(t, QuietSender(), pins, since_boot)))
 
 
+def referee_pin(tmp_path: Path) -> PinStore:
+    """The hub's PIN store with the referee PIN :data:`PIN` set."""
+    pins = PinStore(tmp_path / "pin")
+    pins.set(PIN)
+    return pins
+
+
+def session_cookies(t: Tournament, pins: PinStore, since_boot: FakeClock) -> dict[str, str]:
+    """The cookies of a referee who signed in on a hub started ``since_boot`` seconds ago."""
+    with hub_client(t, pins, since_boot) as client:
+        assert signed_in(logged_in(client))
+        return dict(client.cookies)
+
+
 def test_a_session_that_ended_stays_ended_after_the_hub_reboots(tmp_path: Path) -> None:
     with tournament_of(tmp_path, ["Ada", "Bo"]) as t:
-        pins = PinStore(tmp_path / "pin")
-        pins.set(PIN)
-        with hub_client(t, pins, FakeClock(10.0)) as client:
-            assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
-            cookies = dict(client.cookies)
-            assert signed_in(client)
+        pins = referee_pin(tmp_path)
+        cookies = session_cookies(t, pins, FakeClock(10.0))
         t.clock.advance(2 * DAY)  # two days later; the machine rebooted meanwhile
         with hub_client(t, pins, FakeClock(10.0)) as client:
             client.cookies.update(cookies)
@@ -49,11 +59,8 @@ def test_a_session_that_ended_stays_ended_after_the_hub_reboots(tmp_path: Path) 
 
 def test_a_session_outlives_a_reboot_within_its_day(tmp_path: Path) -> None:
     with tournament_of(tmp_path, ["Ada", "Bo"]) as t:
-        pins = PinStore(tmp_path / "pin")
-        pins.set(PIN)
-        with hub_client(t, pins, FakeClock(50_000.0)) as client:
-            assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
-            cookies = dict(client.cookies)
+        pins = referee_pin(tmp_path)
+        cookies = session_cookies(t, pins, FakeClock(50_000.0))
         t.clock.advance(3600)
         with hub_client(t, pins, FakeClock(10.0)) as client:
             client.cookies.update(cookies)
@@ -74,10 +81,9 @@ def test_a_wall_clock_set_back_far_ends_the_session(tmp_path: Path) -> None:
     wall = SettableWall(1_700_000_000.0)
     store = HubStore(tmp_path / "hub.db")
     try:
-        pins = PinStore(tmp_path / "pin")
-        pins.set(PIN)
-        with hub_client(Tournament(store, wall), pins, FakeClock(10.0)) as client:
-            assert client.post("/api/referee/login", json={"pin": PIN}).status_code == 200
+        with hub_client(Tournament(store, wall), referee_pin(tmp_path),
+                        FakeClock(10.0)) as client:
+            logged_in(client)
             wall.t -= 600.0  # ten minutes back: a clock put right, still signed in
             assert signed_in(client)
             wall.t -= 30 * DAY  # a month back: without a bound, a month more

@@ -9,16 +9,14 @@ referee as the shot it looks like, never into silence.
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
-from web_helpers import run_for, state, step
+from web_helpers import bigs_sensed, run_for, state, step
 
 from scorekeeper.clock import FakeClock
 
 
 def _bigs_placed(referee: TestClient, clock: FakeClock) -> None:
     run_for(referee, clock, 0.5)
-    for player in ("black", "white"):
-        referee.post("/api/board/big", json={"player": player, "on": True})
-        run_for(referee, clock, 0.5)
+    bigs_sensed(referee, clock)
     assert state(referee)["tracker"]["mode"] == "ready"
 
 
@@ -27,6 +25,15 @@ def _overfull(referee: TestClient, clock: FakeClock) -> dict:
     _bigs_placed(referee, clock)
     response = step(referee, {"correct": {"board": {"white.blue": 5}, "reason": "seen"}})
     assert response.status_code == 200, response.text
+    run_for(referee, clock, 0.5)
+    return state(referee)
+
+
+def _four_on_the_overfull_field(referee: TestClient, clock: FakeClock) -> dict:
+    """:func:`_overfull`, then four skitts sensed on Second player's blue (one short)."""
+    _overfull(referee, clock)
+    for _ in range(4):
+        referee.post("/api/board/place", json={"field": "white.blue"})
     run_for(referee, clock, 0.5)
     return state(referee)
 
@@ -56,11 +63,7 @@ def test_a_board_beyond_its_sensors_count_can_be_laid_out_and_play_goes_on(
 def test_the_referee_says_the_board_is_as_the_match_expects_and_play_goes_on(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _overfull(referee, fake_clock)
-    for _ in range(4):
-        referee.post("/api/board/place", json={"field": "white.blue"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
+    body = _four_on_the_overfull_field(referee, fake_clock)
     assert body["tracker"]["mode"] == "restore"  # add 1 more: the field is full
     response = referee.post("/api/referee/board/as-expected", json={"seq": body["seq"]})
     assert response.status_code == 200, response.text
@@ -79,11 +82,7 @@ def test_the_referee_says_the_board_is_as_the_match_expects_and_play_goes_on(
 def test_the_referee_takes_the_board_as_sensed_in_one_step(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _overfull(referee, fake_clock)
-    for _ in range(4):
-        referee.post("/api/board/place", json={"field": "white.blue"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
+    body = _four_on_the_overfull_field(referee, fake_clock)
     response = referee.post("/api/referee/board/as-sensed", json={"seq": body["seq"]})
     assert response.status_code == 200, response.text
     after = response.json()
@@ -136,16 +135,23 @@ def test_a_shot_during_a_restore_goes_to_the_referee(
     assert after["tracker"]["differences"] == {"white.red": -1}
 
 
+def _a_shot_during_a_restore(referee: TestClient, clock: FakeClock) -> dict:
+    """A correction puts a skitt on Second player's red that the board does not hold (a
+    restore); a skitt lands on First player's blue meanwhile, which goes to the referee."""
+    _bigs_placed(referee, clock)
+    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
+    run_for(referee, clock, 0.5)
+    referee.post("/api/board/place", json={"field": "black.blue"})
+    run_for(referee, clock, 0.5)
+    body = state(referee)
+    assert body["tracker"]["mode"] == "review"
+    return body
+
+
 def test_a_shot_during_a_restore_can_be_put_back_instead(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _bigs_placed(referee, fake_clock)
-    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
-    run_for(referee, fake_clock, 0.5)
-    referee.post("/api/board/place", json={"field": "black.blue"})
-    run_for(referee, fake_clock, 0.5)
-    body = state(referee)
-    assert body["tracker"]["mode"] == "review"
+    body = _a_shot_during_a_restore(referee, fake_clock)
     response = referee.post("/api/referee/board/restore", json={"seq": body["seq"]})
     assert response.status_code == 200, response.text
     assert response.json()["log_length"] == body["log_length"]
@@ -193,12 +199,7 @@ def test_the_referees_word_holds_until_the_sensors_agree_by_themselves() -> None
 def test_a_change_during_a_restore_taken_away_again_is_the_restore_again(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
-    _bigs_placed(referee, fake_clock)
-    step(referee, {"correct": {"board": {"white.red": 1}, "reason": "seen"}})
-    run_for(referee, fake_clock, 0.5)
-    referee.post("/api/board/place", json={"field": "black.blue"})
-    run_for(referee, fake_clock, 0.5)
-    assert state(referee)["tracker"]["mode"] == "review"
+    _a_shot_during_a_restore(referee, fake_clock)
     referee.post("/api/board/remove", json={"field": "black.blue"})  # taken off again
     run_for(referee, fake_clock, 0.5)
     body = state(referee)

@@ -17,16 +17,11 @@ DUE = re.compile(r"\bdue\b")
 @contextmanager
 def page_context(browser: Any) -> Iterator[Any]:
     """A 1280x860 browser context, closed after use (each test file's ``context`` fixture)."""
-    from playwright.sync_api import expect
-
-    saved = expect._timeout
-    expect.set_options(timeout=8000)
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     try:
         yield ctx
     finally:
         ctx.close()
-        expect.set_options(timeout=saved)
 
 
 def log_in(page: Any, pin: str) -> None:

@@ -33,6 +33,24 @@ def state(client: TestClient) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
+def bigs_sensed(client: TestClient, clock: FakeClock) -> None:
+    """Both big skitts placed on the simulated board, each sensed (and settled) in turn."""
+    for player in ("black", "white"):
+        client.post("/api/board/big", json={"player": player, "on": True})
+        run_for(client, clock, 0.5)
+
+
+def two_skitts_sensed_at_once(client: TestClient, clock: FakeClock) -> dict[str, Any]:
+    """On the simulated board: both big skitts placed, then two skitts land on the second
+    player's red at once, more than one shot can add (R2), so the rules refuse the shot and it
+    goes to the referee. The state after."""
+    bigs_sensed(client, clock)
+    for _ in range(2):
+        client.post("/api/board/place", json={"field": "white.red"})
+    run_for(client, clock, 0.5)
+    return state(client)
+
+
 def step(client: TestClient, body: dict[str, Any], seq: int | None = None) -> Any:
     """POST one scenario step against the current (or given) ``seq``."""
     if seq is None:
