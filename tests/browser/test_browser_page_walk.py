@@ -183,7 +183,8 @@ def test_the_referee_pages_do_not_scroll_sideways_in_german_with_a_question_and_
         wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
                  and s["tracker"]["mode"] == "ready")
     step(api, server, {"correct": {"board": {"white.blue": 13}, "reason": "Zählfehler"}})
-    assert api.post(server.url + "/api/board/lay-out", data={}).ok
+    seen = api.get(server.url + "/api/state").json()["seq"]
+    assert api.post(server.url + "/api/board/lay-out", data={"seq": seen}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     # the first player's skitt fills the second player's blue: the referee is asked
     assert api.post(server.url + "/api/board/place", data={"field": "white.blue"}).ok
