@@ -85,6 +85,10 @@ def test_a_flick_out_of_range_is_refused_before_it_reaches_the_board(
 def test_skitter_serve_board_physics_scores_a_flicked_shot(tmp_path: Path) -> None:
     with ServeProcess(tmp_path, "--board", "physics") as served:
         served.login()
+        # the board is read once at rest before anything lands (a skitt placed before the
+        # first reading is a change made before sensing began: the referee's to decide)
+        wait_until(lambda: served.get("/api/state")["tracker"]["mode"] == "ready",
+                   "the board read at rest")
         served.post("/api/board/big", {"player": "black", "on": True})
         wait_until(lambda: served.get("/api/state")["log_length"] == 1, "black's big skitt")
         served.post("/api/board/big", {"player": "white", "on": True})

@@ -36,6 +36,10 @@ def board_page(browser: Any, server: LiveServer, size: tuple[int, int], lang: st
     page = ctx.new_page()
     page.goto(f"{server.url}/board?lang={lang}")
     page.wait_for_function("document.body.dataset.seq !== undefined")
+    # the board is read once at rest before anything lands (a skitt placed before the first
+    # reading is a change made before sensing began: the referee's to decide)
+    wait_until(lambda: page.request.get(server.url + "/api/state").json()["tracker"]["mode"]
+               == "ready", "the board read at rest")
     return page
 
 
