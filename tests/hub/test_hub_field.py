@@ -8,15 +8,15 @@ from pathlib import Path
 import pytest
 from hub_support import play_game, play_round
 
-from scorekeeper.clock import FakeClock
-from web.tournament.hub.field_changes import (
+from hub.field_changes import (
     StaleChange,
     drop_player,
     late_entry,
     swap_players,
 )
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament, TournamentError
+from hub.store import HubStore
+from hub.tournament import Tournament, TournamentError
+from scorekeeper.clock import FakeClock
 
 
 @pytest.fixture

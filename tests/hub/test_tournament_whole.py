@@ -25,15 +25,15 @@ from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import RULES, Script, expected_result, wait_until
 from mqtt_tournament_support import PLANS, HubUnderTest
 
+from hub import decisions, field_changes
+from hub.bracket import bracket_view, start_knockout
+from hub.model import Pairing
+from hub.offering import offer_games, settle_offer
 from scorekeeper.clock import FakeClock
 from scorekeeper.options import Rules
 from scorekeeper.store import MatchStore
 from web.table.offer import GameFormat, Offer
 from web.table.table import Stale, Table
-from web.tournament.hub import decisions, field_changes
-from web.tournament.hub.bracket import bracket_view, start_knockout
-from web.tournament.hub.model import Pairing
-from web.tournament.hub.offering import offer_games, settle_offer
 from web.tournament.mqtt_table import TableLink
 from web.tournament.wire import settings_from_url
 
