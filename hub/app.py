@@ -29,7 +29,6 @@ from hub import view
 from hub.feed import Feed
 from hub.field_api import pages as field_pages
 from hub.field_api import router as field_router
-from hub.field_changes import StaleChange
 from hub.offering import offer_games, withdraw
 from hub.overlay import router as overlay_router
 from hub.printouts import router as print_router
@@ -56,7 +55,7 @@ from hub.responses import (
 )
 from hub.results_api import router as results_router
 from hub.said import MARK, Refusal, answered, detail
-from hub.tournament import Tournament, TournamentError
+from hub.tournament import StaleChange, Tournament, TournamentError
 from hub.wake import Wake
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError

@@ -12,51 +12,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from hub.field_changes import check_seen
 from hub.knockout import (
     SIZES,
-    KnockoutError,
-    better_seed_first,
     first_round,
     knockout_rounds,
-    next_round,
     stage_name,
 )
+from hub.knockout_stage import META, knockout_of, stage_results
 from hub.model import KNOCKOUT, Pairing, StoredGame
-from hub.pairings import PairingError
 from hub.said import MARK, Sentence, keyed
-from hub.tournament import Tournament, TournamentError, still_open
-
-META = "knockout"
-
-
-@dataclass(frozen=True)
-class Knockout:
-    """The bracket as the referee started it."""
-
-    size: int
-    third_place: bool
-    first_round: int
-    """The tournament round its first stage is."""
-    seeds: tuple[str, ...]
-    """The players, best seed first."""
-
-
-def knockout_of(t: Tournament) -> Knockout | None:
-    raw = t.store.get_meta(META)
-    if not raw:
-        return None
-    d = json.loads(raw)
-    return Knockout(int(d["size"]), bool(d["third_place"]), int(d["first_round"]),
-                    tuple(d["seeds"]))
+from hub.tournament import Tournament, TournamentError, check_seen, still_open
 
 
 def start_blocked(t: Tournament, size: int | None = None) -> Sentence | None:
     """Why the knockout stage cannot start now (with ``size`` players), or None."""
-    if knockout_of(t) is not None:
+    if knockout_of(t.store) is not None:
         return Sentence(MARK.gettext("the knockout stage has started already"))
     rounds = t.store.round_numbers()
     if not rounds:
@@ -99,15 +71,6 @@ def start_knockout(t: Tournament, size: int, *, third_place: bool, reason: str, 
     return t.store.pairings(number)
 
 
-def _results(t: Tournament, number: int) -> dict[int, StoredGame]:
-    return {g.table: g for g in t.store.games() if g.round == number and g.table is not None}
-
-
-def _main_games(k: Knockout, number: int) -> int:
-    """Games of round ``number`` that are part of the bracket (not the third-place game)."""
-    return k.size >> (number - k.first_round + 1)
-
-
 def _started_words(size: int, number: int, third_place: bool, reason: str) -> Sentence:
     """The field log's line of a knockout started (the referee's reason in brackets)."""
     if third_place:
@@ -120,51 +83,9 @@ def _started_words(size: int, number: int, third_place: bool, reason: str) -> Se
     return Sentence("{words} ({reason})", words=words, reason=reason) if reason else words
 
 
-def next_stage_blocked(t: Tournament) -> Sentence | None:
-    """Why the next knockout stage cannot be paired (its last round's games all have a
-    result: the caller checked)."""
-    k = knockout_of(t)
-    if k is None:
-        return Sentence(MARK.gettext("all rounds have been played"))
-    number = t.store.round_numbers()[-1][0]
-    results = _results(t, number)
-    for table, g in sorted(results.items()):
-        if g.result.winner is None:
-            return Sentence(MARK.gettext(
-                "the game at table {table} of round {round} ended without a winner: a "
-                "knockout game must have one (remove the result; the players play again)"),
-                table=table, round=number)
-    if _main_games(k, number) <= 1:
-        champion = results[1].result.winner if 1 in results else None
-        return Sentence(MARK.gettext("the knockout is over: {champion} won the tournament"),
-                        champion=champion)
-    return None
-
-
-def next_stage_pairs(t: Tournament) -> list[tuple[str, str | None]]:
-    """The next stage's games from the winners (and for a third-place game, the losers)."""
-    k = knockout_of(t)
-    blocked = next_stage_blocked(t)
-    if k is None or blocked:
-        raise PairingError(blocked or MARK.gettext("no knockout stage"))
-    number = t.store.round_numbers()[-1][0]
-    results = _results(t, number)
-    main = _main_games(k, number)
-    winners, losers = [], []
-    for table in range(1, main + 1):
-        r = results[table].result
-        winners.append(r.winner or "")
-        losers.append(r.white if r.winner == r.black else r.black)
-    try:
-        games = next_round(winners, losers, third_place=k.third_place and main == 2)
-    except KnockoutError as exc:
-        raise PairingError(exc) from None
-    return [better_seed_first(g, k.seeds) for g in games]
-
-
 def bracket_view(t: Tournament) -> dict[str, Any] | None:
     """The bracket as the pages draw it: every stage, played or still to come."""
-    k = knockout_of(t)
+    k = knockout_of(t.store)
     if k is None:
         return None
     seed = {name: i for i, name in enumerate(k.seeds, start=1)}
@@ -175,7 +96,7 @@ def bracket_view(t: Tournament) -> dict[str, Any] | None:
         main = k.size >> (i + 1)
         third = k.third_place and main == 1
         pairings = {p.table: p for p in t.store.pairings(number)}
-        results = _results(t, number)
+        results = stage_results(t.store, number)
         games = []
         for table in range(1, main + 1 + third):
             p = pairings.get(table)

@@ -23,7 +23,7 @@ from pydantic import Field
 from hub import bracket, field_changes
 from hub.responses import BracketView, FieldChanged, FieldChangeRow
 from hub.said import detail, worded
-from hub.tournament import Tournament, TournamentError
+from hub.tournament import StaleChange, Tournament, TournamentError
 from web.api.auth import Referee
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import MAX_REASON, PathNumber, ShownText, Strict
@@ -76,7 +76,7 @@ def _tournament(request: Request) -> Tournament:
 async def _change(request: Request, run: Callable[[], Any]) -> dict[str, Any]:
     try:
         done = await asyncio.to_thread(run)
-    except field_changes.StaleChange as exc:
+    except StaleChange as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=detail(exc)) from None
     except TournamentError as exc:
         raise HTTPException(422, detail=detail(exc)) from None

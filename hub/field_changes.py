@@ -26,27 +26,10 @@ from hub.tournament import (
     TournamentError,
     already_registered,
     check_name,
+    check_seen,
     name_key,
 )
 from scorekeeper.state import Phase
-
-
-class StaleChange(TournamentError):
-    """The tournament changed since its person looked: nothing was changed."""
-
-
-def check_seen(t: Tournament, seq: int) -> None:
-    """Refuse a change decided on version ``seq`` when the field has changed since."""
-    now = t.store.field_version()
-    if seq == now:
-        return
-    if seq > now:
-        raise StaleChange(MARK.gettext(
-            "the tournament is at version {now}, not {seq}: look at it again"), now=now, seq=seq)
-    since = [c.said() for c in t.store.field_changes(since=seq)]
-    raise StaleChange(MARK.gettext(
-        "the tournament changed since you looked ({since}); nothing was changed: look at it "
-        "again and decide"), since=since)
 
 
 def registered(t: Tournament, name: str) -> str:

@@ -19,21 +19,30 @@ one job; :meth:`Tournament.refresh_game` is the way in.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from hub.model import GameResult, Pairing
+from hub.model import Claim, GameResult, Pairing
 from hub.players import same_players, spelt_as
 from hub.said import MARK, Sentence
-from hub.store import Claim, StoredGame
+from hub.store import HubStore, StoredGame
 from hub.verify import judge
 from scorekeeper.state import Phase
 from web.table.offer import GameFormat
 
-if TYPE_CHECKING:
-    from hub.tournament import Tournament
+
+class Games(Protocol):
+    """What a result is checked against: the tournament's store, its format and the ids it
+    gives its pairings (:class:`hub.tournament.Tournament` is one; it calls us, so we name
+    only what we use)."""
+
+    store: HubStore
+
+    def game_format(self) -> GameFormat | None: ...
+
+    def pairing_id(self, pairing: Pairing) -> str: ...
 
 
-def refresh_game(t: Tournament, board: str, match_id: int) -> None:
+def refresh_game(t: Games, board: str, match_id: int) -> None:
     """Make the recorded result agree with the match's latest event."""
     latest = t.store.latest_event(board, match_id)
     existing = t.store.game(board, match_id)
@@ -85,7 +94,7 @@ def refresh_game(t: Tournament, board: str, match_id: int) -> None:
         doubt or Sentence(MARK.gettext("the referee decides"))))
 
 
-def _format_doubt(t: Tournament, board: str, match_id: int) -> str | None:
+def _format_doubt(t: Games, board: str, match_id: int) -> str | None:
     """Why the game does not count by itself when it was played to another format."""
     fmt = t.game_format()
     options = t.store.match_rules(board, match_id)
@@ -99,7 +108,7 @@ def _format_doubt(t: Tournament, board: str, match_id: int) -> str | None:
         played=played.words(), format=fmt.words())
 
 
-def _pairing_by_id(t: Tournament, ref: dict[str, object], result: GameResult, board: str,
+def _pairing_by_id(t: Games, ref: dict[str, object], result: GameResult, board: str,
                    match_id: int) -> tuple[Pairing | None, str | None]:
     """The pairing a game started from an offer answers, and why it may not count."""
     round_number, table = ref.get("round"), ref.get("table")
@@ -126,7 +135,7 @@ def _pairing_by_id(t: Tournament, ref: dict[str, object], result: GameResult, bo
     return pairing, None
 
 
-def _pairing_for(t: Tournament, result: GameResult, board: str,
+def _pairing_for(t: Games, result: GameResult, board: str,
                  existing: StoredGame | None = None) -> Pairing | None:
     """The pairing this game answers: the one it already counts for, else the newest
     unfinished pairing of these two players (the one on this board first)."""

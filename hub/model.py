@@ -153,3 +153,21 @@ class StoredGame:
     finished_at: float
     round: int | None
     table: int | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A finished game a board reported that does not count until the referee says so."""
+
+    board: str
+    match_id: int
+    seq: int
+    """The step that finished it (a later step makes it a new claim)."""
+    result: GameResult
+    finished_at: float
+    round: int | None
+    """The open pairing these players fit, if any (it may be on another board)."""
+    table: int | None
+    why: str
+    """Why it did not count by itself, in words (a ``Sentence`` when the hub made them: the
+    page words it in its language)."""

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from hub import game_results
+from hub.knockout_stage import next_stage_blocked, next_stage_pairs
 from hub.model import KNOCKOUT, ROUND_ROBIN, SWISS, Pairing, Standing
 from hub.pairings import (
     PairingError,
@@ -43,6 +44,24 @@ from web.table.offer import GameFormat, Offer
 
 __all__ = ["Tournament", "TournamentError", "already_registered", "check_name", "name_key",
            "points_of", "same_players", "spelt_as", "still_open"]
+
+
+class StaleChange(TournamentError):
+    """The tournament changed since its person looked: nothing was changed."""
+
+
+def check_seen(t: Tournament, seq: int) -> None:
+    """Refuse a change decided on version ``seq`` when the field has changed since."""
+    now = t.store.field_version()
+    if seq == now:
+        return
+    if seq > now:
+        raise StaleChange(MARK.gettext(
+            "the tournament is at version {now}, not {seq}: look at it again"), now=now, seq=seq)
+    since = [c.said() for c in t.store.field_changes(since=seq)]
+    raise StaleChange(MARK.gettext(
+        "the tournament changed since you looked ({since}); nothing was changed: look at it "
+        "again and decide"), since=since)
 
 
 def still_open(number: int) -> Sentence:
@@ -157,8 +176,7 @@ class Tournament:
 
     def set_system(self, system: str, *, seen: int | None = None) -> None:
         """Choose the pairing system before round 1, decided on the tournament's version
-        ``seen`` (the API always gives it): ``field_changes.StaleChange`` when it changed."""
-        from hub.field_changes import check_seen  # it imports us
+        ``seen`` (the API always gives it): ``StaleChange`` when it changed."""
 
         if system not in (ROUND_ROBIN, SWISS):
             raise TournamentError(MARK.gettext("the pairing system is round_robin or swiss"))
@@ -189,8 +207,7 @@ class Tournament:
 
     def set_swiss_rounds(self, count: int, *, seen: int | None = None) -> None:
         """Plan ``count`` Swiss rounds, decided on the tournament's version ``seen`` (the
-        API always gives it): ``field_changes.StaleChange`` when it changed since."""
-        from hub.field_changes import check_seen  # it imports us
+        API always gives it): ``StaleChange`` when it changed since."""
 
         if not 1 <= count <= 30:
             raise TournamentError(MARK.gettext("a Swiss tournament has 1 to 30 rounds"))
@@ -221,9 +238,8 @@ class Tournament:
         if rounds and self.round_open(rounds[-1][0]):
             return still_open(rounds[-1][0])
         if rounds and rounds[-1][1] == KNOCKOUT:
-            from hub.bracket import next_stage_blocked  # it imports us
 
-            return next_stage_blocked(self)
+            return next_stage_blocked(self.store)
         if len(rounds) >= self.planned_rounds():
             return Sentence(MARK.gettext("all rounds have been played"))
         return None
@@ -235,11 +251,10 @@ class Tournament:
         ``seen``: the tournament's version (``field_seq``) its person saw when they decided
         to pair; when the field changed since (a drop, a late entry, a round paired by
         someone else) nothing is paired and the words say what changed
-        (``field_changes.StaleChange``). Runs in a worker thread (the web app's); two
+        (``StaleChange``). Runs in a worker thread (the web app's); two
         referees pairing at once get one round and one refusal."""
         with self._pairing:
             if seen is not None:
-                from hub.field_changes import check_seen  # it imports us
 
                 check_seen(self, seen)
             return self._pair_next_round(boards)
@@ -256,9 +271,8 @@ class Tournament:
         self._tournament_id()  # before the first offer names it
         try:
             if rounds and rounds[-1][1] == KNOCKOUT:
-                from hub.bracket import next_stage_pairs  # it imports us
 
-                system, pairs = KNOCKOUT, next_stage_pairs(self)
+                system, pairs = KNOCKOUT, next_stage_pairs(self.store)
             elif system == ROUND_ROBIN:
                 pairs = round_robin(players, number)
             else:
@@ -295,8 +309,7 @@ class Tournament:
                      seen: int | None = None) -> None:
         """Put table ``table`` of round ``round_number`` on ``board`` (None: on none),
         decided on the tournament's version ``seen`` (the API always gives it):
-        ``field_changes.StaleChange`` when it changed since."""
-        from hub.field_changes import check_seen  # it imports us
+        ``StaleChange`` when it changed since."""
 
         with self.store.batch():
             if seen is not None:

@@ -11,31 +11,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from hub.model import GameResult
+from hub.model import Claim
 from hub.said import Sentence, said_or
 from hub.store.connection import StoreBase, dump_json, load_json
 from hub.store.tournament import GAME_COLUMNS, game_fields, game_values
-
-
-@dataclass(frozen=True)
-class Claim:
-    """A finished game a board reported that does not count until the referee says so."""
-
-    board: str
-    match_id: int
-    seq: int
-    """The step that finished it (a later step makes it a new claim)."""
-    result: GameResult
-    finished_at: float
-    round: int | None
-    """The open pairing these players fit, if any (it may be on another board)."""
-    table: int | None
-    why: str
-    """Why it did not count by itself, in words (a ``Sentence`` when the hub made them: the
-    page words it in its language)."""
 
 
 class ClaimTables(StoreBase):

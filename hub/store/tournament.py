@@ -7,14 +7,11 @@ game counts for the standings; a result also moves its pairing to the board that
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from hub.model import GameResult, Pairing, StoredGame
+from hub.model import Claim, GameResult, Pairing, StoredGame
 from hub.said import MARK
 from hub.store.connection import HubStoreError, StoreBase, no_table
-
-if TYPE_CHECKING:
-    from hub.store.claims import Claim
 
 GAME_COLUMNS = ("board, match_id, seq, black, white, winner, black_rounds, white_rounds,"
                 " black_points, white_points, finished_at, round, tbl")

@@ -9,13 +9,12 @@ import pytest
 from hub_support import play_game, play_round
 
 from hub.field_changes import (
-    StaleChange,
     drop_player,
     late_entry,
     swap_players,
 )
 from hub.store import HubStore
-from hub.tournament import Tournament, TournamentError
+from hub.tournament import StaleChange, Tournament, TournamentError
 from scorekeeper.clock import FakeClock
 
 

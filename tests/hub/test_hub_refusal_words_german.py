@@ -14,9 +14,9 @@ from test_hub_app import pins  # noqa: F401  (the module's PIN fixture)
 from test_hub_field_api import field_seq, hub, referee, six_players_paired  # noqa: F401
 
 from hub.app import Hub
-from hub.model import GameResult
+from hub.model import Claim, GameResult
 from hub.said import Sentence
-from hub.store import Claim, HubStore
+from hub.store import HubStore
 from hub.tournament import TournamentError
 from web.i18n import language
 
