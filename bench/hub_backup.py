@@ -7,9 +7,9 @@ the hub's tests, each step with its state), then copied twice while a writer sto
 small change after another, as the hub does while boards play:
 
 - *through the hub's connection*: SQLite's backup API on the store's own connection, under
-  its lock (the first way ``web.tournament.hub.backup`` was written);
+  its lock (the first way ``hub.backup`` was written);
 - *through a reader of its own*: the backup API on a separate read-only connection, as
-  :func:`web.tournament.hub.backup.copy_database` does now (WAL: readers never block the
+  :func:`hub.backup.copy_database` does now (WAL: readers never block the
   writer).
 
 Printed: the file's size, each copy's time and the longest wait of a write during it.
@@ -30,8 +30,8 @@ from machine import print_header  # first: it puts tests/support on the path
 # isort: split
 from hub_support import game_steps, real_events
 
-from web.tournament.hub.backup import copy_database
-from web.tournament.hub.store import HubStore
+from hub.backup import copy_database
+from hub.store import HubStore
 
 
 def fill(store: HubStore, boards: int, games: int) -> int:

@@ -20,12 +20,12 @@ from machine import print_header
 from matchgen import RULES, SETUP, random_steps
 from review_size import file_size
 
+from hub.model import ReceivedEvent
+from hub.store import HubStore
+from hub.store.received import kept_state
 from scorekeeper.store import MatchStore
 from web.tournament import wire
 from web.tournament.board_states import replay_states
-from web.tournament.hub.model import ReceivedEvent
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.store.received import kept_state
 
 NAMES = {"black": "Annabel", "white": "Bartholomew"}
 

@@ -2,7 +2,7 @@
 
     python bench/swiss.py [--players 256] [--rounds 8] [--seed 1]
 
-Each round pairs with ``web.tournament.hub.pairings.swiss`` from simulated results (the
+Each round pairs with ``hub.pairings.swiss`` from simulated results (the
 better-seeded player wins 70 % of games) and prints the seconds the pairing took.
 Target: under 0.3 s a round at 256 players.
 """
@@ -16,7 +16,7 @@ from collections import Counter
 
 from machine import print_header
 
-from web.tournament.hub.pairings import swiss
+from hub.pairings import swiss
 
 TARGET_S = 0.3
 """Seconds one round's pairing may take at 256 players."""

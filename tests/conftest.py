@@ -261,10 +261,10 @@ class _Sender:
 @pytest.fixture
 def hub_client(tmp_path: Path) -> Iterator[TestClient]:
     """The tournament hub's app on ``tmp_path/hub.db`` with the referee PIN :data:`PIN`."""
+    from hub.app import Hub, create_hub_app
+    from hub.store import HubStore
+    from hub.tournament import Tournament
     from web.config.pin import PinStore
-    from web.tournament.hub.app import Hub, create_hub_app
-    from web.tournament.hub.store import HubStore
-    from web.tournament.hub.tournament import Tournament
 
     clock = FakeClock(1_700_000_000.0)
     pins = PinStore(tmp_path / "hub-pin")

@@ -10,6 +10,11 @@ from typing import Any
 from fastapi.testclient import TestClient
 from waiting import wait_until
 
+from hub.app import Hub, create_hub_app
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
+from hub.wake import Wake
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
 from web.api.broadcaster import Broadcaster
@@ -17,11 +22,6 @@ from web.api.deps import Auth
 from web.config.pin import PinStore
 from web.table.table import Table
 from web.table.wiring import open_table, publishing
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.wake import Wake
 from web.tournament.wire import settings_from_url
 
 

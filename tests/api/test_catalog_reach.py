@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("scorekeeper", "firmware_bridge", "web")
+PACKAGES = ("scorekeeper", "firmware_bridge", "web", "hub")
 CALLS = {"gettext", "ngettext", "refuse", "refused", "because"}
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from hub.app import create_hub_app
+from hub.store import HubStore
 from scorekeeper.clock import FakeClock
 from web.cli.hub import build
 from web.config.pin import PinStore
-from web.tournament.hub.app import create_hub_app
-from web.tournament.hub.store import HubStore
 from web.tournament.wire import settings_from_url
 
 PIN = "4242"

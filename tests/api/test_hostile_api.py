@@ -133,9 +133,9 @@ class HubApi(Api):
 def hub_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     from hub_support import play_game
 
-    from web.tournament.hub.app import Hub, create_hub_app
-    from web.tournament.hub.store import HubStore
-    from web.tournament.hub.tournament import Tournament
+    from hub.app import Hub, create_hub_app
+    from hub.store import HubStore
+    from hub.tournament import Tournament
 
     class Sender:
         connected = True

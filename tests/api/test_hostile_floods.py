@@ -80,8 +80,8 @@ def board_app(tmp_path: Path) -> Iterator[Any]:
 
 @contextmanager
 def hub_app(tmp_path: Path) -> Iterator[Any]:
+    from hub.app import Hub, create_hub_app
     from web.config.pin import PinStore
-    from web.tournament.hub.app import Hub, create_hub_app
 
     with tournament_of(tmp_path, ["Ada", "Bo"]) as t:
         pins = PinStore(tmp_path / "pin")

@@ -13,9 +13,9 @@ from fastapi.testclient import TestClient
 from hub_support import play_game
 from web_helpers import PIN, state, step
 
+from hub.app import Hub
+from hub.responses import HubHealth, HubMatchLog, HubState, RatingRow
 from web.classic_script import ScriptResponse
-from web.tournament.hub.app import Hub
-from web.tournament.hub.responses import HubHealth, HubMatchLog, HubState, RatingRow
 
 
 def schema_of(doc: dict, path: str, method: str, status: str = "200") -> str:

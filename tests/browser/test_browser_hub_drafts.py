@@ -14,11 +14,11 @@ import pytest
 from browser_support import require_chromium, serving
 from tv_support import snap
 
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 PIN = "1357"

@@ -14,7 +14,7 @@ from browser_support import SIZES, require_chromium, snap
 from hub_app_support import served_hub, tournament_of
 from hub_support import play_round
 
-from web.tournament.hub.app import Hub
+from hub.app import Hub
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 PIN = "2580"

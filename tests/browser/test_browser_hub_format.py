@@ -13,11 +13,11 @@ from hub_app_support import served_hub, tournament_of
 from hub_support import game_steps, real_events
 from tv_support import snap
 
+from hub import intake
+from hub.app import Hub
+from hub.tournament import Tournament
 from scorekeeper.options import Rules
 from web.table.offer import GameFormat
-from web.tournament.hub import intake
-from web.tournament.hub.app import Hub
-from web.tournament.hub.tournament import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 PIN = "1357"

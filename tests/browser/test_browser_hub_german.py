@@ -13,7 +13,7 @@ import pytest
 from browser_support import SIZES, snap
 from test_hub_browser import page_url  # noqa: F401  (the hub with boards, a round and games)
 
-from web.tournament.hub.app import Hub
+from hub.app import Hub
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 from browser_support import SCREENSHOTS, keep_screenshot, serving
 
+from hub.app import Hub, create_hub_app
+from hub.model import GameResult
+from hub.store import HubStore, StoredGame
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.model import GameResult
-from web.tournament.hub.store import HubStore, StoredGame
-from web.tournament.hub.tournament import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 

@@ -14,8 +14,8 @@ from browser_support import SIZES, keep_screenshot, require_chromium, snap
 from hub_app_support import served_hub, tournament_of
 from hub_support import game_steps, real_events
 
-from web.tournament.hub.app import Hub
-from web.tournament.hub.tournament import Tournament
+from hub.app import Hub
+from hub.tournament import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 PIN = "1357"

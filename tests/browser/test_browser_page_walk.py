@@ -18,11 +18,11 @@ from hub_app_support import QuietSender
 from page_walk import look, untranslated
 from tv_support import post, step
 
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 

@@ -11,11 +11,11 @@ import pytest
 from browser_support import keep_screenshot, require_chromium, serving
 from hub_support import game_steps, real_events
 
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 pytestmark = pytest.mark.browser
 

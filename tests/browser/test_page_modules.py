@@ -108,11 +108,11 @@ def hub_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from browser_support import serving
     from hub_app_support import QuietSender
 
+    from hub.app import Hub, create_hub_app
+    from hub.store import HubStore
+    from hub.tournament import Tournament
     from scorekeeper.clock import FakeClock
     from web.config.pin import PinStore
-    from web.tournament.hub.app import Hub, create_hub_app
-    from web.tournament.hub.store import HubStore
-    from web.tournament.hub.tournament import Tournament
 
     tmp = tmp_path_factory.mktemp("hub-modules")
     clock = FakeClock(1_700_000_000.0)

@@ -11,11 +11,11 @@ import pytest
 from fastapi.testclient import TestClient
 from hub_support import play_game, play_round
 
+from hub.app import STATIC, Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import STATIC, Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 PIN = "4321"
 

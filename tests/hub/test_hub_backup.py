@@ -10,9 +10,7 @@ import pytest
 from hub_support import play_round
 from mqtt_sim import wait_until
 
-from scorekeeper.clock import FakeClock
-from web.cli.main import main
-from web.tournament.hub.backup import (
+from hub.backup import (
     BackupPlan,
     Backups,
     BackupTimer,
@@ -20,9 +18,11 @@ from web.tournament.hub.backup import (
     latest_backup,
     round_progress,
 )
-from web.tournament.hub.restore import RestoreError, check_backup, restore
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
+from hub.restore import RestoreError, check_backup, restore
+from hub.store import HubStore
+from hub.tournament import Tournament
+from scorekeeper.clock import FakeClock
+from web.cli.main import main
 
 pytestmark = pytest.mark.unit
 

@@ -10,10 +10,10 @@ import pytest
 from hub_app_support import tournament_of
 from hub_support import play_game, play_round
 
-from web.tournament.hub.bracket import bracket_view, start_blocked, start_knockout
-from web.tournament.hub.decisions import enter_result
-from web.tournament.hub.field_changes import drop_player, late_entry
-from web.tournament.hub.tournament import Tournament, TournamentError
+from hub.bracket import bracket_view, start_blocked, start_knockout
+from hub.decisions import enter_result
+from hub.field_changes import drop_player, late_entry
+from hub.tournament import Tournament, TournamentError
 
 PLAYERS = ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal")
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from test_hub_bracket import hub, seq, swiss_played  # noqa: F401  (eight players, two rounds)
 
+from hub.bracket import bracket_view, start_knockout
+from hub.said import Sentence
+from hub.tournament import Tournament, TournamentError
 from web.i18n import language
-from web.tournament.hub.bracket import bracket_view, start_knockout
-from web.tournament.hub.said import Sentence
-from web.tournament.hub.tournament import Tournament, TournamentError
 
 DE = language("de")
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from hub import bursts
+from hub.gaps import GAP_GRACE, RESEND_EVERY
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.hub import bursts
-from web.tournament.hub.gaps import GAP_GRACE, RESEND_EVERY
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import encode, event_id, settings_from_url
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from hub_support import game_steps, real_events
 
+from hub import view
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.hub import view
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 
 @pytest.fixture

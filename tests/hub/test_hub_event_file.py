@@ -12,13 +12,13 @@ from typing import Any
 import pytest
 from hub_support import play_round
 
+from hub.event_export import export_event
+from hub.event_import import ImportRefused, import_event, read_event_file
+from hub.ratings import ratings_view
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.cli.main import main
-from web.tournament.hub.event_export import export_event
-from web.tournament.hub.event_import import ImportRefused, import_event, read_event_file
-from web.tournament.hub.ratings import ratings_view
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 pytestmark = pytest.mark.unit
 

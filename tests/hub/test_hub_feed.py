@@ -14,13 +14,13 @@ from hub_app_support import QuietSender
 from hub_support import event, play_game, state
 from waiting import turn_of_the_loop, wait_until_async
 
+from hub.app import BATCH, Hub
+from hub.feed import Feed
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.api.broadcaster import QUEUE_LIMIT, Broadcaster
 from web.config.pin import PinStore
-from web.tournament.hub.app import BATCH, Hub
-from web.tournament.hub.feed import Feed
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 
 def apply(page: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:
@@ -207,7 +207,7 @@ def test_the_refresher_wakes_on_change_and_batches_a_burst(hub: Hub) -> None:
 def test_a_page_that_connects_gets_the_full_state_at_the_current_version(hub: Hub) -> None:
     from fastapi.testclient import TestClient
 
-    from web.tournament.hub.app import create_hub_app
+    from hub.app import create_hub_app
 
     with TestClient(create_hub_app(hub)) as client:
         fetched = client.get("/api/hub").json()
@@ -222,7 +222,7 @@ def test_a_page_that_connects_gets_the_full_state_at_the_current_version(hub: Hu
 def test_a_refresh_that_fails_leaves_its_changes_for_the_next(
     hub: Hub, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from web.tournament.hub import view
+    from hub import view
 
     hub.refresh()
     sent = frames_of(hub)

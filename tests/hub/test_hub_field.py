@@ -10,15 +10,14 @@ import pytest
 from hub_app_support import tournament_of
 from hub_support import play_game, play_round
 
-from scorekeeper.clock import FakeClock
-from web.tournament.hub.field_changes import (
-    StaleChange,
+from hub.field_changes import (
     drop_player,
     late_entry,
     swap_players,
 )
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament, TournamentError
+from hub.store import HubStore
+from hub.tournament import StaleChange, Tournament, TournamentError
+from scorekeeper.clock import FakeClock
 
 
 @pytest.fixture

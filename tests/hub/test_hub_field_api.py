@@ -11,11 +11,11 @@ from fastapi.testclient import TestClient
 from hub_support import play_round
 from test_hub_app import PIN, FakeSender, pins  # noqa: F401  (the module's PIN fixture)
 
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 
 @pytest.fixture

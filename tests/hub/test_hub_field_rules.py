@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from web.tournament.hub.field import drop_problems, swap_problems, swapped
-from web.tournament.hub.model import Pairing
+from hub.field import drop_problems, swap_problems, swapped
+from hub.model import Pairing
 
 ROUND = [Pairing(2, 1, "Ann", "Ben"), Pairing(2, 2, "Cat", "Dan"), Pairing(2, 3, "Eve", None)]
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from hub_support import game_steps, real_events
 
+from hub.forecast import OpenGame, forecast, round_end
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.hub.forecast import OpenGame, forecast, round_end
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 MIN = 60.0
 

@@ -13,12 +13,12 @@ import pytest
 from fastapi.testclient import TestClient
 from waiting import wait_until
 
+from hub.app import Hub, create_hub_app
+from hub.link import BACKLOG, BEHIND, HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import BACKLOG, BEHIND, HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import settings_from_url
 
 STOPPED = ("the hub has stopped storing what the boards send (its storing thread ended): "
@@ -110,7 +110,7 @@ def test_a_file_that_refuses_writes_is_named_and_clears_when_it_takes_them(
             yield
 
     monkeypatch.setattr(link.store, "batch", batch)
-    monkeypatch.setattr("web.tournament.hub.bursts.STORE_AGAIN", 0.05)
+    monkeypatch.setattr("hub.bursts.STORE_AGAIN", 0.05)
     link.start()
     arrives(link, "skitter/b1/status", b'{"online": true}')
     wait_for(lambda: health(client)[0] == 503, "the disk error")

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
+from hub import intake
 from scorekeeper.events import parse_event
 from scorekeeper.stream_words import last_shot_line
 from web.i18n import language
 from web.tournament import wire
-from web.tournament.hub import intake
 
 pytestmark = pytest.mark.unit
 

@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
+from hub import intake
+from hub.link import HubLink
+from hub.overlay import card_view
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from web.tournament import selftest_wire
-from web.tournament.hub import intake
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.overlay import card_view
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import MAX_PAYLOAD, WireError, encode, event_id, settings_from_url
 
 NAMES = {"black": "Ann", "white": "Bo"}

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
+from hub.intake import command_result
 from scorekeeper.errors import Field, Player, because
-from web.tournament.hub.intake import command_result
 
 WHY = because("{who}'s score {n} is outside {low}..{high} (a score of {target} ends the round)",
               rule="R19", who=Player("black"), n=5, low=-1, high=4, target=5).to_json()

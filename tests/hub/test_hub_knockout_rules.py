@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from web.tournament.hub.knockout import (
+from hub.knockout import (
     KnockoutError,
     better_seed_first,
     first_round,

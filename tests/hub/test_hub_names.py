@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from hub_support import event, play_game, state
 
+from hub.store import HubStore
+from hub.tournament import Tournament
+from hub.view import attention, boards_view
 from scorekeeper.clock import FakeClock
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.view import attention, boards_view
 
 pytestmark = pytest.mark.unit
 

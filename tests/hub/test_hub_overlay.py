@@ -14,13 +14,13 @@ from browser_support import keep_png, keep_screenshot, require_chromium, shown_b
 from hub_app_support import served_hub, tournament_of
 from hub_support import play_game
 
+from hub.app import Hub
+from hub.link import HubLink
+from hub.overlay import card_view
+from hub.store import ReceivedEvent
+from hub.tournament import Tournament
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from web.tournament.hub.app import Hub
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.overlay import card_view
-from web.tournament.hub.store import ReceivedEvent
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import Topics, encode, event_id, settings_from_url
 
 pytestmark = pytest.mark.browser

@@ -11,11 +11,11 @@ import pytest
 from browser_support import keep_screenshot
 from test_hub_overlay import Board, hub  # noqa: F401  (the hub with a board mid-game)
 
+from hub.app import Hub
+from hub.overlay import card_view
+from hub.store import ReceivedEvent
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from web.tournament.hub.app import Hub
-from web.tournament.hub.overlay import card_view
-from web.tournament.hub.store import ReceivedEvent
 
 SIZES = [(1920, 1080), (1280, 720)]
 CLIPPED = """() => [...document.querySelectorAll(".ov *")].filter((e) =>

@@ -16,12 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 from stall_rig import WAIT_S, answered, in_thread
 
+from hub import tournament as tournament_module
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub import tournament as tournament_module
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 PIN = "4321"
 PLAYERS = 256

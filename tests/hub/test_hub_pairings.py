@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from web.tournament.hub.pairings import (
+from hub.pairings import (
     PairingError,
     round_robin,
     round_robin_rounds,

@@ -14,8 +14,8 @@ from hub_app_support import hub_app_client, tournament_of
 from hub_support import game_steps, real_events
 from web_helpers import PIN
 
-from web.tournament.hub.printouts import CSV_HEADERS
-from web.tournament.hub.tournament import Tournament
+from hub.printouts import CSV_HEADERS
+from hub.tournament import Tournament
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_the_printed_standings_show_buchholz_and_who_dropped_out(
 ) -> None:
     """Issue 43: the paper carries what the live standings rank by (the opponents' wins,
     Buchholz) and marks a player who dropped out, in both languages."""
-    from web.tournament.hub.field_changes import drop_player
+    from hub.field_changes import drop_player
 
     t.set_system("swiss")
     first, second, *_ = t.pair_next_round(["b1", "b2"])

@@ -14,8 +14,8 @@ from hub_support import game_steps, real_events
 from test_hub_printouts import hub_client, t  # noqa: F401  (a tournament of five and its app)
 from web_helpers import PIN
 
-from web.tournament.hub.printouts import CSV_HEADERS
-from web.tournament.hub.tournament import Tournament
+from hub.printouts import CSV_HEADERS
+from hub.tournament import Tournament
 
 DE = {"Accept-Language": "de-DE,de;q=0.8,en;q=0.5"}
 

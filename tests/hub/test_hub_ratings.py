@@ -8,13 +8,13 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
+from hub.app import Hub, create_hub_app
+from hub.model import GameResult
+from hub.store import HubStore, StoredGame
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from scorekeeper.ratings import Result, rate
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.model import GameResult
-from web.tournament.hub.store import HubStore, StoredGame
-from web.tournament.hub.tournament import Tournament
 
 
 class FakeSender:

@@ -13,12 +13,12 @@ from fastapi.testclient import TestClient
 from test_hub_app import pins  # noqa: F401  (the module's PIN fixture)
 from test_hub_field_api import field_seq, hub, referee, six_players_paired  # noqa: F401
 
+from hub.app import Hub
+from hub.model import Claim, GameResult
+from hub.said import Sentence
+from hub.store import HubStore
+from hub.tournament import TournamentError
 from web.i18n import language
-from web.tournament.hub.app import Hub
-from web.tournament.hub.model import GameResult
-from web.tournament.hub.said import Sentence
-from web.tournament.hub.store import Claim, HubStore
-from web.tournament.hub.tournament import TournamentError
 
 DE = {"Accept-Language": "de-DE,de;q=0.9"}
 

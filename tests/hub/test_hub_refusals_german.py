@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 from test_hub_app import pins  # noqa: F401  (the module's PIN fixture)
 from test_hub_field_api import field_seq, hub, referee, six_players_paired  # noqa: F401
 
-from web.tournament.hub.app import Hub
+from hub.app import Hub
 
 
 def test_a_stale_change_is_refused_in_german(referee: TestClient, hub: Hub) -> None:  # noqa: F811

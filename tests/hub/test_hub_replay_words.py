@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from hub.model import ReceivedEvent
+from hub.said import Sentence
+from hub.verify import judge
 from web.i18n import language
-from web.tournament.hub.model import ReceivedEvent
-from web.tournament.hub.said import Sentence
-from web.tournament.hub.verify import judge
 
 NAMES = {"black": "Ann", "white": "Bo"}
 OPTIONS = ({"variant": "classic"}, {"first": "black"})

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from hub_app_support import hub_app_client, tournament_of
 from hub_support import game_steps, real_events, state
 
-from web.tournament.hub.tournament import Tournament
+from hub.tournament import Tournament
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import pytest
 from fake_systemd import FakeSystemd
 from waiting import wait_until_async
 
-from web.tournament.hub.service import hub_watchdog
+from hub.service import hub_watchdog
 
 INTERVAL = 0.05
 

@@ -14,11 +14,11 @@ from fastapi.testclient import TestClient
 from hub_app_support import QuietSender, tournament_of
 from web_helpers import PIN, logged_in
 
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 DAY = 24 * 3600.0
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from web.tournament.hub.model import GameResult
-from web.tournament.hub.standings import standings
+from hub.model import GameResult
+from hub.standings import standings
 
 pytestmark = pytest.mark.unit
 

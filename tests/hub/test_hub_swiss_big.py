@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
-from web.tournament.hub import pairings
-from web.tournament.hub.pairings import swiss
+from hub import pairings
+from hub.pairings import swiss
 
 
 @pytest.mark.parametrize("count", [256, 255])

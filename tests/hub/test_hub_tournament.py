@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from hub_support import ROUND, event, game_steps, play_game, point, real_events, state
 
+from hub.store import HubStore
+from hub.tournament import Tournament, TournamentError, points_of
 from scorekeeper.clock import FakeClock
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament, TournamentError, points_of
 
 pytestmark = pytest.mark.unit
 

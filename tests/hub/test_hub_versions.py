@@ -12,14 +12,14 @@ import pytest
 from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import FAST_RECONNECT, wait_until
 
+from hub import intake
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
+from hub.view import boards_view
 from scorekeeper.clock import FakeClock
 from web.table.wiring import open_table
 from web.tournament import wire
-from web.tournament.hub import intake
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.view import boards_view
 from web.tournament.mqtt_table import TableLink
 from web.version import skitter_version
 

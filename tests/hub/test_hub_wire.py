@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
+from hub.intake import command_result
+from hub.link import HubLink, parse_event
+from hub.store import HubStore
+from hub.tournament import Tournament
+from hub.view import answered_in
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
 from web.tournament.board_states import replay_states
-from web.tournament.hub.intake import command_result
-from web.tournament.hub.link import HubLink, parse_event
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.view import answered_in
 from web.tournament.mqtt_board import BoardLink
 from web.tournament.mqtt_outbox import Outbox
 from web.tournament.wire import (
@@ -284,8 +284,8 @@ def test_rows_an_older_hub_stored_unchecked_do_not_break_it(tmp_path: Path) -> N
 
     from fastapi.testclient import TestClient
 
+    from hub.app import Hub, create_hub_app
     from web.config.pin import PinStore
-    from web.tournament.hub.app import Hub, create_hub_app
 
     path = tmp_path / "hub.db"
     HubStore(path).close()

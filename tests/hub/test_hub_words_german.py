@@ -1,7 +1,7 @@
 """Issue 29: the hub's sentences and the tournament offer in the page's language.
 
 The hub builds one view for all its pages, so each sentence it makes for a card or for the
-referee carries its catalog key and arguments (``web.tournament.hub.said``) and each page
+referee carries its catalog key and arguments (``hub.said``) and each page
 words it; the board's offer is made again in the language of the state asked for."""
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import pytest
 from fastapi.testclient import TestClient
 from test_tournament_offers import FORMAT, OFFER, on_writer
 
+from hub import view
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.i18n import language
 from web.table.offer import GameFormat
 from web.table.table import Table
-from web.tournament.hub import view
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 GERMAN = language("de")
 

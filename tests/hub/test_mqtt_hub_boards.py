@@ -14,9 +14,9 @@ from mqtt_broker import Broker, shipped_broker
 from mqtt_sim import wait_until
 from test_mqtt_security import Peer
 
+from hub.board_credentials import read_credentials
+from hub.broker_users import BrokerFiles, password_matches
 from web.cli.main import main
-from web.tournament.hub.board_credentials import read_credentials
-from web.tournament.hub.broker_users import BrokerFiles, password_matches
 
 pytestmark = pytest.mark.mqtt
 

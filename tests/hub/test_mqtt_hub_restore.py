@@ -27,11 +27,11 @@ from mqtt_sim import SimBoard, wait_until
 from mqtt_tournament_support import PLANS, HubUnderTest
 from ports import free_port
 
+from hub.backup import latest_backup
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.cli.main import main
-from web.tournament.hub.backup import latest_backup
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt

@@ -16,13 +16,13 @@ from fastapi.testclient import TestClient
 from mqtt_broker import Broker, shipped_broker
 from mqtt_sim import FAST_RECONNECT, SimBoard, wait_until
 
+from hub.app import Hub, create_hub_app
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
+from hub.wake import Wake
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.wake import Wake
 from web.tournament.wire import encode, make_client, settings_from_url
 
 pytestmark = pytest.mark.mqtt

@@ -16,10 +16,10 @@ import pytest
 from mqtt_broker import MOSQUITTO_PASSWD, Broker, broker_fixture, make_tls_files
 from mqtt_sim import FAST_RECONNECT, SimBoard, wait_until
 
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import make_client, settings_from_url
 
 pytestmark = pytest.mark.mqtt

@@ -16,15 +16,15 @@ from source_rigs import PROFILE
 
 from firmware_bridge.selftest import SelfTest
 from firmware_bridge.source import SensorEvent
+from hub.app import Hub, create_hub_app
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
+from hub.wake import Wake
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
 from web.table import selftest_record
 from web.tournament import selftest_wire, wire
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
-from web.tournament.hub.wake import Wake
 
 pytestmark = pytest.mark.mqtt
 

@@ -14,11 +14,11 @@ import pytest
 from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import FAST_RECONNECT, wait_until
 
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.table.wiring import open_table
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.mqtt_table import TableLink
 from web.tournament.wire import settings_from_url
 

@@ -11,6 +11,9 @@ from fastapi.testclient import TestClient
 from hub_support import game_steps, real_events
 from web_helpers import state
 
+from hub import intake
+from hub.store import HubStore
+from hub.tournament import Tournament, TournamentError
 from scorekeeper.clock import FakeClock
 from scorekeeper.options import Rules
 from web.caller.sentences import next_game
@@ -18,9 +21,6 @@ from web.table.offer import GameFormat, Offer, OfferError
 from web.table.table import Table
 from web.tournament import wire
 from web.tournament.board_commands import BoardCommands
-from web.tournament.hub import intake
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament, TournamentError
 
 FORMAT = GameFormat(points_to_win_round=5, rounds_to_win_game=1)
 OFFER = Offer("ab12cd34-2-3", 2, 3, "Anna", "Ben", FORMAT)
@@ -231,7 +231,7 @@ def test_a_board_event_with_a_bad_pairing_is_refused() -> None:
 def test_a_board_that_comes_back_online_is_offered_its_game_again(
     tournament: Tournament,
 ) -> None:
-    from web.tournament.hub.link import HubLink
+    from hub.link import HubLink
 
     t = tournament
     t.pair_next_round(["b1", "b2"])

@@ -25,15 +25,16 @@ from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import RULES, Script, expected_result, wait_until
 from mqtt_tournament_support import PLANS, HubUnderTest
 
+from hub import decisions, field_changes
+from hub.bracket import bracket_view, start_knockout
+from hub.model import Pairing
+from hub.offering import offer_games, settle_offer
+from hub.tournament import StaleChange
 from scorekeeper.clock import FakeClock
 from scorekeeper.options import Rules
 from scorekeeper.store import MatchStore
 from web.table.offer import GameFormat, Offer
 from web.table.table import Stale, Table
-from web.tournament.hub import decisions, field_changes
-from web.tournament.hub.bracket import bracket_view, start_knockout
-from web.tournament.hub.model import Pairing
-from web.tournament.hub.offering import offer_games, settle_offer
 from web.tournament.mqtt_table import TableLink
 from web.tournament.wire import settings_from_url
 
@@ -305,7 +306,7 @@ def test_swiss_with_a_drop_a_late_entry_and_a_hand_entered_result_then_a_top_4_k
     gone = t.standings()[-1].player
     seen = hub.store.field_version()
     field_changes.drop_player(t, gone, reason="had to leave", seq=seen)
-    with pytest.raises(field_changes.StaleChange, match=f"{gone} dropped out after round 1"):
+    with pytest.raises(StaleChange, match=f"{gone} dropped out after round 1"):
         field_changes.late_entry(t, LATE, credit="bye", reason="arrived late", seq=seen)
     field_changes.late_entry(t, LATE, credit="bye", reason="arrived late",
                              seq=hub.store.field_version())

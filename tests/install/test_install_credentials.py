@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from test_install import install, root, stubs  # noqa: F401 - fixtures
 
+from hub.board_credentials import read_credentials
 from web.cli.main import main
 from web.config.settings import load_settings
-from web.tournament.hub.board_credentials import read_credentials
 
 
 @pytest.fixture

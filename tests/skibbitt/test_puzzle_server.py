@@ -98,6 +98,6 @@ def test_the_skibbitt_core_is_pure_and_apart_from_the_scorekeeper() -> None:
     core = _imports(ROOT / "skibbitt") - {"skibbitt", "__future__"}
     assert core <= set(sys.stdlib_module_names), core
     assert not core & {"os", "io", "time", "pathlib", "socket", "subprocess", "secrets"}
-    for package in ("scorekeeper", "firmware_bridge", "web"):
+    for package in ("scorekeeper", "firmware_bridge", "web", "hub"):
         assert "skibbitt" not in _imports(ROOT / package), package
-    assert not _imports(ROOT / "skibbitt_app") & {"scorekeeper", "firmware_bridge", "web"}
+    assert not _imports(ROOT / "skibbitt_app") & {"scorekeeper", "firmware_bridge", "web", "hub"}

@@ -12,11 +12,11 @@ from browser_support import serving
 from fastapi.testclient import TestClient
 from web_helpers import PIN
 
+from hub.app import Hub, create_hub_app
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from web.config.pin import PinStore
-from web.tournament.hub.app import Hub, create_hub_app
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 
 
 class QuietSender:

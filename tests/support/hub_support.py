@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from hub.store import ReceivedEvent, kept_state
+from hub.tournament import Tournament
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from web.tournament.hub.store import ReceivedEvent, kept_state
-from web.tournament.hub.tournament import Tournament
 
 SHORT_RULES = Rules(rounds_to_win_game=1)
 """One round wins the game: the games of :func:`play_game`."""

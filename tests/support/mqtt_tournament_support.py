@@ -7,10 +7,10 @@ from pathlib import Path
 from mqtt_broker import Broker
 from mqtt_sim import FAST_RECONNECT, SimBoard
 
+from hub.link import HubLink
+from hub.store import HubStore
+from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.hub.link import HubLink
-from web.tournament.hub.store import HubStore
-from web.tournament.hub.tournament import Tournament
 from web.tournament.wire import settings_from_url
 
 PLANS = [

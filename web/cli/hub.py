@@ -28,9 +28,9 @@ from web.config.settings import MqttSettings
 from web.tournament.wire import WireError, settings_from_url
 
 if TYPE_CHECKING:
-    from web.tournament.hub.app import Hub
-    from web.tournament.hub.link import HubLink
-    from web.tournament.hub.store import HubStore
+    from hub.app import Hub
+    from hub.link import HubLink
+    from hub.store import HubStore
 
 # The hub itself (its pairings pull in networkx) is imported when it runs, not when the
 # command line is built: `skitter serve` builds it too and would carry ~15 MB it never uses.
@@ -83,10 +83,10 @@ def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
     """The hub's link and app on ``store`` (not started). ``wall`` dates what the hub
     records and ends sessions (bounded: a clock set back ends them); ``monotonic`` times
     wrong-PIN waits and the link's resends and health."""
-    from web.tournament.hub.app import Hub
-    from web.tournament.hub.link import HubLink
-    from web.tournament.hub.tournament import Tournament
-    from web.tournament.hub.wake import Wake
+    from hub.app import Hub
+    from hub.link import HubLink
+    from hub.tournament import Tournament
+    from hub.wake import Wake
 
     wall = WallClock() if wall is None else wall
     monotonic = MonotonicClock() if monotonic is None else monotonic
@@ -99,9 +99,9 @@ def build(settings: MqttSettings, store: HubStore, pins: PinStore, *,
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from web.tournament.hub.app import create_hub_app
-    from web.tournament.hub.service import hub_watchdog
-    from web.tournament.hub.store import HubStore, HubStoreError
+    from hub.app import create_hub_app
+    from hub.service import hub_watchdog
+    from hub.store import HubStore, HubStoreError
 
     t = configured_language()
     if args.mqtt is None:

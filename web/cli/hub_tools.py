@@ -19,17 +19,15 @@ import time
 from pathlib import Path
 
 from firmware_bridge.files import replace_file
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
-from web.tournament.hub.backup import (
+from hub.backup import (
     BackupPlan,
     Backups,
     BackupTimer,
     latest_backup,
     round_progress,
 )
-from web.tournament.hub.board_credentials import BoardCredentials, write_board_files
-from web.tournament.hub.broker_users import (
+from hub.board_credentials import BoardCredentials, write_board_files
+from hub.broker_users import (
     HUB_USER,
     BrokerFiles,
     BrokerUsersError,
@@ -37,11 +35,13 @@ from web.tournament.hub.broker_users import (
     hash_password,
     new_password,
 )
-from web.tournament.hub.event_export import export_event
-from web.tournament.hub.event_import import ImportRefused, import_event, read_event_file
-from web.tournament.hub.restore import RestoreError, restore
-from web.tournament.hub.store import HubStore, HubStoreError
-from web.tournament.hub.tournament import Tournament
+from hub.event_export import export_event
+from hub.event_import import ImportRefused, import_event, read_event_file
+from hub.restore import RestoreError, restore
+from hub.store import HubStore, HubStoreError
+from hub.tournament import Tournament
+from web.cli.help_words import WORDS
+from web.cli.language import configured_language
 from web.tournament.wire import WireError, settings_from_url
 
 PASSWD = Path("/etc/mosquitto/skitter.passwd")

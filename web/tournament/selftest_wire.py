@@ -4,7 +4,7 @@ A board publishes it retained, when it connects and whenever a new self-test was
 ``skitter selftest`` or the referee page); the hub shows every board's last one. The message
 is small on purpose (the date, pass or fail, the summary and at most a few failed checks):
 the sheet itself stays on the board. The hub reads it through the wire's one decoder and
-checks every value in :func:`web.tournament.hub.intake.selftest`, like any other message a
+checks every value in :func:`hub.intake.selftest`, like any other message a
 board sends.
 """
 

@@ -15,7 +15,7 @@ broker ACL can let a board publish under its own id only (``hardware/mosquitto/a
     <prefix>/<board>/command/result  board → hub: the board's answer to one command
 
 Payloads are JSON objects of at most :data:`MAX_PAYLOAD` bytes, decoded on both sides by the
-API's own strict decoder; the hub checks every value (``web.tournament.hub.intake``).
+API's own strict decoder; the hub checks every value (``hub.intake``).
 An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
 row per id, so a board may publish an event any number of times (it does, after the broker
 was away) and the hub still counts it once. An event of a match started from the hub's offer carries
