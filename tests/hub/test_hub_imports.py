@@ -16,18 +16,23 @@ def _module(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _imports() -> dict[str, set[str]]:
-    """Every hub module and the modules it imports, wherever the import is written."""
-    graph: dict[str, set[str]] = {}
-    for path in sorted(HUB.rglob("*.py")):
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
+def _found(path: Path, *, names: bool) -> set[str]:
+    """The modules ``path`` imports, wherever the import is written (``names``: with each
+    name imported from a module as ``module.name`` too, as it may be a submodule)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            if names:
                 found |= {f"{node.module}.{a.name}" for a in node.names}
-        graph[_module(path)] = found
+    return found
+
+
+def _imports() -> dict[str, set[str]]:
+    """Every hub module and the hub modules it imports."""
+    graph = {_module(path): _found(path, names=True) for path in sorted(HUB.rglob("*.py"))}
     return {m: {i for i in found if i in graph and i != m} for m, found in graph.items()}
 
 
@@ -58,13 +63,4 @@ def test_the_hub_takes_from_web_only_the_wire_the_offer_and_generic_helpers() ->
 
 
 def _all_imports() -> list[set[str]]:
-    out = []
-    for path in sorted(HUB.rglob("*.py")):
-        found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                found |= {a.name for a in node.names}
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found.add(node.module)
-        out.append(found)
-    return out
+    return [_found(path, names=False) for path in sorted(HUB.rglob("*.py"))]
