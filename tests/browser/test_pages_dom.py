@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(
-    [*(ROOT / "web" / "static").glob("*.js"), *(ROOT / "web" / "tournament").rglob("*.js")]
+    [*(ROOT / "web" / "static").glob("*.js"), *(ROOT / "hub").rglob("*.js")]
 )
 MARKUP_SINKS = re.compile(
     r"\.(innerHTML|outerHTML)\s*\+?=|insertAdjacentHTML|document\.write|createContextualFragment"
