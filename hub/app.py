@@ -23,7 +23,6 @@ from typing import Annotated, Any, Protocol, TypeVar
 from fastapi import APIRouter, Depends, FastAPI, HTTPException, Request, WebSocket, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 
 from hub import view
 from hub.feed import Feed
@@ -66,9 +65,9 @@ from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
 from web.api.routers.scoreboard import STATIC as BOARD_STATIC
 from web.api.schemas import PathNumber
-from web.classic_script import ScriptResponse, classic_script
 from web.config.pin import PinStore
 from web.i18n import SOURCE, LanguageMiddleware, for_request, page_in
+from web.page_files import SCRIPT, PageFiles
 from web.table.offer import GameFormat, Offer, OfferError
 from web.tournament.wire import WireError, check_board_id
 from web.version import skitter_version
@@ -77,13 +76,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 STATIC = Path(__file__).parent / "static"
-SHARED = {"skitter.css": "text/css", "overlay.css": "text/css"}
-"""The board pages' style sheet and the stream overlay's: the hub shares the files."""
-SHARED_SCRIPTS = {"common.js": ("Common", ("words.js", "dom.js", "api.js")),
-                  "overlay.js": ("Overlay", ("words.js", "overlay.js"))}
-"""The board's modules the hub's pages load as classic scripts, each defining one global: its
-helpers (words, DOM, API) as ``Common`` and the stream overlay's drawing as ``Overlay``
-(:mod:`web.classic_script`)."""
+SHARED = {"skitter.css": "text/css", "overlay.css": "text/css", "words.js": SCRIPT,
+          "dom.js": SCRIPT, "api.js": SCRIPT, "overlay.js": SCRIPT}
+"""The board's files the hub's pages use, as they are: the board pages' style sheet and the
+stream overlay's, and the ES modules the hub's own modules import from ``/shared/``: the
+page's words, the DOM builder, the API call and socket, the stream overlay's drawing. A
+shared module's own imports (``./words.js``) stay among these."""
 BATCH = 0.05
 """Seconds between two refreshes at least, while changes keep coming (a burst is one frame)."""
 
@@ -187,11 +185,8 @@ async def index(request: Request) -> HTMLResponse:
                         headers={"Vary": "Accept-Language"})
 
 
-@pages.get("/shared/{name}", include_in_schema=False, response_model=None)
-async def shared_file(name: str) -> FileResponse | ScriptResponse:
-    if name in SHARED_SCRIPTS:
-        global_name, modules = SHARED_SCRIPTS[name]
-        return ScriptResponse(classic_script(BOARD_STATIC, modules, global_name))
+@pages.get("/shared/{name}", include_in_schema=False)
+async def shared_file(name: str) -> FileResponse:
     if name not in SHARED:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no shared file {name!r}")
     return FileResponse(BOARD_STATIC / name, media_type=SHARED[name])
@@ -380,7 +375,7 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = (), *,
     app.include_router(overlay_router)
     app.include_router(field_router)
     app.include_router(field_pages)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", PageFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
     # each request's refusals in its page's language (web.i18n: ?lang=, Accept-Language)
     app.add_middleware(LanguageMiddleware, default=lambda: getattr(app.state, "language", SOURCE))

@@ -1,9 +1,13 @@
 // The boards' cards on the tournament page: each board's match, self-test and alerts, and
 // the hub referee's undo and correction with a draft kept over redraws. Kept apart from
-// hub.js (the page's other parts and its socket), which calls renderBoards; loaded before it
-// as a classic script, so it shares the page's `$`, `h`, `act`, `referee` (declared there)
-// and is only ever called once every script has loaded.
-"use strict";
+// hub.js (the page's other parts and its socket), which calls renderBoards.
+
+import { data } from "/shared/api.js";
+import { h } from "/shared/dom.js";
+import { lang, nt, t } from "/shared/words.js";
+import { $, act } from "./hub-dom.js";
+import { referee } from "./hub-state.js";
+import { cardNames, said } from "./hub-words.js";
 
 // A self-test's date as a person reads it: "2026-12-01 19:00" (the board's ISO time, whose
 // seconds and zone say nothing at a glance).
@@ -17,16 +21,16 @@ function failures(st) {
   if (st.passed || !st.failed.length) return "";
   const shown = st.failed.slice(0, 3);
   const more = st.failed_count - shown.length;
-  const rest = more > 0 ? [Common.nt("and {n} more", "and {n} more", more)] : [];
+  const rest = more > 0 ? [nt("and {n} more", "and {n} more", more)] : [];
   return ` (${[...shown, ...rest].join("; ")})`;
 }
 
 // Every card, or only those of the boards in `only` (a Set), each replaced where it stands.
-function renderBoards(s, only) {
+export function renderBoards(s, only) {
   const root = $("#boards");
   const previous = new Map([...root.children].map((c) => [c.dataset.board, c]));
   if (!only) root.replaceChildren();
-  if (!s.boards.length) { root.append(h("p", { class: "empty" }, Common.t("No board has reported yet."))); return; }
+  if (!s.boards.length) { root.append(h("p", { class: "empty" }, t("No board has reported yet."))); return; }
   for (const b of s.boards) {
     if (only && !only.has(b.board)) continue;
     const card = $("#board-card").content.firstElementChild.cloneNode(true);
@@ -34,37 +38,37 @@ function renderBoards(s, only) {
     $(".dot", card).classList.toggle("on", b.online);
     $(".id", card).textContent = b.board;
     $(".match", card).textContent = b.match_id
-      ? Common.t("match {match}, event {seq}", { match: b.match_id, seq: b.seq })
-      : Common.t("no match yet");
+      ? t("match {match}, event {seq}", { match: b.match_id, seq: b.seq })
+      : t("no match yet");
     const names = cardNames(b);  // the players' names, or their seats in words
     $(".names", card).hidden = !b.match_id;
     $(".black", card).textContent = names.black;
     $(".white", card).textContent = names.white;
-    $(".cb-who", card).textContent = Common.t("{who}'s score", { who: names.black });
-    $(".cw-who", card).textContent = Common.t("{who}'s score", { who: names.white });
+    $(".cb-who", card).textContent = t("{who}'s score", { who: names.black });
+    $(".cw-who", card).textContent = t("{who}'s score", { who: names.white });
     if (b.turn) $(`.${b.turn}`, card).classList.add("turn");
     const score = b.score || {};
     $(".score", card).textContent = `${score.black ?? "–"} : ${score.white ?? "–"}`;
     const wins = b.round_wins || {};
-    let detail = Common.t("round {round} · round wins {black}–{white}",
+    let detail = t("round {round} · round wins {black}–{white}",
       { round: b.round ?? "–", black: wins.black ?? 0, white: wins.white ?? 0 });
-    if (b.phase === "game_over") detail += " · " + (names[b.winner] ? Common.t("game over, {who} wins", { who: names[b.winner] })
-      : Common.t("game over, nobody wins"));
-    else if (b.phase === "shootoff") detail += " · " + Common.t("shoot-off");
-    else if (b.turn) detail += " · " + Common.t("{who} to shoot", { who: names[b.turn] });
-    if (!b.match_id) detail = Common.t("no game started on this board");
-    if (b.pairing) detail += " · " + Common.t("tournament round {round}, table {table}",
+    if (b.phase === "game_over") detail += " · " + (names[b.winner] ? t("game over, {who} wins", { who: names[b.winner] })
+      : t("game over, nobody wins"));
+    else if (b.phase === "shootoff") detail += " · " + t("shoot-off");
+    else if (b.turn) detail += " · " + t("{who} to shoot", { who: names[b.turn] });
+    if (!b.match_id) detail = t("no game started on this board");
+    if (b.pairing) detail += " · " + t("tournament round {round}, table {table}",
       { round: b.pairing.round, table: b.pairing.table });
     $(".detail", card).textContent = detail;
     const st = b.selftest;  // the board's last self-test, as it reported it
-    const outcome = st && st.passed ? Common.t("passed") : st ? st.summary : "";
-    $(".selftest", card).textContent = !st ? Common.t("no self-test reported") :
-      Common.t("self-test {date}: {outcome}", { date: when(st.date), outcome: outcome + failures(st) });
+    const outcome = st && st.passed ? t("passed") : st ? st.summary : "";
+    $(".selftest", card).textContent = !st ? t("no self-test reported") :
+      t("self-test {date}: {outcome}", { date: when(st.date), outcome: outcome + failures(st) });
     $(".selftest", card).className = `selftest ${!st ? "muted" : st.passed ? "ok" : "bad"}`;
     if (st && st.failed.length) $(".selftest", card).title = st.failed.join("; ");
     $(".version", card).textContent = b.version
-      ? Common.t("skitter version {version}", { version: b.version })
-      : Common.t("skitter version not sent (older than 0.4.0)");
+      ? t("skitter version {version}", { version: b.version })
+      : t("skitter version not sent (older than 0.4.0)");
     const alerts = $(".alerts", card);
     for (const a of b.alerts) alerts.append(h("li", {}, said(a)));
     const notes = $(".notes", card);  // normal moments of play: plain, never an alarm
@@ -73,23 +77,23 @@ function renderBoards(s, only) {
     if (c) {
       const offer = c.command.kind === "offer" ? c.command.offer : null;
       const taken = c.command.kind === "withdraw";  // its game has a result, or moved board
-      const what = c.command.kind === "undo" ? Common.t("undo")
-        : offer ? Common.t("the game {black} v {white}", { black: offer.black, white: offer.white })
-          : taken ? Common.t("the offered game") : Common.t("correction");
+      const what = c.command.kind === "undo" ? t("undo")
+        : offer ? t("the game {black} v {white}", { black: offer.black, white: offer.white })
+          : taken ? t("the offered game") : t("correction");
       const r = c.result;
-      $(".answer", card).textContent = !r ? Common.t("{what} sent, waiting for the board…", { what })
-        : !r.ok ? Common.t("{what} refused by the board: {why}", { what, why: (r.message_in || {})[Common.lang] || r.message })
-          : offer ? Common.t("{what} is offered on the board's tablet", { what })
-            : taken ? Common.t("{what} is taken back from the board's tablet", { what })
-              : Common.t("{what} applied by the board", { what });
+      $(".answer", card).textContent = !r ? t("{what} sent, waiting for the board…", { what })
+        : !r.ok ? t("{what} refused by the board: {why}", { what, why: (r.message_in || {})[lang] || r.message })
+          : offer ? t("{what} is offered on the board's tablet", { what })
+            : taken ? t("{what} is taken back from the board's tablet", { what })
+              : t("{what} applied by the board", { what });
     }
     const controls = $(".controls", card);
     controls.hidden = !referee;
     card.classList.toggle("idle", !b.match_id);  // no match: nothing to undo or correct
     $(".undo", card).addEventListener("click", () => {
-      if (!confirm(Common.t("Undo the last step on board {board}?", { board: b.board }))) return;
-      act(Common.data(`/api/boards/${encodeURIComponent(b.board)}/command`,
-        { kind: "undo", match_id: b.match_id, seq: b.seq }), Common.t("undo sent"));
+      if (!confirm(t("Undo the last step on board {board}?", { board: b.board }))) return;
+      act(data(`/api/boards/${encodeURIComponent(b.board)}/command`,
+        { kind: "undo", match_id: b.match_id, seq: b.seq }), t("undo sent"));
     });
     // The correction is made against the board's match as it was when the referee began
     // typing (kept on the card over redraws); the board refuses it if that match moved on.
@@ -104,10 +108,10 @@ function renderBoards(s, only) {
       const cb = $(".cb", card).value, cw = $(".cw", card).value;
       if (cb !== "") scoreSet.black = Number(cb);
       if (cw !== "") scoreSet.white = Number(cw);
-      act(Common.data(`/api/boards/${encodeURIComponent(b.board)}/command`, {
+      act(data(`/api/boards/${encodeURIComponent(b.board)}/command`, {
         kind: "correct", match_id: match, seq,
         correct: { score: scoreSet, reason: $(".reason", card).value },
-      }).then((d) => { clearDraft(card); return d; }), Common.t("correction sent"));
+      }).then((d) => { clearDraft(card); return d; }), t("correction sent"));
     };
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
@@ -144,7 +148,7 @@ function keepDraft(old, card, b) {
     Number(old.dataset.seenMatch) !== b.match_id;
   $(".draft-note", card).hidden = !moved;
   if (moved) {
-    $(".draft-text", card).textContent = Common.t("The match on board {board} moved on since " +
+    $(".draft-text", card).textContent = t("The match on board {board} moved on since " +
       "you began this correction (now {black} {black_score} : {white_score} {white}). Your " +
       "entries are kept: “Correct score” sends them against the match you saw (the board " +
       "refuses them if it changed), or send them for the match as it is now, or drop them.", {

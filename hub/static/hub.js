@@ -1,23 +1,21 @@
 // The tournament page: a full state when the socket opens, then versioned changes (only the
 // boards' cards and parts that changed); a missed version fetches the full state again.
 // Names come from boards and people: they are only ever set as text, never as HTML.
-"use strict";
 
-const $ = (sel, root = document) => root.querySelector(sel);
-let snap = null;
-let referee = false;
-
-const h = Common.h;
+import { data, socket } from "/shared/api.js";
+import { h, toast } from "/shared/dom.js";
+import { nt, t } from "/shared/words.js";
+import { $, act } from "./hub-dom.js";
+import { renderBoards } from "./hub-cards.js";
+import { renderField } from "./hub-field.js";
+import { followRatings } from "./hub-ratings.js";
+import { claimButtons, resultButtons, watchForms } from "./hub-results.js";
+import { referee, setReferee, setSnap, snap } from "./hub-state.js";
+import { clock, resultWords, said, saidOr, signed, swipeHints } from "./hub-words.js";
 
 // A table row: one cell per value (a node, or text).
 function row(cells, tag = "td") {
   return h("tr", {}, cells.map((c) => h(tag, {}, c)));
-}
-
-// A referee's action: its confirmation, or the refusal in words, as a toast.
-function act(promise, done) {
-  promise.then((d) => { if (done) Common.toast(done, true); return d; })
-    .catch((e) => Common.toast(e.message));
 }
 
 // ---------------------------------------------------------------- rendering
@@ -30,7 +28,7 @@ function renderStandings(s) {
   body.replaceChildren();
   s.standings.forEach((r, i) => {
     const tr = row([
-      i + 1, r.dropped ? Common.t("{who} (dropped out)", { who: r.player }) : r.player, r.played, r.won, r.lost,
+      i + 1, r.dropped ? t("{who} (dropped out)", { who: r.player }) : r.player, r.played, r.won, r.lost,
       r.buchholz, `${r.rounds_won}–${r.rounds_lost}`, signed(r.round_difference),
       signed(r.points_for), signed(r.points_against), signed(r.points_difference),
     ]);
@@ -47,33 +45,33 @@ function boardPicker(s, round, p) {
   // the version the referee saw when the list was drawn: a change made meanwhile at
   // another screen is refused (409), and the toast says what changed
   const seen = s.field_seq;
-  select.addEventListener("change", () => act(Common.data(
+  select.addEventListener("change", () => act(data(
     `/api/rounds/${round}/tables/${p.table}/board`,
-    { board: select.value || null, seq: seen }), Common.t("board set")));
+    { board: select.value || null, seq: seen }), t("board set")));
   return select;
 }
 
 function renderRounds(s) {
-  const system = s.system === "swiss" ? Common.t("Swiss pairing") : Common.t("Round robin");
-  const rounds = Common.nt("{n} round", "{n} rounds", s.planned_rounds);
-  $("#system").textContent = s.players.length < 2 ? Common.t("Register at least two players.")
-    : Common.nt("{system}, {rounds}, {n} player.", "{system}, {rounds}, {n} players.",
+  const system = s.system === "swiss" ? t("Swiss pairing") : t("Round robin");
+  const rounds = nt("{n} round", "{n} rounds", s.planned_rounds);
+  $("#system").textContent = s.players.length < 2 ? t("Register at least two players.")
+    : nt("{system}, {rounds}, {n} player.", "{system}, {rounds}, {n} players.",
       s.players.length, { system, rounds });
   $("#format").textContent = s.format
-    ? Common.t("Every game is played to {format}; the boards are offered this format, and a game played to another is held for the referee.", { format: (s.format.words_in || {})[document.documentElement.lang] || s.format.words })
-    : Common.t("No format is set: games of any format count. Set one before round 1.");
+    ? t("Every game is played to {format}; the boards are offered this format, and a game played to another is held for the referee.", { format: (s.format.words_in || {})[document.documentElement.lang] || s.format.words })
+    : t("No format is set: games of any format count. Set one before round 1.");
   const root = $("#rounds");
   root.replaceChildren();
   for (const r of s.rounds) {
-    root.append(h("h3", {}, r.system === "knockout" ? Common.t("Round {round} (knockout)", { round: r.number })
-      : Common.t("Round {round}", { round: r.number })));
-    const table = h("table", {}, row([Common.t("Table"), Common.t("First player"), Common.t("Second player"),
-      Common.t("Board"), Common.t("Result")], "th"));
+    root.append(h("h3", {}, r.system === "knockout" ? t("Round {round} (knockout)", { round: r.number })
+      : t("Round {round}", { round: r.number })));
+    const table = h("table", {}, row([t("Table"), t("First player"), t("Second player"),
+      t("Board"), t("Result")], "th"));
     for (const p of r.pairings) {
       let result = "";
-      if (p.bye) result = Common.t("bye");
+      if (p.bye) result = t("bye");
       else if (p.result) {
-        result = resultWords(p.result) + (p.result.board === "hub" ? Common.t(", entered by the referee") : "");
+        result = resultWords(p.result) + (p.result.board === "hub" ? t(", entered by the referee") : "");
       }
       const board = referee && !p.bye && !p.result ? boardPicker(s, r.number, p) : (p.board || "");
       const cell = h("span", {}, result, result ? " " : "", ...resultButtons(r.number, p));
@@ -82,7 +80,7 @@ function renderRounds(s) {
     root.append(table);
   }
   const f = s.forecast;
-  $("#forecast").textContent = !f ? "" : Common.nt(
+  $("#forecast").textContent = !f ? "" : nt(
     "Round {round} should end about {time} ({n} game left; a game takes about {minutes} minutes here).",
     "Round {round} should end about {time} ({n} games left; a game takes about {minutes} minutes here).",
     f.games_left, { round: f.round, time: clock(f.ends_at), minutes: Math.round(f.minutes_per_game) });
@@ -94,8 +92,8 @@ function renderPlayers(s) {
   const list = $("#players");
   list.replaceChildren();
   for (const name of s.players) {
-    const withdraw = !s.rounds.length && h("button", { onclick: () => act(Common.data(
-      `/api/players/${encodeURIComponent(name)}`, undefined, "DELETE")) }, Common.t("withdraw"));
+    const withdraw = !s.rounds.length && h("button", { onclick: () => act(data(
+      `/api/players/${encodeURIComponent(name)}`, undefined, "DELETE")) }, t("withdraw"));
     list.append(h("li", {}, name + " ", withdraw));
   }
   $("#swiss").hidden = s.system !== "swiss";
@@ -108,23 +106,23 @@ function renderGames(s) {
   const body = $("#games tbody");
   body.replaceChildren();
   for (const g of s.games) {
-    const open = g.match_id > 0 ? h("button", { onclick: () => showLog(g.board, g.match_id) }, Common.t("log"))
-      : Common.t("entered by the referee");
+    const open = g.match_id > 0 ? h("button", { onclick: () => showLog(g.board, g.match_id) }, t("log"))
+      : t("entered by the referee");
     body.append(row([g.board === "hub" ? "—" : g.board, g.match_id > 0 ? g.match_id : "—",
-      g.round ? Common.t("round {round}, table {table}", { round: g.round, table: g.table })
-        : Common.t("not paired"),
-      g.black, g.white, g.winner ?? Common.t("nobody"), `${g.black_rounds}–${g.white_rounds}`,
-      Common.t("{first} to {second}", { first: signed(g.black_points), second: signed(g.white_points) }),
+      g.round ? t("round {round}, table {table}", { round: g.round, table: g.table })
+        : t("not paired"),
+      g.black, g.white, g.winner ?? t("nobody"), `${g.black_rounds}–${g.white_rounds}`,
+      t("{first} to {second}", { first: signed(g.black_points), second: signed(g.white_points) }),
       open]));
   }
 }
 
 async function showLog(board, match) {
   try {
-    const log = await Common.data(`/api/matches/${encodeURIComponent(board)}/${match}`);
-    $("#log-title").textContent = Common.t("Board {board}, match {match}: {black} v {white}",
+    const log = await data(`/api/matches/${encodeURIComponent(board)}/${match}`);
+    $("#log-title").textContent = t("Board {board}, match {match}: {black} v {white}",
       { board, match, black: log.names.black, white: log.names.white })
-      + (log.complete ? "" : " " + Common.t("(events missing)"));
+      + (log.complete ? "" : " " + t("(events missing)"));
     const body = $("#log tbody");
     body.replaceChildren();
     for (const e of log.events) {
@@ -134,7 +132,7 @@ async function showLog(board, match) {
         step, e.effects.join("; "), `${sc.black ?? ""}–${sc.white ?? ""}`]));
     }
     $("#log").hidden = false;
-  } catch (e) { Common.toast(e.message); }
+  } catch (e) { toast(e.message); }
 }
 
 function renderAttention(s) {
@@ -144,28 +142,28 @@ function renderAttention(s) {
   $("#attention-box").hidden = list.children.length === 0;
 }
 
-const DECIDED = { accepted: Common.t("Result counted"), rejected: Common.t("Result refused"),
-  entered: Common.t("Result entered"), corrected: Common.t("Result corrected"),
-  removed: Common.t("Result removed") };
+const DECIDED = { accepted: t("Result counted"), rejected: t("Result refused"),
+  entered: t("Result entered"), corrected: t("Result corrected"),
+  removed: t("Result removed") };
 
 function renderDecisions(s) {
   const body = $("#decisions tbody");
   body.replaceChildren();
   for (const d of s.decisions || []) {
     const r = d.result || {};
-    const where = d.round ? Common.t("Round {round}, table {table}", { round: d.round, table: d.table }) + ": " : "";
+    const where = d.round ? t("Round {round}, table {table}", { round: d.round, table: d.table }) + ": " : "";
     const who = !r.black ? "" : r.winner
-      ? Common.t("{black} v {white}, {winner} won", { black: r.black, white: r.white, winner: r.winner })
-      : Common.t("{black} v {white}, no winner", { black: r.black, white: r.white });
+      ? t("{black} v {white}, {winner} won", { black: r.black, white: r.white, winner: r.winner })
+      : t("{black} v {white}, no winner", { black: r.black, white: r.white });
     body.append(row([new Date(d.at * 1000).toLocaleTimeString(), DECIDED[d.action] || d.action,
-      where + who + (d.board && d.board !== "hub" ? " " + Common.t("(board {board})", { board: d.board }) : ""), d.reason]));
+      where + who + (d.board && d.board !== "hub" ? " " + t("(board {board})", { board: d.board }) : ""), d.reason]));
   }
   $("#decisions-box").hidden = body.children.length === 0;
 }
 
 function renderBroker(s) {
   const broker = $("#broker");
-  broker.textContent = s.broker_connected ? Common.t("broker connected") : Common.t("broker not connected");
+  broker.textContent = s.broker_connected ? t("broker connected") : t("broker not connected");
   broker.className = "pill " + (s.broker_connected ? "ok" : "bad");
   const health = $("#health");
   health.replaceChildren(...(s.problems || []).map((p) => h("li", {}, p)));
@@ -175,13 +173,12 @@ function renderBroker(s) {
 // `only`: the boards whose cards changed; the rest of the page is drawn again unless
 // `boardsOnly` (a change of cards alone).
 function render(s, only, boardsOnly) {
-  snap = s;
+  setSnap(s);
   renderBroker(s);
   renderBoards(s, only);
   if (!boardsOnly) {
     renderAttention(s); renderStandings(s); renderRounds(s); renderPlayers(s); renderGames(s);
-    renderDecisions(s); watchForms(s);
-    HubField.render(s, referee);
+    renderDecisions(s); watchForms(s); renderField(s);
   }
   for (const e of document.querySelectorAll(".referee-only")) e.hidden = !referee;
   swipeHints();
@@ -220,9 +217,9 @@ function applyDelta(d) {
 function resync() {
   if (resyncing) return;
   resyncing = true;
-  Common.data("/api/hub")
+  data("/api/hub")
     .then((f) => { resyncing = false; if (version === null || f.version >= version) takeFull(f); })
-    .catch((e) => { resyncing = false; version = null; Common.toast(e.message); });
+    .catch((e) => { resyncing = false; version = null; toast(e.message); });
 }
 
 function onFrame(f) {
@@ -242,10 +239,10 @@ let sessionAsks = 0;
 async function refreshSession() {
   const ask = ++sessionAsks;
   let now;
-  try { now = Boolean((await Common.data("/api/referee/session")).referee); } catch (e) { now = false; }
+  try { now = Boolean((await data("/api/referee/session")).referee); } catch (e) { now = false; }
   if (ask !== sessionAsks) return;
   const changed = now !== referee;
-  referee = now;
+  setReferee(now);
   $("#login").hidden = referee;
   $("#logout").hidden = !referee;
   if (snap && changed) render(snap);
@@ -253,41 +250,37 @@ async function refreshSession() {
 
 $("#login").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(Common.data("/api/referee/login", { pin: $("#pin").value }).then(refreshSession), Common.t("logged in"));
+  act(data("/api/referee/login", { pin: $("#pin").value }).then(refreshSession), t("logged in"));
   $("#pin").value = "";
 });
-$("#logout").addEventListener("click", () => act(Common.data("/api/referee/logout", {}).then(refreshSession)));
+$("#logout").addEventListener("click", () => act(data("/api/referee/logout", {}).then(refreshSession)));
 // The round is paired on the field as the page shows it (a drop or late entry made meanwhile
 // at another screen is refused, saying what changed).
-$("#pair").addEventListener("click", () => act(Common.data("/api/rounds", { seq: snap ? snap.field_seq : 0 }), Common.t("round paired")));
+$("#pair").addEventListener("click", () => act(data("/api/rounds", { seq: snap ? snap.field_seq : 0 }), t("round paired")));
 $("#add-player").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(Common.data("/api/players", { name: $("#player-name").value }).then(() => { $("#player-name").value = ""; }));
+  act(data("/api/players", { name: $("#player-name").value }).then(() => { $("#player-name").value = ""; }));
 });
 $("#swiss").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(Common.data("/api/swiss-rounds",
+  act(data("/api/swiss-rounds",
     { count: Number($("#swiss-count").value), seq: snap ? snap.field_seq : 0 }));
 });
 $("#format-form").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  act(Common.data("/api/format", {
+  act(data("/api/format", {
     points_to_win_round: Number($("#format-points").value),
     rounds_to_win_game: Number($("#format-rounds").value),
     flipping: $("#format-flipping").value === "true",
     variant: $("#format-variant").value,
-  }), Common.t("format set"));
+  }), t("format set"));
 });
 $("#log-close").addEventListener("click", () => { $("#log").hidden = true; });
-// The page starts once every script is in (hub-results.js and hub-words.js come after this
-// one): a state arriving between two scripts would find their functions missing.
-function start() {
-  refreshSession();
-  Common.socket("/ws", onFrame, (up) => {
-    if (up) { if (snap) renderBroker(snap); return; }
-    $("#broker").textContent = Common.t("hub unreachable, retrying…");
-    $("#broker").className = "pill bad";
-  });
-}
-if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-else start();
+window.addEventListener("resize", swipeHints);
+refreshSession();
+socket("/ws", onFrame, (up) => {
+  if (up) { if (snap) renderBroker(snap); return; }
+  $("#broker").textContent = t("hub unreachable, retrying…");
+  $("#broker").className = "pill bad";
+});
+followRatings();

@@ -15,7 +15,6 @@ from web_helpers import PIN, state, step
 
 from hub.app import Hub
 from hub.responses import HubHealth, HubMatchLog, HubState, RatingRow
-from web.classic_script import ScriptResponse
 
 
 def schema_of(doc: dict, path: str, method: str, status: str = "200") -> str:
@@ -70,7 +69,7 @@ def undocumented(app: FastAPI) -> list[str]:
             # hidden only as a page, a file or a script, never as a JSON call
             answer = typing.get_type_hints(route.endpoint).get("return")
             kinds = set(typing.get_args(answer)) or {answer}
-            if not kinds <= {FileResponse, HTMLResponse, ScriptResponse}:
+            if not kinds <= {FileResponse, HTMLResponse}:
                 missing.append(f"{route.path}: hidden from the documentation")
             continue
         for method in route.methods:

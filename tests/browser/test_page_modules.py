@@ -1,8 +1,9 @@
-"""The board's pages load their scripts as ES modules (issue 26, item 5): each page has one
-``<script type="module">``, every file imports what it uses from the file that makes it, and no
-file leaves a global for another to find (no reliance on script order). One DOM module
-(``dom.js``: ``h``, ``svg``, ``$``, ``toast``) builds every element, and the player panel's
-markup is made once (``player-panel.js``).
+"""The pages load their scripts as ES modules (issue 26, item 5; the hub's, issue 41): each
+page has one ``<script type="module">``, every file imports what it uses from the file that
+makes it, and no file leaves a global for another to find (no reliance on script order). One
+DOM module (``dom.js``: ``h``, ``svg``, ``$``, ``toast``) builds every element, and the player
+panel's markup is made once (``player-panel.js``). The hub's modules import the board's from
+``/shared/`` as they are: no bundle.
 """
 
 from __future__ import annotations
@@ -17,10 +18,14 @@ from browser_support import LiveServer, live_server, settled
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
+HUB_STATIC = ROOT / "hub" / "static"
 PAGES = sorted(STATIC.glob("*.html"))
+HUB_PAGES = sorted(HUB_STATIC.glob("*.html"))
 MODULES = sorted(STATIC.glob("*.js"))
+HUB_MODULES = sorted(HUB_STATIC.glob("*.js"))
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>", re.I)
-IMPORT = re.compile(r'^import\s*(?:\{([^}]*)\}\s*from\s*)?"\./([\w.-]+)";', re.M)
+IMPORT = re.compile(r'^import\s*(?:\{([^}]*)\}\s*from\s*)?"(\./|/shared/)([\w.-]+)";', re.M)
+ANY_IMPORT = re.compile(r"^import\b", re.M)
 EXPORTED = re.compile(r"^export\s+(?:async\s+)?(?:function|const|let|class)\s+([\w$]+)", re.M)
 ADDRESSES = ["/", "/tablet", "/referee", "/board", "/stats", "/overlay", "/selftest/sheet"]
 GLOBALS = ["Common", "Skitter", "Referee", "Review", "Question", "Overlay", "toast", "$", "h",
@@ -30,7 +35,7 @@ GLOBALS = ["Common", "Skitter", "Referee", "Review", "Question", "Overlay", "toa
 
 def test_every_page_script_is_a_module() -> None:
     found = []
-    for page in PAGES:
+    for page in PAGES + HUB_PAGES:
         for attrs in SCRIPT_TAG.findall(page.read_text(encoding="utf-8")):
             src = re.search(r'src="([^"]+)"', attrs)
             if src and src.group(1).startswith("/static/vendor/"):
@@ -39,23 +44,31 @@ def test_every_page_script_is_a_module() -> None:
                 found.append(f"{page.name}: <script{attrs}>")
     assert found == []
     assert all(len(re.findall(r'type="module"', p.read_text(encoding="utf-8"))) == 1
-               for p in PAGES)
+               for p in PAGES + HUB_PAGES)
 
 
 def test_every_import_names_an_export_of_an_existing_file_and_is_used() -> None:
-    exports = {m.name: set(EXPORTED.findall(m.read_text(encoding="utf-8"))) for m in MODULES}
+    """A board module imports from beside it (``./``); a hub module from beside it or the
+    board's from ``/shared/`` (as the hub serves them)."""
+    exports = {m: set(EXPORTED.findall(m.read_text(encoding="utf-8")))
+               for m in MODULES + HUB_MODULES}
     wrong = []
-    for module in MODULES:
+    for module in MODULES + HUB_MODULES:
         text = module.read_text(encoding="utf-8")
-        code = IMPORT.sub("", text)
-        for names, source in IMPORT.findall(text):
+        code = IMPORT.sub("", text).replace("...", " ")  # a spread is a use
+        if len(ANY_IMPORT.findall(text)) != len(IMPORT.findall(text)):
+            wrong.append(f"{module.name}: an import of another shape or from elsewhere")
+        for names, where, name_of_file in IMPORT.findall(text):
+            if where == "/shared/" and module.parent != HUB_STATIC:
+                wrong.append(f"{module.name}: only the hub's modules import from /shared/")
+            source = (STATIC if where == "/shared/" else module.parent) / name_of_file
             if source not in exports:
-                wrong.append(f"{module.name}: no file {source}")
+                wrong.append(f"{module.name}: no file {where}{name_of_file}")
                 continue
             for part in filter(None, (n.strip() for n in names.split(","))):
                 name, _, local = (x.strip() for x in part.partition(" as "))
                 if name not in exports[source]:
-                    wrong.append(f"{module.name}: {source} exports no {name}")
+                    wrong.append(f"{module.name}: {source.name} exports no {name}")
                 if not re.search(rf"(?<![\w.$]){re.escape(local or name)}(?![\w$])", code):
                     wrong.append(f"{module.name}: {local or name} is imported, never used")
     assert wrong == []
@@ -130,24 +143,37 @@ def hub_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         tournament.store.close()
 
 
+HUB_GLOBALS = ["Common", "Overlay", "HubField", "HubOverlay", "Bracket", "renderBoards",
+               "said", "saidOr", "signed", "resultWords", "act", "snap", "referee", "$", "h",
+               "t", "watchForms", "drawBracket"]
+
+
 @pytest.mark.browser
-@pytest.mark.parametrize("address, needs", [
-    ("/", "Common"), ("/overlay?board=board-1", "Overlay"), ("/overlay/standings", "Overlay")])
-def test_the_hub_pages_get_the_board_modules_as_their_globals(
-    browser: Any, hub_url: str, address: str, needs: str,
+@pytest.mark.parametrize("address, drawn", [
+    ("/", "document.body.dataset.version !== undefined && document.body.dataset.ratings"),
+    ("/bracket", "document.body.dataset.loaded === 'yes'"),
+    ("/overlay?board=board-1", "document.body.dataset.version !== undefined"),
+    ("/overlay/standings", "document.body.dataset.version !== undefined")])
+def test_the_hub_pages_run_from_modules_and_leave_no_global(
+    browser: Any, hub_url: str, address: str, drawn: str,
 ) -> None:
-    """The hub's classic scripts still find ``Common`` (and ``Overlay``) made from the board's
-    modules, and run without an error."""
+    """Each hub page loads one module, which imports the rest (the board's from
+    ``/shared/``); the page is drawn from the live state without an error, and no script
+    leaves a name on ``window`` for another."""
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(hub_url + address)
-    page.wait_for_load_state("load")
+    page.wait_for_function(drawn)
     settled(page)
-    kinds = page.evaluate(f"[typeof Common, typeof {needs}, typeof Common.h, typeof Common.t]")
+    left = page.evaluate(
+        "(names) => names.filter((n) => n in window && !(window[n] instanceof Element))",
+        HUB_GLOBALS)
+    modules = page.evaluate("[...document.scripts].filter((s) => s.src).map((s) => s.type)")
     page.close()
     assert errors == []
-    assert kinds == ["object", "object", "function", "function"]
+    assert left == []
+    assert modules == ["module"]
 
 
 @pytest.mark.browser

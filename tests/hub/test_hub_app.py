@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,6 +16,7 @@ from hub.app import STATIC, Hub, create_hub_app
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
+from web.api.routers.scoreboard import STATIC as BOARD_STATIC
 from web.config.pin import PinStore
 
 PIN = "4321"
@@ -80,27 +82,65 @@ def seen(c: TestClient) -> dict[str, int]:
 def test_the_page_and_its_files_come_from_the_hub_itself(hub_client: TestClient) -> None:
     page = hub_client.get("/")
     assert page.status_code == 200
-    assert '<script src="/static/hub.js">' in page.text
+    assert '<script type="module" src="/static/hub.js">' in page.text
     for name in ("index.html", "hub.js", "hub.css"):
         text = (STATIC / name).read_text()
         assert "http://" not in text and "https://" not in text, name
     assert hub_client.get("/static/hub.js").status_code == 200
 
 
-def test_the_board_modules_reach_the_hub_as_classic_scripts(hub_client: TestClient) -> None:
-    """The hub's pages load ``Common`` and ``Overlay`` by <script src>: the board's modules
-    (words, DOM, API; the overlay) wrapped, with no import or export left."""
-    for name, defines, has in (("common.js", "const Common = ", ("h", "t", "nt", "toast", "api",
-                                                                 "data", "socket")),
-                               ("overlay.js", "const Overlay = ", ("Overlay",))):
-        answer = hub_client.get(f"/shared/{name}")
-        assert answer.status_code == 200
-        assert answer.headers["content-type"].startswith("text/javascript")
-        text = answer.text
-        assert text.startswith('"use strict";\n' + defines)
-        assert not re.search(r"^\s*(import|export)\b", text, re.M), name
-        for export in has:
-            assert re.search(rf"\b{export}\b", text), (name, export)
+SCRIPT_TAG = re.compile(r"<script\b([^>]*)>")
+IMPORTED = re.compile(r'^import\s[^;]*?\bfrom\s*"([^"]+)";', re.M)
+FOLDERS = {"/static/": STATIC, "/shared/": BOARD_STATIC}
+
+
+def modules_of(page: str) -> dict[str, str]:
+    """Every module a hub page loads, by address (its entry and what each imports, as the
+    browser resolves them), with its file's text."""
+    entries = [re.search(r'src="([^"]+)"', attrs) for attrs in SCRIPT_TAG.findall(page)]
+    todo = [e.group(1) for e in entries if e]
+    found: dict[str, str] = {}
+    while todo:
+        address = todo.pop()
+        if address in found:
+            continue
+        folder = next(f for prefix, f in FOLDERS.items() if address.startswith(prefix))
+        found[address] = (folder / address.rsplit("/", 1)[1]).read_text(encoding="utf-8")
+        todo += [posixpath.normpath(posixpath.join(posixpath.dirname(address), spec))
+                 for spec in IMPORTED.findall(found[address])]
+    return found
+
+
+@pytest.mark.parametrize("name", ["index.html", "bracket.html", "overlay.html",
+                                  "overlay-standings.html"])
+def test_each_hub_page_loads_one_module_and_gets_every_file_it_imports_as_it_is(
+        hub_client: TestClient, name: str) -> None:
+    """No bundle and no global: each page has one ``<script type="module">``; it and every
+    module it imports (the hub's own, the board's from ``/shared/``) are served as the files
+    they are, as JavaScript."""
+    page = (STATIC / name).read_text(encoding="utf-8")
+    scripts = [attrs.strip() for attrs in SCRIPT_TAG.findall(page)]
+    assert len(scripts) == 1 and scripts[0].startswith('type="module" src="/static/'), scripts
+    modules = modules_of(page)
+    assert any(a.startswith("/shared/") for a in modules), modules
+    for address, text in modules.items():
+        answer = hub_client.get(address)
+        assert answer.status_code == 200, address
+        assert answer.headers["content-type"] == "text/javascript; charset=utf-8", address
+        assert answer.text == text, address
+
+
+def test_scripts_are_javascript_whatever_the_machines_mime_table_says(
+        hub_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.11 without ``/etc/mime.types`` calls ``.js`` ``application/javascript``."""
+    import starlette.responses
+
+    monkeypatch.setattr(starlette.responses, "guess_type",
+                        lambda *_a, **_k: ("application/javascript", None))
+    for address in ("/static/hub.js", "/shared/words.js"):
+        assert hub_client.get(address).headers["content-type"].startswith("text/javascript")
+    assert hub_client.get("/shared/common.js").status_code == 404  # no bundle any more
+    assert hub_client.get("/shared/board.html").status_code == 404  # only what the hub uses
 
 
 def test_anyone_may_read_the_tournament(hub_client: TestClient) -> None:

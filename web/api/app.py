@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
-from fastapi.staticfiles import StaticFiles
 
 from firmware_bridge.simulator import SimulatorError
 from scorekeeper.store import StoreUnwritable
@@ -43,6 +42,7 @@ from web.api.routers import (
 from web.caller.caller import LANGUAGES, Caller
 from web.caller.speech import Speech
 from web.i18n import SOURCE, LanguageMiddleware, current
+from web.page_files import PageFiles
 from web.stats.history import History
 from web.table.snapshot import worded
 from web.table.table import Refused, Stale, Table
@@ -149,7 +149,7 @@ def create_app(
     # Skibbitt, the puzzle for the wait between matches: a product of its own, at /puzzle.
     app.include_router(puzzle_router())
     selftest.install(app, table, controls=controls, table_link=table_link)
-    app.mount("/static", StaticFiles(directory=scoreboard.STATIC), name="static")
+    app.mount("/static", PageFiles(directory=scoreboard.STATIC), name="static")
     _install_error_handlers(app)
     install_guards(app, allowed_origins)
     app.add_middleware(LanguageMiddleware, default=lambda: app.state.language)

@@ -2,11 +2,11 @@
 // referee's "show the review on the scoreboard" plays here too, animated from the shot's
 // sensor timeline by the scoreboard's own mirror (review.js), in the overlay's corner.
 
-import { Overlay } from "./overlay.js";
+import { apply, follow, fromSnapshot, options, render } from "./overlay.js";
 import { Review } from "./review.js";
 
-Overlay.apply(Overlay.options(location.search));
-Overlay.follow((s) => {
-  Overlay.render(document.getElementById("overlay"), Overlay.fromSnapshot(s));
+apply(options(location.search));
+follow((s) => {
+  render(document.getElementById("overlay"), fromSnapshot(s));
   Review.mirror(s);
 });
