@@ -84,7 +84,7 @@ def _safe(words: Any, state: Mapping[str, Any], names: Mapping[str, str], t: Wor
 
 def _page(name: str, request: Request) -> HTMLResponse:
     """An overlay page in its language (``?lang=``, Accept-Language, the default: as every
-    page, ``web.i18n``), its catalog with it for the scripts' ``Common.t``."""
+    page, ``web.i18n``), its catalog with it for the scripts' ``t``."""
     source = with_parts((STATIC / name).read_text(encoding="utf-8"))
     return HTMLResponse(page_in(source, for_request(request)),
                         headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})

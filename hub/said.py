@@ -3,7 +3,7 @@
 The hub builds one view for all its pages (``hub.feed`` sends it to each), so
 a sentence in it cannot be in one page's language. Each carries its English ``message`` (for
 logs, printouts and tests) and ``words``: the catalog's key and its arguments, which the page
-words with ``Common.t`` / ``Common.nt`` (``hub-words.js``: ``said``). :data:`MARK` marks the
+words with ``t`` / ``nt`` of ``words.js`` (``hub-words.js``: ``said``). :data:`MARK` marks the
 keys for ``python -m web.catalogs``, which extracts ``gettext`` and ``ngettext`` calls.
 
 A refusal (:class:`Refusal`: every ``TournamentError``) keeps its sentences the same way, so
@@ -69,7 +69,7 @@ class Sentence(str):
         return cls((str(data["id"]), str(plural)), n=data.get("n"), **args)
 
     def to_json(self) -> dict[str, Any]:
-        """What a page words with ``Common.t`` / ``Common.nt`` (``hub-words.js``: ``said``)."""
+        """What a page words with ``t`` / ``nt`` of ``words.js`` (``hub-words.js``: ``said``)."""
         args = {k: v.to_json() if isinstance(v, Sentence) else worded(v, ENGLISH)
                 if isinstance(v, list | tuple) else v for k, v in self.args.items()}
         if self.plural is None:

@@ -7,7 +7,7 @@ messages are added with an empty translation, messages no longer used are droppe
 
 What is extracted: Python ``t.gettext("...")`` and ``t.ngettext("...", "...", n)`` (any object
 named as you like, the method names count); JavaScript ``t("...")`` and ``nt("...", "...", n)``
-(``web/static/words.js``; ``Common.t`` on the hub); a refusal's sentence (``because``,
+(``web/static/words.js``, on the hub's pages too); a refusal's sentence (``because``,
 ``refused``, ``refuse``); HTML: the text of every element and its ``title``,
 ``placeholder``, ``aria-label`` and ``alt`` attributes (``web.page_texts.extract_html``), which
 ``web.page_texts.translate_html`` replaces when a page is served.

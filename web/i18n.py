@@ -163,7 +163,7 @@ _FIRST_SCRIPT = re.compile(r"<script\b")
 
 def page_in(source: str, lang: Language) -> str:
     """A page's HTML in ``lang``: its texts translated, ``<html lang>`` set, and the page's
-    catalog (:meth:`Language.page_words`) before its first script, for ``Common.t``."""
+    catalog (:meth:`Language.page_words`) before its first script, for ``t`` of ``words.js``."""
     page = translate_html(source, lang.gettext) if lang.code != SOURCE else source
     page = _HTML_LANG.sub(f'<html lang="{lang.code}">', page, count=1)
     words = (f'<script id="skitter-words" type="application/json">{lang.page_words_json()}'

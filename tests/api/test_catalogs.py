@@ -76,14 +76,15 @@ def test_placeholders_survive_the_translation(messages: dict[str, list[str]]):
 
 def test_every_page_script_message_is_extracted(messages: dict[str, list[str]]):
     """Babel takes no message from a call nested in another's arguments: a page script that
-    nests one would show it untranslated. Every ``Common.t("...")`` literal is extracted."""
+    nests one would show it untranslated. Every ``t("...")`` and ``nt("...", ...)`` literal of
+    the board's and the hub's page scripts is extracted."""
     import re
 
     from web.catalogs import ROOT
 
-    call = re.compile(r'\bCommon\.n?t\(\s*"((?:[^"\\]|\\.)*)"\s*[,)]')
+    call = re.compile(r'(?<![\w.$])n?t\(\s*"((?:[^"\\]|\\.)*)"\s*[,)]')
     lost = []
-    for path in sorted((ROOT / "web").rglob("*.js")):
+    for path in sorted([*(ROOT / "web").rglob("*.js"), *(ROOT / "hub").rglob("*.js")]):
         if "vendor" in path.parts:
             continue
         for text in call.findall(path.read_text(encoding="utf-8")):

@@ -233,3 +233,50 @@ def test_the_organiser_chooses_swiss_pairing_for_a_small_field_before_round_one(
     expect(page.locator("#late-form")).to_be_visible()
     page.locator("#field-box").scroll_into_view_if_needed()
     snap(page, "hub-field-1280")
+
+
+def test_a_pairing_system_chosen_on_an_old_picture_is_refused_saying_what_changed_and_kept(
+        fresh: tuple[str, Hub], browser: Any) -> None:
+    """Two referees before round 1: one registers a player while the other is choosing
+    Swiss; the choice made on the old picture is refused under the form in words (who was
+    registered), the choice stays through the redraw and the refusal, and a second press
+    makes it on the tournament as it is now, the choice still shown."""
+    from playwright.sync_api import expect
+
+    url, h = fresh
+    first = referee_at_start(browser, url, SIZES["tv-small"])
+    second = referee_at_start(browser, url, SIZES["phone"])
+    first.select_option("#system-choice", "swiss")
+    # meanwhile the other referee registers a player
+    second.fill("#player-name", "Gus")
+    second.click("#add-player button")
+    expect(first.locator("#players")).to_contain_text("Gus")
+    assert first.input_value("#system-choice") == "swiss"  # not redrawn away
+    first.click("#system-form button")
+    refusal = first.locator("#system-form .refusal")
+    expect(refusal).to_be_visible()
+    expect(refusal).to_contain_text("the tournament changed since you looked (Gus")
+    expect(refusal).to_contain_text("Your entries are kept")
+    assert first.input_value("#system-choice") == "swiss"
+    assert h.tournament.system == "round_robin"
+    snap(first, "hub-system-stale-1280")
+    first.click("#system-form button")  # now decided on the tournament as it is
+    expect(first.locator("#system")).to_contain_text("Swiss pairing")
+    expect(refusal).to_be_hidden()
+    assert h.tournament.system == "swiss"
+    assert first.input_value("#system-choice") == "swiss"  # kept, not reset to the first
+    expect(second.locator("#system")).to_contain_text("Swiss pairing")
+    assert second.input_value("#system-choice") == "swiss"  # the other page follows
+    no_sideways_page(second)
+
+
+def referee_at_start(browser: Any, url: str, size: tuple[int, int]) -> Any:
+    """The hub referee's page before round 1 (the pairing system still open)."""
+    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                              has_touch=size[0] < 600)
+    assert ctx.request.post(url + "/api/referee/login", data={"pin": PIN}).ok
+    page = ctx.new_page()
+    page.goto(url + "/")
+    page.wait_for_function("document.body.dataset.version !== undefined")
+    page.locator("#system-form").wait_for(state="visible")
+    return page

@@ -2,7 +2,7 @@
 
 A player's name, a reason or a sensor's message reaches every page; a page that assembled
 markup from it would run whatever the name holds. The shared builders (``h`` and ``svg`` of
-``web/static/dom.js``, ``Common.h`` on the hub) are the one way the pages make elements.
+``web/static/dom.js``, which the hub's modules import too) are the one way the pages make elements.
 """
 
 from __future__ import annotations
