@@ -44,6 +44,7 @@ def test_registered_players_are_rated_from_the_hubs_games(tmp_path: Path) -> Non
         with TestClient(create_hub_app(Hub(tournament, FakeSender(), pins, clock))) as client:
             rows = client.get("/api/ratings").json()
             page = client.get("/").text
+            script = client.get("/static/hub.js").text
     finally:
         store.close()
     expected, _ = rate([Result("Ann", "Bo", "Ann"), Result("bo", "Ann", "bo")])
@@ -52,4 +53,6 @@ def test_registered_players_are_rated_from_the_hubs_games(tmp_path: Path) -> Non
         {"player": "Ann", "rating": round(expected["ann"].ordinal, 2), "games": 2},
         {"player": "Cy", "rating": None, "games": 0},
     ]
-    assert "/static/hub-ratings.js" in page
+    # the page's table, filled by the ratings module its one script imports
+    assert '<table id="ratings">' in page and '<script type="module" src="/static/hub.js">' in page
+    assert 'import { followRatings } from "./hub-ratings.js";' in script
