@@ -235,8 +235,17 @@ def test_the_organiser_chooses_swiss_pairing_for_a_small_field_before_round_one(
     snap(page, "hub-field-1280")
 
 
+SYSTEM_STALE = {
+    "en": ("the tournament changed since you looked (Gus registered)", "Your entries are kept",
+           "Swiss pairing"),
+    "de": ("das Turnier hat sich geändert, seit du nachgesehen hast (Gus angemeldet)",
+           "Deine Eingaben bleiben erhalten", "Schweizer System"),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
 def test_a_pairing_system_chosen_on_an_old_picture_is_refused_saying_what_changed_and_kept(
-        fresh: tuple[str, Hub], browser: Any) -> None:
+        fresh: tuple[str, Hub], browser: Any, lang: str) -> None:
     """Two referees before round 1: one registers a player while the other is choosing
     Swiss; the choice made on the old picture is refused under the form in words (who was
     registered), the choice stays through the redraw and the refusal, and a second press
@@ -244,8 +253,9 @@ def test_a_pairing_system_chosen_on_an_old_picture_is_refused_saying_what_change
     from playwright.sync_api import expect
 
     url, h = fresh
-    first = referee_at_start(browser, url, SIZES["tv-small"])
-    second = referee_at_start(browser, url, SIZES["phone"])
+    changed, kept, swiss = SYSTEM_STALE[lang]
+    first = referee_at_start(browser, url, SIZES["tv-small"], lang)
+    second = referee_at_start(browser, url, SIZES["phone"], lang)
     first.select_option("#system-choice", "swiss")
     # meanwhile the other referee registers a player
     second.fill("#player-name", "Gus")
@@ -255,25 +265,26 @@ def test_a_pairing_system_chosen_on_an_old_picture_is_refused_saying_what_change
     first.click("#system-form button")
     refusal = first.locator("#system-form .refusal")
     expect(refusal).to_be_visible()
-    expect(refusal).to_contain_text("the tournament changed since you looked (Gus")
-    expect(refusal).to_contain_text("Your entries are kept")
+    expect(refusal).to_contain_text(changed)
+    expect(refusal).to_contain_text(kept)
     assert first.input_value("#system-choice") == "swiss"
     assert h.tournament.system == "round_robin"
-    snap(first, "hub-system-stale-1280")
+    snap(first, f"hub-system-stale-{lang}-1280")
     first.click("#system-form button")  # now decided on the tournament as it is
-    expect(first.locator("#system")).to_contain_text("Swiss pairing")
+    expect(first.locator("#system")).to_contain_text(swiss)
     expect(refusal).to_be_hidden()
     assert h.tournament.system == "swiss"
     assert first.input_value("#system-choice") == "swiss"  # kept, not reset to the first
-    expect(second.locator("#system")).to_contain_text("Swiss pairing")
+    expect(second.locator("#system")).to_contain_text(swiss)
     assert second.input_value("#system-choice") == "swiss"  # the other page follows
     no_sideways_page(second)
 
 
-def referee_at_start(browser: Any, url: str, size: tuple[int, int]) -> Any:
-    """The hub referee's page before round 1 (the pairing system still open)."""
+def referee_at_start(browser: Any, url: str, size: tuple[int, int], lang: str) -> Any:
+    """The hub referee's page before round 1 (the pairing system still open), in the
+    browser's language ``lang``."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
+                              has_touch=size[0] < 600, locale={"en": "en-GB", "de": "de-DE"}[lang])
     assert ctx.request.post(url + "/api/referee/login", data={"pin": PIN}).ok
     page = ctx.new_page()
     page.goto(url + "/")
