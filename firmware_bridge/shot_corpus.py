@@ -34,7 +34,8 @@ class Sample:
     truth: frozenset[int]
     """The cells covered once every skitt is at rest."""
     rest_ms: int
-    """When the board truly came to rest, ms after the timeline's first change."""
+    """When the board truly came to rest (its last physical change), ms after the timeline's
+    first change: up to one sample period before the switches report it."""
 
 
 def make_shot(geo: Geometry, kind: str, seed: int) -> Shot:
@@ -79,9 +80,9 @@ def sample_of(outcome: Outcome) -> Sample | None:
     t0 = outcome.changes[0][0]
     changes = tuple(Change(round((at - t0) * 1000), cell, active)
                     for at, cell, active in outcome.changes)
-    rest_ms = max(changes[-1].ms, round((outcome.rest_s - t0) * 1000))
+    rest_ms = round((outcome.rest_s - t0) * 1000)  # the switches report it up to a sample later
     reading = {"cells": sorted(outcome.final)}
-    timeline = Timeline(outcome.before, changes, rest_ms, reading)
+    timeline = Timeline(outcome.before, changes, max(changes[-1].ms, rest_ms), reading)
     return Sample(outcome.shot.kind, outcome.shot.seed, timeline, outcome.final, rest_ms)
 
 
@@ -126,7 +127,7 @@ def decide(profile: BoardProfile, sample: Sample, *, tick_ms: float = 1.0) -> De
     pipe.tick()  # the initial reading
     t0 = clock.now() + 0.001
     events = [SensorEvent(c.cell, c.active, t0 + c.ms / 1000) for c in sample.timeline.changes]
-    end = t0 + (sample.rest_ms + 2 * profile.settle_ms + 100) / 1000
+    end = t0 + (sample.timeline.settled_ms + 2 * profile.settle_ms + 100) / 1000
     step = tick_ms / 1000
     while clock.now() < end:
         clock.advance(step)
