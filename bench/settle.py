@@ -1,12 +1,15 @@
 """Settle: rest→decision time and false/missed shots on the held-out physics corpus.
 
-Prints one line for the profile's tuned settle rule and one for the fixed window it
-replaced (``settle_ms`` alone), both replayed through the real pipeline:
+Prints one line for the fixed window (``settle_ms`` alone) and one for the tuned settle rule
+(the profile's ``[settle]`` table, or else waits tuned here on the training half), both
+replayed through the real pipeline over the held-out half, in the same run:
 
     .venv/bin/python bench/settle.py [--per-kind 150]
 
 false = the first reading after a shot saw other cells than the true resting ones (a skitt
-still moving); missed = no reading at all for a shot that left the board changed.
+still moving); missed = no reading at all for a shot that left the board changed. The delay
+runs from the board's true rest (its last physical change), so the switches' sample period
+counts.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import dataclasses
 import statistics
 
 from firmware_bridge.profile import BoardProfile, load_profile
-from firmware_bridge.shot_corpus import Sample, corpus, decide
+from firmware_bridge.shot_corpus import PHYSICS, Sample, corpus, decide, tune
 
 
 def line(profile: BoardProfile, samples: list[Sample], label: str) -> str:
@@ -36,14 +39,21 @@ def main() -> None:
                         help="shots generated per kind (half are held out)")
     args = parser.parse_args()
     profile = load_profile()
-    samples = list(corpus(profile, args.per_kind, held_out=True))
-    fixed = dataclasses.replace(profile, settle_land_ms=None, settle_leave_ms=None)
-    if profile.settle_land_ms is None or profile.settle_leave_ms is None:
-        # the waits tuned on the training half (longest pass 151 ms, longest crossing 371 ms)
-        profile = dataclasses.replace(profile, settle_land_ms=160, settle_leave_ms=400)
-    print(line(fixed, samples, f"fixed window {profile.settle_ms} ms"))
-    print(line(profile, samples, f"tuned: land {profile.settle_land_ms} ms, "
-                                 f"leave {profile.settle_leave_ms} ms"))
+    held_out = list(corpus(profile, args.per_kind, held_out=True))
+    fixed = dataclasses.replace(profile, settle=None)
+    if profile.settle is not None:
+        tuned, source = profile, "the profile's"
+    else:
+        training = list(corpus(profile, args.per_kind, held_out=False))
+        waits = tune(profile, training, sample_ms=round(PHYSICS.sample_ms))
+        tuned, source = dataclasses.replace(profile, settle=waits), \
+            f"tuned on {len(training)} training shots"
+    t = tuned.settle
+    assert t is not None
+    print(line(fixed, held_out, f"fixed window {profile.settle_ms} ms"))
+    print(line(tuned, held_out, f"{source}: land {t.land_ms}, leave {t.leave_ms}/"
+                                f"{t.leave_slow_ms}, knocked {t.knocked_ms}, "
+                                f"launch {t.launch_ms} ms"))
 
 
 if __name__ == "__main__":

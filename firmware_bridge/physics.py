@@ -21,6 +21,7 @@ from firmware_bridge.profile import BoardProfile
 
 DT_S = 0.001
 MAX_S = 6.0
+_EPSILON_S = 1e-9
 _GONE = -1e6
 """Where a skitt that left the board lies (far from every cell)."""
 
@@ -156,6 +157,8 @@ def play(profile: BoardProfile, shot: Shot, phys: Physics | None = None,
     changes: list[tuple[float, int, bool]] = []
     physical = before
     last_physical = 0.0
+    unsampled: frozenset[int] = frozenset()
+    """Cells whose switch has not yet sampled their new state."""
     t = 0.0
     while t < MAX_S:
         while pending and pending[0].at_s <= t:
@@ -166,15 +169,17 @@ def play(profile: BoardProfile, shot: Shot, phys: Physics | None = None,
         now = _covered(geo, phys, pos)
         if now != physical:
             physical, last_physical = now, t
-        for c in [c for c in physical ^ shown]:
+        for c in physical ^ shown:
             due = next_sample[c]
-            while due + period < t:  # the samples since, which saw nothing new
-                due += period + rng.uniform(-jitter, jitter)
-            next_sample[c] = due
-            if t >= due:
+            if c not in unsampled:  # changed just now: the samples before saw the old state
+                while due < t - _EPSILON_S:
+                    due += period + rng.uniform(-jitter, jitter)
+                next_sample[c] = due
+            if t >= due - _EPSILON_S:
                 shown = shown ^ {c}
                 changes.append((due, c, c in physical))
                 next_sample[c] = due + period + rng.uniform(-jitter, jitter)
+        unsampled = physical ^ shown
         if not moving and not pending and physical == shown:
             break
     changes.sort()

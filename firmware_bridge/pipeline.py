@@ -76,11 +76,10 @@ class Pipeline:
         self.health = health if health is not None else HealthMonitor(profile)
         initial_cells = {c for c in initial if 0 <= c < profile.cells}
         self._debouncer = Debouncer(self.debounce_s, initial_cells)
-        tuned = settle_s is None  # an explicit window overrides the profile's whole rule
+        # an explicit window overrides the profile's whole rule
         self._settle = SettleDetector(
             self.settle_s, clock.now(),
-            land_s=profile.settle_land_s if tuned else None,
-            leave_s=profile.settle_leave_s if tuned else None,
+            waits=profile.settle_waits if settle_s is None else None, active=initial_cells,
         )
         self._roles = profile.cell_roles()
         self._raw: set[int] = set(initial_cells)
@@ -228,7 +227,7 @@ class Pipeline:
         player = launch_player(self.profile, cell)
         if player is not None and event.active:
             self._launched.add(player)
-        self._settle.changed(event.at, event.active)
+        self._settle.changed(event.at, event.active, cell)
 
     def _is_moving(self) -> bool:
         """An unconfirmed change on a counted cell: the board is not still yet."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from firmware_bridge.settle import SettleWaits
 from scorekeeper.fields import DEFAULT_COLORS, Player
 
 #: The button names a role may have on the Pi's GPIO header.
@@ -28,8 +29,8 @@ OUTPUT_ONLY_PINS: frozenset[int] = frozenset({7, 15})
 DEFAULT_USB_IDS: tuple[tuple[int, int], ...] = ((0x2E8A, 0x0005), (0x239A, 0x80F4))
 
 TOP_KEYS = frozenset(
-    {"name", "cells", "board_id", "debounce_ms", "settle_ms", "settle_land_ms",
-     "settle_leave_ms", "colors", "fields", "big",
+    {"name", "cells", "board_id", "debounce_ms", "settle_ms", "settle", "colors", "fields",
+     "big",
      "bridges", "launch", "gpio", "mcp23017", "serial"}
 )
 
@@ -132,6 +133,27 @@ class SerialConfig:
 
 
 @dataclass(frozen=True)
+class SettleTuning:
+    """The ``[settle]`` table: how long the settle rule waits after each kind of change
+    (ms), tuned on the shot corpus (``bench/settle.py``, docs/sensor-link.md)."""
+
+    land_ms: int
+    leave_ms: int
+    leave_slow_ms: int
+    knocked_ms: int
+    launch_ms: int
+    sample_ms: int
+    """The Hall switches' sample period."""
+
+    def waits(self, launch_cells: frozenset[int]) -> SettleWaits:
+        return SettleWaits(
+            land_s=self.land_ms / 1000, leave_s=self.leave_ms / 1000,
+            leave_slow_s=self.leave_slow_ms / 1000, knocked_s=self.knocked_ms / 1000,
+            launch_s=self.launch_ms / 1000, sample_s=self.sample_ms / 1000,
+            launch_cells=launch_cells)
+
+
+@dataclass(frozen=True)
 class BoardProfile:
     """A validated board profile. Build it with :func:`load_profile` or :func:`parse_profile`."""
 
@@ -145,11 +167,8 @@ class BoardProfile:
     """The id a serial board must announce in its hello, when given."""
     debounce_ms: int = 20
     settle_ms: int = 300
-    settle_land_ms: int | None = None
-    """After a cell turned on, wait this long (None: ``settle_ms``): the longest pass."""
-    settle_leave_ms: int | None = None
-    """After a cell turned off, wait this long (None: ``settle_ms``): the longest gap a
-    moving skitt crosses between cells."""
+    settle: SettleTuning | None = None
+    """The tuned settle rule's waits (the ``[settle]`` table); None: the fixed window."""
     big: Mapping[Player, tuple[int, ...]] = field(default_factory=dict)
     """Each player's big-skitt centre spot cells."""
     bridges: tuple[Bridge, ...] = ()
@@ -170,12 +189,12 @@ class BoardProfile:
         return self.settle_ms / 1000
 
     @property
-    def settle_land_s(self) -> float | None:
-        return None if self.settle_land_ms is None else self.settle_land_ms / 1000
-
-    @property
-    def settle_leave_s(self) -> float | None:
-        return None if self.settle_leave_ms is None else self.settle_leave_ms / 1000
+    def settle_waits(self) -> SettleWaits | None:
+        """The tuned settle rule (:mod:`firmware_bridge.settle`), None: the fixed window."""
+        if self.settle is None:
+            return None
+        launch = frozenset(c for cells in self.launch.values() for c in cells)
+        return self.settle.waits(launch)
 
     @property
     def field_names(self) -> tuple[str, ...]:

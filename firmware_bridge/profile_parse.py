@@ -6,6 +6,7 @@ each GPIO pin, so a cell used twice names both places.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -27,6 +28,7 @@ from firmware_bridge.profile_model import (
     Mcp23017Config,
     ProfileError,
     SerialConfig,
+    SettleTuning,
 )
 from scorekeeper.fields import DEFAULT_COLORS, MINUS, PLAYERS, RED, Player, field_names
 
@@ -66,9 +68,7 @@ class ProfileParser:
             raise ProfileError(f"board_id: expected one word, got {board_id!r}")
         debounce_ms = _int(d.get("debounce_ms", 20), "debounce_ms", minimum=0)
         settle_ms = _int(d.get("settle_ms", 300), "settle_ms", minimum=0)
-        land, leave = d.get("settle_land_ms"), d.get("settle_leave_ms")
-        settle_land_ms = None if land is None else _int(land, "settle_land_ms", minimum=0)
-        settle_leave_ms = None if leave is None else _int(leave, "settle_leave_ms", minimum=0)
+        settle = self._settle(d.get("settle"))
         colors = self._colors(d.get("colors", list(DEFAULT_COLORS)))
         self.mcp = self._mcp23017(d.get("mcp23017"))
         serial = self._serial(d.get("serial", {}))
@@ -80,12 +80,31 @@ class ProfileParser:
         return BoardProfile(
             name=name, cells=self.cells, fields=MappingProxyType(fields), colors=colors,
             board_id=board_id, debounce_ms=debounce_ms, settle_ms=settle_ms,
-            settle_land_ms=settle_land_ms, settle_leave_ms=settle_leave_ms,
+            settle=settle,
             big=MappingProxyType(big), bridges=bridges, launch=MappingProxyType(launch),
             gpio=gpio, mcp23017=self.mcp, serial=serial, path=self.path,
         )
 
     # -- pieces --------------------------------------------------------------------------
+
+    def _settle(self, value: Any) -> SettleTuning | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise ProfileError(f"settle: expected a table of waits in ms, got {value!r}")
+        keys = [f.name for f in dataclasses.fields(SettleTuning)]
+        unknown = sorted(set(value) - set(keys))
+        if unknown:
+            raise ProfileError(f"settle.{unknown[0]}: unknown key (expected "
+                               f"{', '.join(keys)})")
+        missing = [k for k in keys if k not in value]
+        if missing:
+            raise ProfileError(f"settle.{missing[0]}: missing (the tuned rule needs all of "
+                               f"{', '.join(keys)})")
+        ms = {k: _int(value[k], f"settle.{k}", minimum=0) for k in keys}
+        if ms["sample_ms"] == 0:
+            raise ProfileError("settle.sample_ms: expected at least 1, got 0")
+        return SettleTuning(**ms)
 
     def _colors(self, value: Any) -> tuple[str, ...]:
         if (not isinstance(value, list) or len(value) != 3

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from firmware_bridge.physics import Flick, Geometry, Outcome, Physics, Shot, play
 from firmware_bridge.profile import BoardProfile
+from firmware_bridge.profile_model import SettleTuning
+from firmware_bridge.settle import Move, SettleWaits, still_since
 from firmware_bridge.timeline import Change, Timeline
 
 PHYSICS = Physics()
@@ -34,7 +36,8 @@ class Sample:
     truth: frozenset[int]
     """The cells covered once every skitt is at rest."""
     rest_ms: int
-    """When the board truly came to rest, ms after the timeline's first change."""
+    """When the board truly came to rest (its last physical change), ms after the timeline's
+    first change: up to one sample period before the switches report it."""
 
 
 def make_shot(geo: Geometry, kind: str, seed: int) -> Shot:
@@ -72,16 +75,33 @@ def make_shot(geo: Geometry, kind: str, seed: int) -> Shot:
     raise ValueError(f"unknown shot kind {kind!r}; use one of {', '.join(KINDS)}")
 
 
-def sample_of(outcome: Outcome) -> Sample | None:
-    """The review timeline of ``outcome``; None when no cell ever changed."""
-    if not outcome.changes:
+MAX_WAIT_S = 2.0
+"""A shot not read this long after its last change (beyond twice the fixed window) is
+missed: no settle rule may wait longer."""
+PRESS_S = 0.1
+"""How long a flicked skitt holds its launch spot (as the physics board presses it)."""
+
+
+def sample_of(outcome: Outcome, launch: tuple[int, ...] = ()) -> Sample | None:
+    """The review timeline of ``outcome``; None when nothing changed. ``launch``: the
+    launch spot cells the flicks press in turn (each for :data:`PRESS_S` from its flick,
+    exactly as the physics board's flick does), so the timeline shows how many skitts
+    were flicked."""
+    presses = [] if not launch else [
+        (f.at_s + dt, launch[i % len(launch)], dt == 0)
+        for i, f in enumerate(sorted(outcome.shot.flicks, key=lambda f: f.at_s))
+        for dt in (0.0, PRESS_S)]
+    sensed = sorted([*presses, *outcome.changes])
+    if not sensed:
         return None
-    t0 = outcome.changes[0][0]
-    changes = tuple(Change(round((at - t0) * 1000), cell, active)
-                    for at, cell, active in outcome.changes)
-    rest_ms = max(changes[-1].ms, round((outcome.rest_s - t0) * 1000))
+    t0 = sensed[0][0]
+    changes = tuple(Change(round((at - t0) * 1000), cell, active) for at, cell, active in sensed)
+    # the true rest: the last physical change (its switch reports it up to a sample later)
+    # or the last launch spot release
+    rest_s = max([outcome.rest_s] + [at for at, _, _ in presses])
+    rest_ms = round((rest_s - t0) * 1000)
     reading = {"cells": sorted(outcome.final)}
-    timeline = Timeline(outcome.before, changes, rest_ms, reading)
+    timeline = Timeline(outcome.before, changes, max(changes[-1].ms, rest_ms), reading)
     return Sample(outcome.shot.kind, outcome.shot.seed, timeline, outcome.final, rest_ms)
 
 
@@ -90,12 +110,14 @@ def corpus(profile: BoardProfile, per_kind: int, *, held_out: bool | None = None
     """``per_kind`` seeded shots of every kind; ``held_out`` True: odd seeds only, False:
     even seeds only, None: all."""
     geo = Geometry.of(profile)
+    launch = tuple(cells[0] for _, cells in sorted(profile.launch.items()) if cells)
     for k, kind in enumerate(KINDS):
         for i in range(per_kind):
             seed = k * 1_000_000 + i
             if held_out is not None and (seed % 2 == 1) != held_out:
                 continue
-            sample = sample_of(play(profile, make_shot(geo, kind, seed), phys))
+            outcome = play(profile, make_shot(geo, kind, seed), phys)
+            sample = sample_of(outcome, launch)
             if sample is not None:
                 yield sample
 
@@ -126,7 +148,7 @@ def decide(profile: BoardProfile, sample: Sample, *, tick_ms: float = 1.0) -> De
     pipe.tick()  # the initial reading
     t0 = clock.now() + 0.001
     events = [SensorEvent(c.cell, c.active, t0 + c.ms / 1000) for c in sample.timeline.changes]
-    end = t0 + (sample.rest_ms + 2 * profile.settle_ms + 100) / 1000
+    end = t0 + (sample.timeline.settled_ms + 2 * profile.settle_ms) / 1000 + MAX_WAIT_S
     step = tick_ms / 1000
     while clock.now() < end:
         clock.advance(step)
@@ -139,3 +161,82 @@ def decide(profile: BoardProfile, sample: Sample, *, tick_ms: float = 1.0) -> De
             return Decision((now - t0) * 1000 - sample.rest_ms, right, False)
     unchanged = sample.truth == sample.timeline.before
     return Decision(None, unchanged, not unchanged)
+
+
+def read_early(sample: Sample, waits: SettleWaits | None, *, settle_s: float,
+               debounce_s: float) -> tuple[bool, float]:
+    """Where the settle rule (:func:`firmware_bridge.settle.still_since`) reads ``sample``
+    without the pipeline around it: (read before the last change, the reading's ms after
+    the first change). Each change counts from when the debounce confirmed it, and a raw
+    change still being debounced holds the reading, as in the pipeline."""
+    changes = sample.timeline.changes
+    moves: list[Move] = []
+    for i, c in enumerate(changes):
+        moves.append(Move(c.ms / 1000 + debounce_s, c.cell, c.active))
+        at = still_since(moves, waits, settle_s=settle_s, start=-1.0,
+                         on_before=sample.timeline.before)
+        if i + 1 == len(changes) or at < changes[i + 1].ms / 1000:
+            return i + 1 < len(changes), at * 1000
+    raise ValueError("a corpus sample without changes")
+
+
+def quiet_after(sample: Sample, waits: SettleWaits) -> dict[str, int]:
+    """How long ``sample``'s board stayed quiet after each kind of change the settle rule
+    tells apart (ms, the longest of each kind): after a cell turned on, until it turned off
+    with nothing else between (a pass: ``land_ms``); after a skitt left a cell quickly,
+    slowly or from rest, until the next change; after a launch, until the first change on
+    the board."""
+    quiet = dict.fromkeys(("land_ms", "leave_ms", "leave_slow_ms", "knocked_ms", "launch_ms"), 0)
+    on_at: dict[int, int | None] = dict.fromkeys(sample.timeline.before)
+    changes = sample.timeline.changes
+    for i, c in enumerate(changes):
+        later = [d.ms for d in changes[i + 1:] if d.cell not in waits.launch_cells]
+        if c.cell in waits.launch_cells:
+            kind = "launch_ms" if c.active and later else None
+        elif c.active:
+            on_at[c.cell], kind = c.ms, None
+        else:
+            was = on_at.pop(c.cell, None)
+            if was is not None and changes[i - 1].cell == c.cell:  # nothing between: a pass
+                quiet["land_ms"] = max(quiet["land_ms"], c.ms - was)
+            kind = ("knocked_ms" if was is None else
+                    "leave_ms" if c.ms - was <= 1.5 * waits.sample_s * 1000 else "leave_slow_ms")
+        if kind is not None and later:
+            quiet[kind] = max(quiet[kind], later[0] - c.ms)
+    return quiet
+
+
+def tune(profile: BoardProfile, samples: list[Sample], *, sample_ms: int,
+         room: float = 1.1) -> SettleTuning:
+    """The settle waits for ``profile`` from ``samples`` (the training half). Each wait
+    starts at the longest quiet time after its kind of change (:func:`quiet_after`; the
+    landing's less the debounce the wait starts after) and grows while a sample is still
+    read before its last change; then times ``room``, for shots a little slower than the
+    slowest seen."""
+    launch = frozenset(c for cells in profile.launch.values() for c in cells)
+    names = ("land_ms", "leave_ms", "leave_slow_ms", "knocked_ms", "launch_ms")
+    probe = SettleTuning(0, 0, 0, 0, 0, sample_ms).waits(launch)
+    ms = dict.fromkeys(names, 0)
+    for sample in samples:
+        for name, quiet in quiet_after(sample, probe).items():
+            ms[name] = max(ms[name], quiet)
+    ms["land_ms"] = max(0, ms["land_ms"] - profile.debounce_ms + 1)
+
+    def early(trial: dict[str, int]) -> bool:
+        waits = SettleTuning(**trial, sample_ms=sample_ms).waits(launch)
+        return any(read_early(s, waits, settle_s=profile.settle_s,
+                              debounce_s=profile.debounce_s)[0] for s in samples)
+
+    top = round(MAX_WAIT_S * 1000)
+    for name in ("launch_ms", "leave_ms", "knocked_ms", "leave_slow_ms", "land_ms"):
+        low, high = ms[name], top
+        if not early(ms):
+            break
+        while low < high:
+            mid = (low + high) // 2
+            if early({**ms, name: mid}):
+                low = mid + 1
+            else:
+                high = mid
+        ms[name] = low
+    return SettleTuning(**{k: round(v * room) for k, v in ms.items()}, sample_ms=sample_ms)
