@@ -238,9 +238,10 @@ def test_a_landing_after_a_tablet_s_step_that_waits_on_the_disk_is_judged_after_
     tmp_path: Path, fake_clock: FakeClock
 ) -> None:
     """Issue 36: the tablet's "black's big skitt missed" reaches the owner first and waits
-    on the disk; black's big skitt then comes down on its spot. The landing is judged after
-    the step, against the match the step left (white due): never scored as black's shot,
-    never "not recorded", and the referee sees the board differ."""
+    on the disk; black's big skitt comes down on its spot as it was pressed. The landing is
+    judged after the step, ordered against the moment it was pressed: too close to tell,
+    so the referee is asked whose shot it was; never a phantom shot of white's, never "not
+    recorded"."""
     table = open_table(tmp_path / "skitter.db", "sim", clock=fake_clock, wall=fake_clock)
     try:
         for _ in range(50):
@@ -249,8 +250,9 @@ def test_a_landing_after_a_tablet_s_step_that_waits_on_the_disk_is_judged_after_
         assert table.tracker.mode == "ready", table.tracker.status()
         busy = threading.Event()
         table.writer.submit(busy.wait, WAIT_S)  # the owner is held up, e.g. by the disk
-        tablet = table.writer.submit(
-            table.apply_step, {"shot": {"by": "black", "big": "missed"}})
+        tablet = table.writer.submit(  # as the server takes a tablet's step
+            table.take_step, {"shot": {"by": "black", "big": "missed"}},
+            pressed_at=fake_clock.now())
         assert table.sensing is not None and table.sensing.simulator is not None
         table.feed.thread.submit(table.sensing.simulator.place_big, "black").result(WAIT_S)
         jobs: list[Any] = []
@@ -263,8 +265,11 @@ def test_a_landing_after_a_tablet_s_step_that_waits_on_the_disk_is_judged_after_
         for job in jobs:
             job.result(WAIT_S)
         assert events_stored(table) == [{"shot": {"by": "black", "big": "missed"}}]
-        assert table.tracker.mode != "ready", table.tracker.status()
+        order = table.snapshot()["tracker"]["order"]
+        assert order is not None and order["landed"] == {"by": "black", "big": "placed"}
         assert "not recorded" not in table.snapshot()["tracker"]["message"]
+        table.settle_order("black")  # it was black's big skitt, placed
+        assert events_stored(table)[-1] == {"shot": {"by": "black", "big": "placed"}}
     finally:
         table.close()
 
@@ -333,7 +338,7 @@ def test_a_sensed_shot_reaches_the_screens_in_one_snapshot_holding_the_shot(
     snapshot after the commit is the one the screens get (a sensing snapshot first would
     keep the event loop busy sending it to every screen while the shot is stored: that
     doubled the server's part of the sensor-to-screen latency at 200 screens). With the
-    writer held up, the next step publishes the view all the same."""
+    owner held up, the board is shown live all the same."""
     sent: list[dict[str, Any]] = []
     table = open_table(tmp_path / "skitter.db", "sim", clock=fake_clock, wall=fake_clock,
                        publish=sent.append)
@@ -342,9 +347,11 @@ def test_a_sensed_shot_reaches_the_screens_in_one_snapshot_holding_the_shot(
             fake_clock.advance(0.02)
             table.tick()
         assert table.sensing is not None and table.sensing.simulator is not None
+        feed = table.feed
         table.sensing.simulator.place_big("black")
         jobs: list[Any] = []
-        while not jobs:
+        sent_readings = feed.sent
+        while feed.sent == sent_readings:  # until the settled reading goes to the owner
             fake_clock.advance(0.02)
             before = len(sent)
             jobs = table.poll()
@@ -354,15 +361,17 @@ def test_a_sensed_shot_reaches_the_screens_in_one_snapshot_holding_the_shot(
 
         busy = threading.Event()
         table.writer.submit(busy.wait, WAIT_S)  # the disk holds the writer up
+        mark = len(sent)
         table.sensing.simulator.place_big("white")
-        jobs = []
-        while not jobs:
+        sent_readings = feed.sent
+        while feed.sent == sent_readings:
             fake_clock.advance(0.02)
             jobs = table.poll()
-        before = len(sent)
         fake_clock.advance(0.02)
         table.poll()
-        assert len(sent) == before + 1 and sent[-1]["log_length"] == 1  # the view, live
+        live = sent[mark:]  # the board shown live while the owner waits on the disk
+        assert any(s["virtual"]["big"]["white"] for s in live), [s["virtual"] for s in live]
+        assert all(s["log_length"] == 1 for s in live)
         busy.set()
         jobs[0].result(WAIT_S)
         assert sent[-1]["log_length"] == 2

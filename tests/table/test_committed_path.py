@@ -14,9 +14,9 @@ from scorekeeper.events import Shot, ShotEvent
 from scorekeeper.store import MatchStore
 from scorekeeper.tracker import Expectation
 from web.table.errors import Refused, Stale
+from web.table.feed import Feed
 from web.table.live import LiveMatch
 from web.table.table import Table
-from web.table.feed import Feed
 from web.table.watch import Sensed, Watch
 from web.table.wiring import open_sensing
 

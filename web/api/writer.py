@@ -54,15 +54,19 @@ async def on_writer(table: Table, fn: Callable[[], T], timeout: float | None = N
 
 async def change(
     table: Table, act: Callable[[], object], *, seq: int | None = None,
-    boot: str | None = None,
+    boot: str | None = None, match: bool = True,
 ) -> dict[str, Any]:
-    """A change on the writer: check ``seq`` (when the change carries one) and ``boot``,
+    """A change on the owner: check ``seq`` (when the change carries one) and ``boot``,
     ``act``, and the new state, all there, so no other change can come between them. The
     answer is the snapshot the change published (composed once: the screens got the same
-    one with the same ``seq``), or the newest one should sensing have published since."""
+    one with the same ``seq``), or the newest one should sensing have published since.
+    ``match`` False: an act that changes no match (pausing sensing) is stale only for a
+    state this server never had (``Table.check_known``)."""
     def run() -> dict[str, Any]:
         table.check_boot(boot)
-        if seq is not None:
+        if not match:
+            table.check_known(seq)
+        elif seq is not None:
             table.check_seq(seq)
         act()
         return table.published

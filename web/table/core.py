@@ -90,6 +90,14 @@ class TableCore:
         """The tracker and the expectation: the owner's judge of the sensors."""
         self._judged: dict[str, Any] = self.watch.part()
         """The owner's part of the view as last published (an immutable value)."""
+        self._last_view: dict[str, Any] | None = None
+        self._owed = False
+        """A changed view the sensing thread left to the owner to publish with what it
+        judges; should the owner be behind (a stalled disk), the next polling step shows it."""
+        self._batches_sent = 0
+        """Batches of inputs the sensing thread has sent the owner (written there only)."""
+        self._batches_done = 0
+        """Batches the owner has taken (written by the owner only)."""
         self._publishing = threading.Lock()
         """Numbers and sends one snapshot at a time, from either thread (guards nothing
         else: every part it sends is a finished value)."""
@@ -365,18 +373,22 @@ class TableCore:
         self._publish()
         return out
 
-    def _publish_judged(self) -> None:
-        """Owner: publish the tracker when it changed (what the sensors did changed it)."""
-        judged = self.watch.part()
-        if judged != self._judged:
-            with self._publishing:
+    def _show(self) -> None:
+        """Publish the view if it differs from the one last published (either thread; on
+        the owner, with the tracker as it is now)."""
+        judged = self.watch.part() if _on_owner() else None
+        with self._publishing:
+            if judged is not None:
                 self._judged = judged
+            if self._view() != self._last_view:
                 self._send()
 
     def _send(self) -> None:
         """Publish the next snapshot: the kept match part with the view as it is (under
         :attr:`_publishing`, so snapshots go out in ``seq`` order from either thread)."""
-        self.published = self._compose(self.states.next(), self._view())
+        view = self._view()
+        self.published = self._compose(self.states.next(), view)
+        self._last_view, self._owed = view, False
         self._publisher(self.published)
 
     def _owned(self, act: Callable[[], T]) -> T:

@@ -101,6 +101,7 @@ class Feed:
         self.overflow = threading.Event()
         """Set here when readings were dropped; cleared by the owner once it has told the
         referee (:class:`Overflowed`)."""
+        self.view()  # what is shown before the first polling step
 
     # -- what the owner tells the feed (on the sensing thread) ---------------------------------
 

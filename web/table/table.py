@@ -22,9 +22,9 @@ from scorekeeper.errors import IllegalEventError, because
 from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_event
 from scorekeeper.shot import Shot
 from scorekeeper.store import StoreUnwritable
-from web.table.core import TableCore
+from web.table.core import TableCore, _on_owner
 from web.table.errors import Refused, Stale
-from web.table.feed import Input, Landed, Overflowed
+from web.table.feed import Input, Landed, Moving, Overflowed
 from web.table.watch import Sensed
 
 __all__ = ["Refused", "Stale", "Table"]
@@ -39,19 +39,27 @@ class Table(TableCore):
 
     def poll(self) -> list[Future[None]]:
         """One polling step (sensing thread): what the sensors did goes to the owner, in
-        order; a sensor view that changed is published at once (unless a settled reading is
-        among the inputs: the owner publishes once it has judged it, one snapshot per shot).
-        Returns the owner's job (the loop does not wait for it; tests may)."""
+        order. A sensor view that changed is published by the owner once it has taken
+        what came with it (one snapshot, the tracker agreeing with the sensors; one per
+        shot), or at once when there is nothing for the owner to judge, or when the owner
+        is behind (a stalled disk): the board is shown live all the same. Returns the
+        owner's job (the loop does not wait for it; tests may)."""
         inputs, view = self.feed.poll()
-        if view is not None and not any(isinstance(i, Landed) for i in inputs):
-            with self._publishing:
-                self._send()
+        behind = self._batches_sent > self._batches_done
+        judged = any(not isinstance(i, Moving) for i in inputs)
+        landed = any(isinstance(i, Landed) for i in inputs)
+        if view is not None and judged and not (behind and not landed):
+            self._owed = True
+        elif view is not None or (self._owed and behind):
+            self._show()
         if not inputs:
             return []
         try:
-            return [self.writer.submit(self._take, inputs)]
+            job = self.writer.submit(self._take, inputs)
         except RuntimeError:  # the owner is shut down (the server is stopping)
             return []
+        self._batches_sent += 1
+        return [job]
 
     def tick(self) -> None:
         """One polling step done at once: the store's recheck, the sensing step and the
@@ -69,7 +77,13 @@ class Table(TableCore):
 
     def _take(self, inputs: list[Input]) -> None:
         """Owner: judge the feed's inputs in order, each against the match as the ones
-        before it left it, then publish the tracker if it changed."""
+        before it left it, then publish what changed."""
+        try:
+            self._judge(inputs)
+        finally:
+            self._batches_done += 1
+
+    def _judge(self, inputs: list[Input]) -> None:
         for item in inputs:
             try:
                 if isinstance(item, Landed):
@@ -82,7 +96,7 @@ class Table(TableCore):
             except Exception:  # noqa: BLE001 - one input must not stop the ones after it
                 log.exception("a sensor input could not be judged")
         self.timers()
-        self._publish_judged()
+        self._show()
 
     def timers(self) -> None:
         """Owner, on every beat: a person's step that waited for the board to come to rest
@@ -126,14 +140,24 @@ class Table(TableCore):
     def _on_feed(self, act: Callable[[], object]) -> None:
         """A sensing act on the sensing thread, then a polling step, so what it changed is
         seen and sent on at once. On the sensing thread (a page's act) it runs there and
-        then; from elsewhere (a test, the command line) it is handed over, and what it sent
-        the owner is waited for too."""
+        then. On the owner, the owner takes what the step saw there and then (the act was
+        decided before anything the sensors did meanwhile). From elsewhere (a test, the
+        command line) it is handed over, and what it sent the owner is waited for too."""
+        if self.feed.on_thread():
+            act()
+            self.poll()
+            return
+        if _on_owner():
+            def sense() -> list[Input]:
+                act()
+                return self.feed.poll()[0]
+            self._judge(self.feed.thread.submit(sense).result())
+            self._show()
+            return
+
         def run() -> list[Future[None]]:
             act()
             return self.poll()
-        if self.feed.on_thread():
-            run()
-            return
         for job in self.feed.thread.submit(run).result():
             job.result()
 
