@@ -100,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
 def _pools(table: Any) -> list[Any]:
     """The table's thread pools, whatever this checkout calls them."""
     found = []
-    for owner in (table, getattr(table, "watch", None)):
+    for owner in (table, getattr(table, "watch", None), getattr(table, "feed", None)):
         for name in ("writer", "thread", "owner", "sensing_thread"):
             pool = getattr(owner, name, None)
             if pool is not None and hasattr(pool, "submit") and pool not in found:

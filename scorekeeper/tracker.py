@@ -126,12 +126,6 @@ class Tracker:
         """The last settled reading observed (None before the first)."""
         return self._reading
 
-    def rewind(self, reading: BoardReading | None) -> None:
-        """A reading observed as a shot is not taken as judged (a person's step that ended
-        the turn comes first): the board is again as ``reading``, the one before it, and
-        the later reading is observed again after the step."""
-        self._reading = reading
-
     def _judged(
         self, reading: BoardReading, expected: Expectation
     ) -> tuple[BoardReading, Expectation]:

@@ -106,7 +106,7 @@ def test_the_boards_buttons_are_proven_without_touching_the_match(
         table.no_change()
         steps_before = len(table.full_log())
         run = SelfTestRun(table, tmp_path, "board-1", date=lambda: "today", controls=controls)
-        table.watch.thread.submit(run.start).result(5)
+        table.feed.thread.submit(run.start).result(5)
         test = run.test
         assert test is not None
         while test.current is not None and test.current.kind != "button":
@@ -118,15 +118,15 @@ def test_the_boards_buttons_are_proven_without_touching_the_match(
         mock_factory.pin(pin).drive_low()
         mock_factory.pin(pin).drive_high()
         controls.poll()  # on the writer in serve; the press is handed to the sensing thread
-        table.watch.thread.submit(lambda: None).result(5)
+        table.feed.thread.submit(lambda: None).result(5)
         assert test.current is None or test.current.key != first
         referee_undo = load_profile().gpio.buttons["referee"]["undo"]  # type: ignore[union-attr]
         mock_factory.pin(referee_undo).drive_low()
         mock_factory.pin(referee_undo).drive_high()
         controls.poll()
-        table.watch.thread.submit(lambda: None).result(5)
+        table.feed.thread.submit(lambda: None).result(5)
         assert len(table.full_log()) == steps_before, "no press reached the match"
-        sheet = table.watch.thread.submit(run.stop).result(5)
+        sheet = table.feed.thread.submit(run.stop).result(5)
         rows = {r["part"]: r for r in sheet["rows"] if r["item"].startswith("button")}
         assert rows["the referee's undo button"]["result"] == "pressed"
         assert controls.divert is None
@@ -143,10 +143,10 @@ def test_a_walk_that_answers_its_last_step_ends_by_itself(tmp_path: Any) -> None
     table = open_table(tmp_path / "log.db", "sim", clock=clock, wall=clock)
     try:
         run = SelfTestRun(table, tmp_path, "board-1", date=lambda: "today")
-        on_thread = table.watch.thread.submit
+        on_thread = table.feed.thread.submit
         on_thread(run.start).result(5)
         test = run.test
-        assert test is not None and table.watch.paused
+        assert test is not None and table.feed.paused
         sim = table.sensing.simulator  # type: ignore[union-attr]
         for step in test.steps:
             for cell in step.cells:
@@ -157,6 +157,6 @@ def test_a_walk_that_answers_its_last_step_ends_by_itself(tmp_path: Any) -> None
         on_thread(lambda: None).result(5)  # the end was queued behind the last poll
         assert run.test is None, "nobody had to look for the walk to end"
         assert run.last_sheet is not None and run.last_sheet["passed"] is True
-        assert not table.watch.paused
+        assert not table.feed.paused
     finally:
         table.close()

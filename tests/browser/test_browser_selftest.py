@@ -33,7 +33,7 @@ def on_board(server: LiveServer, cell: int, present: bool) -> None:
     table: Any = server.table
     sim = table.sensing.simulator
     act = sim.magnet_arrives if present else sim.magnet_leaves
-    table.watch.thread.submit(act, cell).result(5)
+    table.feed.thread.submit(act, cell).result(5)
 
 
 def referee_page(browser: Any, server: LiveServer, size: tuple[int, int]) -> Any:

@@ -51,7 +51,7 @@ def test_turn_ended_tapped_as_a_skitt_lands_never_scores_it_for_the_other_player
     expect(page.locator("#no-change")).to_be_enabled()
 
     table: Any = server.table
-    landing = table.watch.thread.submit(lambda: table.place_skitt("white.yellow"))
+    landing = table.feed.thread.submit(lambda: table.place_skitt("white.yellow"))
     page.evaluate("document.getElementById('no-change').click()")  # as the skitt lands
     landing.result(timeout=10)
 

@@ -263,4 +263,4 @@ def at_once(server: LiveServer, *moves: tuple[str, str]) -> None:
         if server.clock is not None:  # the board is at rest at once: the shot is read next
             server.clock.advance(2 * SETTLE_MS / 1000)
 
-    table.watch.thread.submit(lambda: table.on_simulator(act)).result(timeout=10)
+    table.feed.thread.submit(lambda: table.on_simulator(act)).result(timeout=10)

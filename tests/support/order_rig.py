@@ -83,20 +83,32 @@ class OrderRig:
         self.table.close()
 
     def sensed_waiting_for_the_writer(self, field_name: str) -> Future[None]:
-        """A skitt lands on ``field_name`` and the board comes to rest, while the writer is
-        busy (a commit before it): the tracker has concluded the shot, and its store waits
-        behind a person's step that ends the turn. Returns the store's job; the writer goes
-        on once the test calls :meth:`free_the_writer`."""
+        """A skitt lands on ``field_name`` and the board comes to rest while the owner is
+        busy (a commit before it): the landing waits to be judged, and a person's step sent
+        now (:meth:`turn_ended_while_busy`) reaches the owner after it. Returns the owner's
+        job for the landing; the owner goes on once the test calls :meth:`free_the_writer`."""
         self._gate = threading.Event()
         self.table.writer.submit(self._gate.wait)
-        self.land(field_name)
+        feed = self.table.feed
+        feed.thread.submit(feed.place_skitt, field_name).result(timeout=10)
+        sent = feed.sent
         for _ in range(round(2.0 / STEP_S)):
             self.clock.advance(STEP_S)
-            jobs = self.table.poll()
-            if jobs:
-                return jobs[0]
-        raise AssertionError("the landing was never concluded as a shot")
+            jobs = feed.thread.submit(self.table.poll).result(timeout=10)
+            if feed.sent > sent:
+                return jobs[-1]
+        raise AssertionError("the landing was never sent to the owner")
 
-    def free_the_writer(self, job: Future[None]) -> None:
+    def turn_ended_while_busy(self, pressed_at: float | None = None) -> Future[None]:
+        """The referee's "turn ended" reaches the busy owner (after what waits there)."""
+        at = self.clock.now() if pressed_at is None else pressed_at
+        return self.table.writer.submit(self.table.no_change, pressed_at=at)
+
+    def free_the_writer(self, *jobs: Future[None]) -> None:
+        """The owner goes on; each job's refusal is kept in players' words."""
         self._gate.set()
-        job.result(timeout=10)
+        for job in jobs:
+            try:
+                job.result(timeout=10)
+            except Refused as exc:
+                self.refusals.append(refusal(exc.why, self.table.names))

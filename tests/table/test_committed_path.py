@@ -14,9 +14,10 @@ from scorekeeper.events import Shot, ShotEvent
 from scorekeeper.store import MatchStore
 from scorekeeper.tracker import Expectation
 from web.table.errors import Refused, Stale
+from web.table.feed import Feed
 from web.table.live import LiveMatch
 from web.table.table import Table
-from web.table.watch import Watch
+from web.table.watch import Sensed, Watch
 from web.table.wiring import open_sensing
 
 NAMES = {"black": "Ann", "white": "Bo"}
@@ -58,39 +59,47 @@ def test_the_table_publishes_the_value_its_commit_returned(tmp_path: Path) -> No
         table.close()
 
 
-def test_the_watch_returns_a_concluded_shot_and_holds_judging_until_released() -> None:
+def test_the_feed_sends_each_landing_and_the_watch_judges_it_against_the_match_after_the_last(
+) -> None:
+    """The sensing thread's feed sends what the sensors did; the owner's watch judges each
+    input in order and says what it concluded, storing nothing: the owner stores the shot
+    (and tells the watch the match it leaves) before it takes the next input."""
     clock = FakeClock(10.0)
     sensing = open_sensing("sim", clock)
-    watch = Watch(sensing, clock, source_name="sim")
+    feed = Feed(sensing, clock, source_name="sim")
+    watch = Watch()
+    concluded: list[Sensed] = []
+
+    def poll() -> None:
+        clock.advance(0.05)
+        inputs, _ = feed.poll()
+        for item in inputs:
+            sensed = watch.take(item)
+            if sensed is not None:
+                concluded.append(sensed)
+                watch.expect(Expectation(board=dict(sensed.shot.shot.delta), turn="white",
+                                         playing=True), after_shot=True)
     try:
         expected = Expectation(board={}, turn="black", playing=True)
-        watch.expect(expected, lay_out=True)
+        feed.expect(expected, lay_out=True)
+        watch.expect(expected)
         for _ in range(30):  # the board settles as laid out
-            clock.advance(0.05)
-            assert watch.tick().sensed is None
+            poll()
+        assert concluded == []
         assert sensing.simulator is not None
         sensing.simulator.place_skitt("white.red")
-        found = None
         for _ in range(30):
-            clock.advance(0.05)
-            polled = watch.tick()
-            if polled.sensed is not None:
-                found = polled.sensed
-                break
-        assert found is not None and found.epoch == watch.epoch
-        assert found.shot.shot.by == "black" and found.shot.shot.delta == {"white.red": 1}
+            poll()
+        assert [(s.shot.shot.by, s.shot.shot.delta) for s in concluded] == [
+            ("black", {"white.red": 1})]
+        assert concluded[0].timeline is not None and concluded[0].landed is not None
         sensing.simulator.place_skitt("white.blue")
-        for _ in range(30):  # held: the next reading waits for the writer, none is lost
-            clock.advance(0.05)
-            assert watch.tick().sensed is None
-        watch.release()
-        watch.expect(Expectation(board={"white.red": 1}, turn="white", playing=True),
-                     after_shot=True)
-        clock.advance(0.05)
-        later = watch.tick().sensed
-        assert later is not None and later.shot.shot.delta == {"white.blue": 1}
+        for _ in range(30):
+            poll()
+        assert [(s.shot.shot.by, s.shot.shot.delta) for s in concluded[1:]] == [
+            ("white", {"white.blue": 1})]
     finally:
-        watch.close()
+        feed.close()
 
 
 def test_the_committed_value_carries_the_state_it_was_published_as(tmp_path: Path) -> None:

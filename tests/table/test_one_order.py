@@ -105,7 +105,7 @@ def test_a_shot_during_a_restore_is_asked_about_never_called_stuck(rig: OrderRig
     then Ann shoots onto Bo's empty yellow before the second is taken off too."""
     table = rig.table
     table.apply_step({"correct": {"board": {"white.red": 2}, "reason": "seen"}})
-    table.watch.lay_out()
+    table.lay_out()
     rig.run(1.0)
     assert table.tracker.mode == "ready", table.tracker.status()
     table.apply_step({"correct": {"board": {"white.red": 0}, "reason": "seen"}})
@@ -133,7 +133,7 @@ def test_a_change_while_a_full_field_is_asked_is_asked_about_once_answered(
     table = rig.table
     cap = load_profile().fields["white.blue"].capacity
     table.apply_step({"correct": {"board": {"white.blue": cap - 1}, "reason": "seen"}})
-    table.watch.lay_out()
+    table.lay_out()
     rig.run(1.0)
     assert table.tracker.mode == "ready", table.tracker.status()
     rig.land("white.blue")  # Ann fills Bo's blue: how many did she add?
@@ -193,8 +193,8 @@ def test_a_tap_while_ann_s_shot_waits_to_be_stored_leaves_it_ann_s_shot(
     when the referee's "turn ended" reaches it: the landing began well before the tap, so
     it is Ann's shot, stored; the tap is refused, and nothing goes to the referee."""
     job = rig.sensed_waiting_for_the_writer(YELLOW)
-    rig.turn_ended()
-    rig.free_the_writer(job)
+    press = rig.turn_ended_while_busy()
+    rig.free_the_writer(job, press)
     rig.wait_out()
     assert rig.shots() == [{"by": "black", "delta": {YELLOW: 1}}]
     assert len(rig.refusals) == 1 and "Ann" in rig.refusals[0], rig.refusals
@@ -207,14 +207,15 @@ def test_a_tap_pressed_as_ann_s_skitt_landed_and_reaching_the_writer_late_is_ask
     rig: OrderRig,
 ) -> None:
     """The tap was pressed as the skitt landed, but reaches the table only after the
-    landing was concluded as Ann's shot: the shot is not stored as judged, the referee is
-    asked whose shot it is."""
+    landing was stored as Ann's shot: the referee is asked whose shot it is, and Bo's
+    answer takes the stored shot back."""
     landed_at = rig.clock.now()
     job = rig.sensed_waiting_for_the_writer(YELLOW)
-    rig.table.no_change(pressed_at=landed_at + 0.05)
-    rig.free_the_writer(job)
+    press = rig.turn_ended_while_busy(pressed_at=landed_at + 0.05)
+    rig.free_the_writer(job, press)
     rig.wait_out()
-    assert rig.shots() == []
+    assert rig.refusals == []
+    assert rig.shots() == [{"by": "black", "delta": {YELLOW: 1}}]  # as it reached the table
     order = rig.table.snapshot()["tracker"]["order"]
     assert order is not None and order["landed"]["by"] == "black", rig.table.tracker.status()
     rig.table.settle_order("white")

@@ -90,20 +90,20 @@ def create_app(
             table_link.start(table)
         task = None
         if poll_interval is not None:
-            # Sensing on its own thread; the store's recheck and the buttons (which change
-            # the match) on the writer.
-            writer_steps = [table.recheck_store]
+            # Sensing on its own thread; the store's recheck, a waiting step's timer and the
+            # buttons (which change the match) on the owner.
+            writer_steps = [table.recheck_store, table.timers]
             if controls is not None:
                 writer_steps.append(controls.poll)
             task = asyncio.create_task(
                 poll_loop([table.poll], poll_interval, table.seconds_to_rest,
-                          thread=table.watch.thread, writer=table.writer,
+                          thread=table.feed.thread, writer=table.writer,
                           writer_steps=writer_steps),
                 name="skitter-poll",
             )
         guard = None
         if watchdog is not None:
-            guard = asyncio.create_task(watchdog.run([table.writer, table.watch.thread]),
+            guard = asyncio.create_task(watchdog.run([table.writer, table.feed.thread]),
                                         name="skitter-watchdog")
         try:
             yield

@@ -1,14 +1,13 @@
-"""Where work runs: every change on the table's one writer thread, sensing on its own.
+"""Where work runs: every change on the table's one owner thread, sensing on its own.
 
 SQLite commits (with ``synchronous=FULL``) wait on the disk; run on the event loop, a
-stalled disk froze every page, ``/healthz`` and new WebSockets with it. The event loop now
-hands each change to ``Table.writer``, a one-thread executor: changes stay serialised, one
-at a time, as they were on the loop, while reads answer from the last published snapshot
-and downloads from committed data (``web.table.records``). Sensing acts (the virtual
-board's taps, pausing sensing, muting a cell) run on the sensing thread (:func:`on_sensing`,
-``web.table.watch``), which never waits on the disk. While a change runs on the writer,
-sensing judges no reading (readings queue), so none is judged against the match it is
-changing.
+stalled disk froze every page, ``/healthz`` and new WebSockets with it. The event loop hands
+each change to ``Table.writer``, the table's one owner (a one-thread executor): changes and
+what the sensors did are handled there one at a time, in the order they came, while reads
+answer from the last published snapshot and downloads from committed data
+(``web.table.records``). Sensing acts (the virtual board's taps, pausing sensing, muting a
+cell) run on the sensing thread (:func:`on_sensing`, ``web.table.feed``), which never waits
+on the disk: it sends what the sensors did on to the owner, in order with every step.
 
 A change still waiting after ``Table.write_timeout`` is answered 503 with
 :class:`StillWriting`. The change itself is not cancelled: the writer finishes it (stores,
@@ -55,19 +54,22 @@ async def on_writer(table: Table, fn: Callable[[], T], timeout: float | None = N
 
 async def change(
     table: Table, act: Callable[[], object], *, seq: int | None = None,
-    boot: str | None = None,
+    boot: str | None = None, match: bool = True,
 ) -> dict[str, Any]:
-    """A change on the writer: check ``seq`` (when the change carries one) and ``boot``,
+    """A change on the owner: check ``seq`` (when the change carries one) and ``boot``,
     ``act``, and the new state, all there, so no other change can come between them. The
     answer is the snapshot the change published (composed once: the screens got the same
-    one with the same ``seq``), or the newest one should sensing have published since."""
+    one with the same ``seq``), or the newest one should sensing have published since.
+    ``match`` False: an act that changes no match (pausing sensing) is stale only for a
+    state this server never had (``Table.check_known``)."""
     def run() -> dict[str, Any]:
-        with table.watch.holding():
-            table.check_boot(boot)
-            if seq is not None:
-                table.check_seq(seq)
-            act()
-            return table.published
+        table.check_boot(boot)
+        if not match:
+            table.check_known(seq)
+        elif seq is not None:
+            table.check_seq(seq)
+        act()
+        return table.published
     return worded(await on_writer(table, run))
 
 
@@ -83,4 +85,4 @@ async def on_sensing(
         table.check_known(seq)
         act()
         return table.snapshot()
-    return worded(await asyncio.get_running_loop().run_in_executor(table.watch.thread, run))
+    return worded(await asyncio.get_running_loop().run_in_executor(table.feed.thread, run))

@@ -8,11 +8,15 @@ told the new expectation (:meth:`~web.table.watch.Watch.expect`) and a new full 
 out with the next state number (``web.table.states``). Readers on other threads (snapshots,
 downloads) read that value, never the live match, so nothing uncommitted is ever shown.
 
-Threads: every change runs on :attr:`TableCore.writer`, one at a time (``web.api.writer``),
-and only the writer changes the match and the log. Snapshots go out under the watch's lock,
-in ``seq`` order, from the writer and the sensing thread alike. The sensing side's decisions
-are carried out by the :class:`~web.table.table.Table` built on this class. Time comes from
-the injected clocks: ``clock`` (monotonic, for sensing) and ``wall`` (epoch, for the log).
+Threads: the table has one owner, :attr:`TableCore.writer`: every input (a person's step, what
+the sensors did) is handled there, one at a time, in the order it came, and only the owner
+changes the match, the log, the tracker and the expectation (``web.table.watch``). The
+sensing thread (``web.table.feed``) reads the sensors and sends what they did to the owner;
+it is told the expectation after each change. Snapshots go out in ``seq`` order from either
+thread: the owner's part (the match, the tracker) and the feed's (the sensors) are immutable
+values, and a snapshot is numbered and sent under one small lock that guards nothing else.
+Time comes from the injected clocks: ``clock`` (monotonic, for sensing) and ``wall``
+(epoch, for the log).
 
 A step travels as an :class:`~scorekeeper.events.Event`: proposed by the tracker, made by a
 button, or parsed once from a page's JSON by :meth:`TableCore.apply_step`. Its JSON is made
@@ -21,6 +25,8 @@ where it is stored (:meth:`MatchStore.append`) and where a snapshot or an answer
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -37,11 +43,12 @@ from scorekeeper.words import ENGLISH, PLAYERS, Words, name_of
 from web.table import records
 from web.table.committed import Committed
 from web.table.errors import Refused, Stale
+from web.table.feed import Feed
 from web.table.live import LiveMatch
 from web.table.match_log import MatchLog
 from web.table.offer import Offer
 from web.table.sensing import Sensing
-from web.table.snapshot import compose, match_part
+from web.table.snapshot import compose, match_part, sensing_part
 from web.table.states import States
 from web.table.watch import Watch
 
@@ -72,11 +79,28 @@ class TableCore:
         self._publisher = publish or (lambda snapshot: None)
         """Where every snapshot goes (the app's broadcaster), given when the table is built."""
         self.source_name = sensing.source.name if sensing else source_name
-        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-writer")
-        """The one thread the web layer runs every change on (``web.api.writer``), so a
-        stalled disk holds up changes only, never the event loop, its readers or sensing."""
-        self.watch = Watch(sensing, clock, source_name=self.source_name)
-        """The sensing side, on its own thread (``web.table.watch``)."""
+        self.writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="skitter-writer",
+                                         initializer=_mark_owner)
+        """The table's one owner: every input runs here, one at a time, in order
+        (``web.api.writer``), so a stalled disk holds up the match only, never the event
+        loop, its readers or the sensors being read and shown."""
+        self.feed = Feed(sensing, clock, source_name=self.source_name)
+        """The sensors, read on the sensing thread (``web.table.feed``)."""
+        self.watch = Watch()
+        """The tracker and the expectation: the owner's judge of the sensors."""
+        self._judged: dict[str, Any] = self.watch.part()
+        """The owner's part of the view as last published (an immutable value)."""
+        self._last_view: dict[str, Any] | None = None
+        self._owed = False
+        """A changed view the sensing thread left to the owner to publish with what it
+        judges; should the owner be behind (a stalled disk), the next polling step shows it."""
+        self._batches_sent = 0
+        """Batches of inputs the sensing thread has sent the owner (written there only)."""
+        self._batches_done = 0
+        """Batches the owner has taken (written by the owner only)."""
+        self._publishing = threading.Lock()
+        """Numbers and sends one snapshot at a time, from either thread (guards nothing
+        else: every part it sends is a finished value)."""
         self.started = clock.now()
         self.review_shown: dict[str, Any] | None = None
         """The review the referee mirrors on the scoreboard (seq, ms, playing, speed)."""
@@ -131,8 +155,11 @@ class TableCore:
     def snapshot(self) -> dict[str, Any]:
         """The full state as it would be published now (any thread): the committed match
         and the sensors as they are."""
-        with self.watch.lock:
-            return self._compose(self.states.seq, self.watch.view())
+        return self._compose(self.states.seq, self._view())
+
+    def _view(self) -> dict[str, Any]:
+        """The published view: the feed's sensors and the owner's tracker, as last built."""
+        return sensing_part(self.feed.shown(), self._judged, self.source_name)
 
     def _compose(self, seq: int, view: dict[str, Any]) -> dict[str, Any]:
         return compose(seq, self.states.boot, self.committed.seq, self._part, view,
@@ -160,7 +187,7 @@ class TableCore:
 
     @property
     def sensing(self) -> Sensing | None:
-        return self.watch.sensing
+        return self.feed.sensing
 
     @property
     def tracker(self) -> Tracker:
@@ -215,20 +242,22 @@ class TableCore:
         effects: the commit (``web.table.live``) returns what it committed, which is
         published. A refusal changes nothing; when the store fails, nothing changes either,
         the screens are told the log cannot be written and :class:`StoreUnwritable` goes to
-        the caller (HTTP 503)."""
-        try:
-            committed = self.live.commit(events, source=source, timelines=timelines)
-        except Refused:
-            raise
-        except BaseException:
-            self._publish()
-            raise
-        self._after_match_change(committed, after_shot=source == "sensor")
-        return [list(entry.effects) for entry in committed.new]
+        the caller (HTTP 503). Runs on the owner."""
+        def run() -> list[list[Any]]:
+            try:
+                committed = self.live.commit(events, source=source, timelines=timelines)
+            except Refused:
+                raise
+            except BaseException:
+                self._publish()
+                raise
+            self._after_match_change(committed, after_shot=source == "sensor")
+            return [list(entry.effects) for entry in committed.new]
+        return self._owned(run)
 
     def amend_last_shot(self, extra: Mapping[str, Any]) -> None:
         """Add what the sensors cannot see to the last shot: undo it and shoot it again."""
-        self.apply_steps(self.live.amended(extra))
+        self._owned(lambda: self.apply_steps(self.live.amended(extra)))
 
     def new_match(
         self, rules: Mapping[str, Any], setup: Mapping[str, Any], names: Mapping[str, str],
@@ -242,13 +271,15 @@ class TableCore:
         self._change_match(lambda: self.live.take_up(match_id))
 
     def _change_match(self, change: Callable[[], Committed]) -> None:
-        try:
-            committed = change()
-        except StoreError:
-            self._publish()
-            raise
-        self.review_shown = None
-        self._after_match_change(committed, lay_out_simulator=True)
+        def run() -> None:
+            try:
+                committed = change()
+            except StoreError:
+                self._publish()
+                raise
+            self.review_shown = None
+            self._after_match_change(committed, lay_out_simulator=True)
+        self._owned(run)
 
     def offer_game(self, offer: Offer) -> bool:
         """The hub offers ``offer`` (writer thread); False when nothing changes: the match in
@@ -311,41 +342,78 @@ class TableCore:
     def _after_match_change(
         self, committed: Committed, *, after_shot: bool = False, lay_out_simulator: bool = False
     ) -> None:
-        """Writer: the sensing side judges against what was committed, which is published."""
-        self.watch.expect(Expectation.from_state(committed.match.state), after_shot=after_shot,
-                          lay_out=lay_out_simulator)
+        """Owner: the watch judges against what was committed (the feed is told it, on its
+        thread), which is published."""
+        expected = Expectation.from_state(committed.match.state)
+        self.watch.expect(expected, after_shot=after_shot)
+        with contextlib.suppress(RuntimeError):  # the sensing thread is stopped (closing)
+            # waited for: the feed never waits on the owner, and is never held up long
+            self.feed.thread.submit(self.feed.expect, expected,
+                                    lay_out=lay_out_simulator).result()
         self._publish(committed)
 
     def _publish(self, committed: Committed | None = None) -> None:
-        """Writer: publish ``committed`` (the match changed) or the last committed value again
-        (an offer, a review shown, the store's health), with the sensing view as it is."""
+        """Owner: publish ``committed`` (the match changed) or the last committed value again
+        (an offer, a review shown, the store's health, the tracker), with the sensors as
+        they are."""
         now = self.committed if committed is None else committed
         part = match_part(now, self.review_shown,
                           None if self.offered is None else self.offered.shown())
-        with self.watch.lock:
+        judged = self.watch.part() if _on_owner() else self._judged
+        with self._publishing:
             if committed is not None:  # the match changed: the next state first shows it
                 now = self.states.published(committed)
-            self._part, self.committed = part, now
-            self._send(self.watch.shown())
+            self._part, self.committed, self._judged = part, now, judged
+            self._send()
 
     def _on_watch(self, act: Callable[..., T], *args: Any) -> T:
-        """An act on the sensing side, then its view published (under the watch's lock, so
-        no other snapshot comes between); an act that raises publishes nothing."""
-        with self.watch.lock:
-            out = act(*args)
-            self._send(self.watch.shown())
-            return out
+        """Owner: an act of the watch's, then the tracker published; an act that raises
+        publishes nothing."""
+        out = act(*args)
+        self._publish()
+        return out
 
-    def _send(self, view: dict[str, Any]) -> None:
-        """Publish the next snapshot: the kept match part with ``view`` (under the watch's
-        lock, so snapshots go out in ``seq`` order from either thread)."""
+    def _show(self) -> None:
+        """Publish the view if it differs from the one last published (either thread; on
+        the owner, with the tracker as it is now)."""
+        judged = self.watch.part() if _on_owner() else None
+        with self._publishing:
+            if judged is not None:
+                self._judged = judged
+            if self._view() != self._last_view:
+                self._send()
+
+    def _send(self) -> None:
+        """Publish the next snapshot: the kept match part with the view as it is (under
+        :attr:`_publishing`, so snapshots go out in ``seq`` order from either thread)."""
+        view = self._view()
         self.published = self._compose(self.states.next(), view)
+        self._last_view, self._owed = view, False
         self._publisher(self.published)
+
+    def _owned(self, act: Callable[[], T]) -> T:
+        """Run ``act`` on the owner: at once on its thread, else handed to it and waited for
+        (a test or the command line acting on a table directly)."""
+        if _on_owner():
+            return act()
+        return self.writer.submit(act).result()
 
     def close(self) -> None:
         """Release the sensors and the store, once the writer has finished what it was given
         (a change still waiting on the disk is stored, not dropped)."""
-        self.watch.thread.shutdown(wait=True)
+        self.feed.thread.shutdown(wait=True)
         self.writer.shutdown(wait=True)
-        self.watch.close()
+        self.feed.close()
         self.store.close()
+
+
+_owner = threading.local()
+
+
+def _mark_owner() -> None:
+    """The owner's thread knows it is the owner (:meth:`TableCore._owned`)."""
+    _owner.here = True
+
+
+def _on_owner() -> bool:
+    return bool(getattr(_owner, "here", False))

@@ -10,7 +10,7 @@ are ordered by those times, never by which thread got there first:
 - within :data:`UNORDERED_S` of each other they cannot be told apart, and nothing is
   guessed: the referee is asked in one sentence with both choices (:class:`Order`).
 
-Pure values; the table's sensing side (``web.table.watch``) keeps them.
+Pure values; the table's owner (``web.table.watch``) keeps them.
 """
 
 from __future__ import annotations
@@ -55,6 +55,9 @@ class Order:
     landed: ShotEvent
     """The landing as the shot of :attr:`Pressed.by`."""
     pressed: Pressed
+    landed_stored: bool = False
+    """True: the landing was stored as that shot before the press reached the table (it
+    was pressed before, and is ordered all the same)."""
 
     @property
     def by(self) -> Player:

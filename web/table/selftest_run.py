@@ -9,7 +9,7 @@ goes to the referee). The sheet is kept as the board's last self-test; a disk th
 it (full) never keeps sensing paused: the sheet waits in memory and is written once there
 is room, and until then the view says it is not saved.
 
-Every method runs on the sensing thread (``table.watch.thread``), as the tap does, so the
+Every method runs on the sensing thread (``table.feed.thread``), as the tap does, so the
 walk is only ever touched from one thread.
 """
 
@@ -78,8 +78,8 @@ class SelfTestRun:
             raise Refused(because("the self-test needs a sensor source"), "selftest")
         if self.test is not None:
             raise Refused(because("a self-test is already running"), "selftest")
-        watch = self.table.watch
-        self._was_paused = watch.paused
+        feed = self.table.feed
+        self._was_paused = feed.paused
         self.table.set_paused(True)
         self._errors_before = self._errors()
         buttons = {}
@@ -92,7 +92,7 @@ class SelfTestRun:
         self.runs += 1
         sensing.tap = lambda events: self._feed(test, events)
         if self.controls is not None:
-            thread = watch.thread
+            thread = feed.thread
             now = self.table.clock.now
             self.controls.divert = lambda role, name: thread.submit(
                 self._press, test, role, name, now())
@@ -169,7 +169,7 @@ class SelfTestRun:
         """The last step has just answered: end the walk once this polling step is over
         (it runs on the same thread, so sensing resumes between two polls)."""
         if test.current is None and test is self.test:
-            self.table.watch.thread.submit(self._finish, test)
+            self.table.feed.thread.submit(self._finish, test)
 
     def _finish(self, test: SelfTest) -> None:
         if test is self.test:

@@ -192,21 +192,32 @@ def sent_entry_in_words(entry: Mapping[str, Any], names: Mapping[str, str],
                         for w, e in zip(sent_effects_in_words(raw, names, t), raw, strict=True)]}
 
 
-def sensing_part(
-    sensed: Mapping[str, Any], tracker: Tracker, paused: bool, source_name: str,
-    order: Mapping[str, Any] | None = None, press_waits: bool = False,
+def tracker_part(
+    tracker: Tracker, paused: bool, order: Mapping[str, Any] | None = None,
+    press_waits: bool = False,
 ) -> dict[str, Any]:
-    """Tracker status, link, sensor health and the virtual board, as published (``sensed``:
-    :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``; ``order``: the
-    referee's open question whose shot a landing is, ``press_waits``: a 'turn ended' waits
-    for a landing to come to rest, ``web.table.order``)."""
+    """The owner's part of the published view: the tracker's status and the pause switch
+    (``order``: the referee's open question whose shot a landing is, ``press_waits``: a
+    'turn ended' waits for a landing to come to rest, ``web.table.order``)."""
     return {
         "tracker": {**tracker.status().to_json(), "press_waits": press_waits,
                     "order": None if order is None else dict(order)},
+        "paused": paused,
+    }
+
+
+def sensing_part(
+    sensed: Mapping[str, Any], judged: Mapping[str, Any], source_name: str,
+) -> dict[str, Any]:
+    """Tracker status, link, sensor health and the virtual board, as published (``sensed``:
+    the sensing thread's :meth:`web.table.sensing.Sensing.view`, or ``no_source_view()``;
+    ``judged``: the owner's :func:`tracker_part`)."""
+    return {
+        "tracker": judged["tracker"],
         "link": sensed["link"],
         "sensors": sensed["sensors"],
         "sensing": {
-            "paused": paused,
+            "paused": judged["paused"],
             "source": source_name,
             "virtual_board": sensed["virtual"] is not None,
             "selftest": bool(sensed.get("selftest")),

@@ -26,8 +26,9 @@ change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)
 
 @change("/pause", summary="Pause or resume sensing")
 async def pause(body: Pause, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await on_sensing(table, lambda: table.set_paused(body.paused),
-        seq=body.seq, boot=body.boot)
+    """On the owner, so the pause is taken in order with what the sensors did."""
+    return await change_on_writer(table, lambda: table.set_paused(body.paused),
+                                  seq=body.seq, boot=body.boot, match=False)
 
 
 @change("/mute", summary="Mute (or unmute) a faulty sensor cell")

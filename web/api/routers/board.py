@@ -41,7 +41,7 @@ async def _act(table: Table, action: Callable[[SimulatedBoard], None],
 @router.get("", response_model=BoardView,
             summary="The board profile and the simulated board")
 async def board(table: TableDep) -> dict[str, Any]:
-    return table.watch.board_json()
+    return table.feed.board_json()
 
 
 @change("/place", summary="A skitt lands on a field")
@@ -91,5 +91,5 @@ async def lay_out(body: LayOut, table: TableDep, _: Referee) -> dict[str, Any]:
     (409, saying what changed) when the match changed since."""
     def act(sim: SimulatedBoard) -> None:
         table.check_seq(body.seq)
-        table.watch.lay_out()
+        table.feed.lay_out()
     return await _act(table, act, seq=body.seq, boot=body.boot)

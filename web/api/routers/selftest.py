@@ -86,7 +86,7 @@ async def _on_sensing(table: Table, run: SelfTestRun, act: Callable[[], object])
     def job() -> dict[str, Any]:
         act()
         return run.view(t)
-    return await asyncio.get_running_loop().run_in_executor(table.watch.thread, job)
+    return await asyncio.get_running_loop().run_in_executor(table.feed.thread, job)
 
 
 def _run(request: Request) -> SelfTestRun:
