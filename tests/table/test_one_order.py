@@ -273,3 +273,25 @@ def test_turn_ended_waits_for_a_board_that_keeps_moving_a_second_at_most(
     assert rig.shots() == [{"by": "black", "delta": {}}]
     assert table.tracker.mode == "ready", table.tracker.status()
     assert rig.flags() == []
+
+
+def test_a_late_tap_answered_as_ann_s_shot_leaves_her_stored_shot_and_asks_nothing_more(
+    rig: OrderRig,
+) -> None:
+    """The tap pressed as Ann's skitt landed reaches the table after her shot was stored;
+    the referee answers that it was Ann's shot: it stands as stored, the tap is dropped, and
+    the board is ready for Bo."""
+    landed_at = rig.clock.now()
+    job = rig.sensed_waiting_for_the_writer(YELLOW)
+    press = rig.turn_ended_while_busy(pressed_at=landed_at + 0.05)
+    rig.free_the_writer(job, press)
+    rig.wait_out()
+    assert rig.table.snapshot()["tracker"]["order"] is not None
+    rig.table.settle_order("black")
+    rig.run(1.0)
+    assert rig.shots() == [{"by": "black", "delta": {YELLOW: 1}}]
+    status = rig.table.snapshot()
+    assert status["tracker"]["order"] is None and status["words"]["question"] is None
+    assert rig.table.tracker.mode == "ready", rig.table.tracker.status()
+    assert status["state"]["turn"] == "white"
+    assert rig.flags() == []
