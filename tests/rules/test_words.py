@@ -49,6 +49,34 @@ def test_a_chains_restore_names_the_bridge_to_take_off_by_the_fields_it_joins():
                     "between Bo's red and yellow")
 
 
+def test_the_board_line_of_a_chains_restore_names_each_player_once():
+    """The tablet's and the referee's board line during a chain's restore is made from the
+    tracker's values: a bridge between two fields of one player names that player once
+    ("Bo's red and yellow", never "Bo's red and Bo's yellow"); a bridge between two players'
+    fields names both; in English and in German alike."""
+    from scorekeeper.words import board_status, board_words
+    from web.i18n import language
+
+    def tracker(*bridges: tuple[str, str]) -> dict[str, object]:
+        message = "restore the board: " + ", ".join(
+            f"take the skitt off the bridge between {a} and {b}" for a, b in bridges)
+        return {"mode": "restore", "message": message, "differences": {},
+                "big_differences": {}, "bridges": [list(b) for b in bridges]}
+
+    state = {"phase": "play", "turn": "black"}
+    own = tracker(("white.red", "white.yellow"))
+    across = tracker(("black.yellow", "white.red"))
+    assert board_words(own, NAMES) == (
+        "Put back: take the skitt off the bridge between Bo's red and yellow")
+    assert board_words(across, NAMES) == (
+        "Put back: take the skitt off the bridge between Ann's yellow and Bo's red")
+    de = language("de")
+    assert board_status(own, state, NAMES, de) == (
+        "Zurücklegen: den Skitt von der Brücke zwischen Rot und Gelb bei Bo nehmen")
+    assert board_status(across, state, NAMES, de) == (
+        "Zurücklegen: den Skitt von der Brücke zwischen Gelb bei Ann und Rot bei Bo nehmen")
+
+
 def test_the_round_and_the_game_are_moments_with_the_winner_named():
     state = {"phase": "play", "round_wins": {"black": 0, "white": 1},
              "last_effects": [{"kind": "round", "player": "white"}]}
