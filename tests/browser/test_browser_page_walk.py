@@ -99,6 +99,8 @@ def check(page: Any, url: str, lang: str, where: str, problems: list[str]) -> No
         problems.append(f"{where}: {a!r} is drawn over {b!r}")
     for word in seen["broken"]:
         problems.append(f"{where}: {word!r} is broken mid-word")
+    for text in seen["cut"]:
+        problems.append(f"{where}: {text!r} is cut off")
     if lang == "de":
         if seen["lang"] != "de":
             problems.append(f"{where}: the page is not in German ({seen['lang']})")
