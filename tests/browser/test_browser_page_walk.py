@@ -29,7 +29,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 FIRST, SECOND = "Maximiliane Oberhollenzer-Quast", "Bartholomäus Wunderlich-Schmidt"
 BOARD_PAGES = ["/", "/referee", "/tablet", "/board", "/overlay", "/stats", "/selftest/sheet"]
 HUB_PAGES = ["/", "/bracket", "/overlay", "/overlay/standings", "/print/pairings",
-             "/print/standings"]
+             "/print/pairings/1", "/print/standings"]
 HUB_PLAYERS = [FIRST, SECOND, "Cordula Ebersberger-Hintermaier", "Dietrich Aufderheide"]
 HUB_PIN = "1357"
 
@@ -92,6 +92,12 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def check(page: Any, url: str, lang: str, where: str, problems: list[str]) -> None:
     page.goto(url)
     page.wait_for_load_state("networkidle")
+    judge(page, lang, where, problems)
+
+
+def judge(page: Any, lang: str, where: str, problems: list[str]) -> None:
+    """The page as it stands: sideways scroll, text over text, words broken or cut off,
+    English on a German page."""
     seen = look(page)
     if seen["scroll"] > 1:
         problems.append(f"{where}: scrolls {seen['scroll']} px sideways")
@@ -130,9 +136,59 @@ def test_every_page_fits_and_reads_in_both_languages(
             where = f"hub {path} {lang} {w}x{h}"
             check(page, f"{hub}{path}?lang={lang}", lang, where, problems)
             snap(page, f"walk-{size}-{lang}-hub{path.replace('/', '-')}", full_page=True)
+    walk_the_moments(page, board, f"{w}x{h}", size, problems)
     ctx.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
+
+
+def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
+                     problems: list[str]) -> None:
+    """The moments the standing pages do not show, in both languages: the last shot's
+    review on the TV, the stream overlay's replay and the referee's review panel; the
+    self-test running (the TV, the referee's walk, the tablet). The board is left as it was
+    found for the next size."""
+    from playwright.sync_api import expect
+
+    api = page.context.request
+    log = api.get(board.url + "/api/state").json()["log"]
+    shot = max(entry["seq"] for entry in log if "shot" in entry["step"])
+    post(api, board, "/api/referee/review-show",
+         {"seen": api.get(board.url + "/api/state").json()["seq"], "seq": shot,
+          "playing": False, "ms": 0, "speed": 1})
+    for lang in ("en", "de"):
+        for path in ("/", "/overlay"):
+            page.goto(f"{board.url}{path}?lang={lang}")
+            expect(page.locator("#review-mirror-words")).to_be_visible()
+            page.wait_for_load_state("networkidle")
+            judge(page, lang, f"board {path} review shown {lang} {where}", problems)
+            snap(page, f"walk-{size}-{lang}-review{path.replace('/', '-')}", full_page=True)
+        page.goto(f"{board.url}/referee?lang={lang}")
+        page.locator(f'#log tr[data-seq="{shot}"] button[data-review]').click()
+        expect(page.locator("#review")).to_be_visible()
+        page.locator("#review").scroll_into_view_if_needed()
+        page.wait_for_load_state("networkidle")
+        judge(page, lang, f"board /referee review open {lang} {where}", problems)
+        snap(page, f"walk-{size}-{lang}-review-referee", full_page=True)
+    post(api, board, "/api/referee/review-show",
+         {"seq": None, "seen": api.get(board.url + "/api/state").json()["seq"]})
+    run = api.get(board.url + "/api/selftest").json()["run"]
+    assert api.post(board.url + "/api/referee/selftest/start", data={"run": run}).ok
+    try:
+        for lang in ("en", "de"):
+            for path in ("/", "/referee", "/tablet"):
+                # (the pages ask after the walk all the time: the network is never idle)
+                page.goto(f"{board.url}{path}?lang={lang}")
+                expect(page.locator("#alerts .alert-selftest")).to_be_visible()
+                if path == "/referee":
+                    expect(page.locator("#st-walk")).to_be_visible()
+                    expect(page.locator("#st-instruction")).not_to_be_empty()
+                settled(page)
+                judge(page, lang, f"board {path} self-test running {lang} {where}", problems)
+                snap(page, f"walk-{size}-{lang}-selftest{path.replace('/', '-')}",
+                     full_page=True)
+    finally:
+        assert api.post(board.url + "/api/referee/selftest/stop", data={"run": run + 1}).ok
 
 
 ROUND_CIRCLES = """() => [...document.querySelectorAll('.player')].map((panel) => {
