@@ -175,3 +175,21 @@ def test_a_score_refusal_needs_no_plural_when_one_point_ends_the_round():
                       "(ein Stand von 1 beendet die Runde) (R19)")
     assert refusal(caught.value.why, NAMES) == (
         "Not possible: Bo's score 1 is outside -1..0 (a score of 1 ends the round) (R19)")
+
+
+def test_trio_with_flipping_is_refused_in_the_readers_language_with_its_ruling_as_data():
+    """Trio has no blockades (R17): the refusal of a Trio match with flipping says so in
+    German on a German page (it read "Nicht möglich: Trio has no blockades"), its ruling
+    kept as data for the referee page, not written into the sentence."""
+    from scorekeeper.errors import MalformedEventError
+    from scorekeeper.options import Rules
+    from scorekeeper.words import refusal
+    from web.i18n import language
+
+    with pytest.raises(MalformedEventError) as caught:
+        Rules(variant="trio", flipping=True)
+    assert caught.value.key == "rules.flipping" and caught.value.rules == ("R17",)
+    assert str(caught.value) == "rules.flipping: Trio has no blockades (R17)"
+    assert refusal(caught.value.why, NAMES, language("de"), ruling=False) == (
+        "Nicht möglich: Trio hat keine Blockaden")
+    assert refusal(caught.value.why, NAMES) == "Not possible: Trio has no blockades (R17)"
