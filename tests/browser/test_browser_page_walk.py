@@ -32,6 +32,9 @@ HUB_PAGES = ["/", "/bracket", "/overlay", "/overlay/standings", "/print/pairings
              "/print/pairings/1", "/print/standings"]
 HUB_PLAYERS = [FIRST, SECOND, "Cordula Ebersberger-Hintermaier", "Dietrich Aufderheide"]
 HUB_PIN = "1357"
+PAPER_SAYS = {  # each: one of these words is seen (a narrow paper keys its short headings)
+    "en": (("Opponents' wins", "Buchholz"), ("(dropped out)",)),
+    "de": (("Siege der Gegner", "Buchholz"), ("(ausgeschieden)",))}
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +67,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The hub with a round paired on two boards, one game in, one board playing."""
     from test_hub_browser import finish
 
+    from hub.field_changes import drop_player
+
     tmp = tmp_path_factory.mktemp("walk-hub")
     clock = FakeClock(1_700_000_000.0)
     tournament = Tournament(HubStore(tmp / "hub.db"), clock)
@@ -71,6 +76,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pins.set(HUB_PIN)
     for name in HUB_PLAYERS:
         tournament.add_player(name)
+    tournament.set_system("swiss")  # (a round robin's field is fixed: nobody may drop)
     pairs = tournament.pair_next_round(["board-1", "board-2"])
     store = tournament.store
     for b in ("board-1", "board-2"):
@@ -81,6 +87,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                   "score": {"black": 3, "white": 1}, "round_wins": {"black": 0, "white": 0}}},
         at=1.0)
     finish(tournament, "board-1", (pairs[0].black, pairs[0].white or ""))
+    # a player whose game is in drops out: the printed standings mark it
+    drop_player(tournament, pairs[0].black, reason="krank", seq=store.field_version())
     try:
         with serving(lambda url: create_hub_app(Hub(tournament, QuietSender(), pins,
                                                     clock))) as url:
@@ -139,6 +147,11 @@ def test_every_page_fits_and_reads_in_both_languages(
         for path in HUB_PAGES:
             where = f"hub {path} {lang} {w}x{h}"
             check(page, f"{hub}{path}?lang={lang}", lang, where, problems)
+            if path == "/print/standings":  # what the live standings rank by, on paper too
+                paper = page.locator("body").inner_text()
+                for said in PAPER_SAYS[lang]:
+                    if not any(words in paper for words in said):
+                        problems.append(f"{where}: the printed standings lack {said[0]!r}")
             snap(page, f"walk-{size}-{lang}-hub{path.replace('/', '-')}", full_page=True)
     walk_the_moments(page, board, f"{w}x{h}", size, problems)
     ctx.close()
