@@ -1,10 +1,14 @@
 """Issue 43, item 8: every page people read, in both languages, at the five sizes, in the
 middle of a match with long names: no page scrolls sideways, no visible text is drawn over
-other text, and a German page has no English word outside the players' names.
+other text, no word is broken mid-word, no text is cut off (an ellipsis, a list clipped at
+the bottom), and a German page has no English word outside the players' names.
 
 One browser, one context per size; the board's pages and the hub's are loaded in a
 mid-match state (a blockade, a choice still open, points on the board, a kept self-test
-sheet; the hub with a round paired, a result in and a board playing).
+sheet; the hub with a round paired, a result in, a player dropped out and a board playing).
+Then the moments the standing pages do not show: the last shot's review on the TV, the
+overlay and the referee page; the tablet's and the referee page's every form open; the
+self-test running on the TV, the referee page and the tablet.
 """
 
 from __future__ import annotations
