@@ -117,6 +117,13 @@ def _sentence(kind: str, player: str | None, amount: int, clause: str, fields: l
         return t.gettext("blockade on {where}").format(where=fields[0])
     if kind == EffectKind.UNBLOCK:
         return t.gettext("blockade lifted ({ruling})").format(ruling=ruling)
+    if kind == EffectKind.NOTE and who:
+        if clause == "R16" and fields:  # the right to lift one blockade, still open
+            return t.gettext("{who} may lift a blockade ({fields})").format(
+                who=who, fields=", ".join(fields))
+        if clause == "R2":  # a loose skitt kept for the next shot
+            return t.gettext("{who} keeps a loose skitt in hand: the next shot is played "
+                             "with it, not from the pot").format(who=who)
     if kind in (EffectKind.POINT, EffectKind.BACK, EffectKind.PENALTY, EffectKind.GIFT) and who:
         if kind == EffectKind.PENALTY:
             return t.gettext("penalty: {who} {signed}").format(who=who, signed=signed)

@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, Literal, get_args
 
 from scorekeeper import checks
-from scorekeeper.errors import MalformedEventError
+from scorekeeper.errors import MalformedEventError, because
 from scorekeeper.fields import (
     DEFAULT_COLORS,
     MINUS,
@@ -80,7 +80,8 @@ class Rules:
         checks.integer(self.rounds_to_win_game, "rules.rounds_to_win_game", 1, 1000)
         checks.integer(self.pot, "rules.pot", 1, 10_000)
         if self.variant == "trio" and self.flipping:
-            raise MalformedEventError.at("rules.flipping", "Trio has no blockades (R17)")
+            raise MalformedEventError.at("rules.flipping",
+                                         because("Trio has no blockades", rule="R17"))
         if self.variant == "classic" and self.pot < 2 * self.rounds_to_win_game - 1:
             raise MalformedEventError.at(
                 "rules.pot", f"{self.pot} skitts cannot fill the round counters of a game to "

@@ -441,8 +441,14 @@ def refused_shot_words(
 def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH) -> str:
     """What the board needs in the rules' language: the tracker's own sentence in names (it
     tells why the referee must look), but a refused shot is said from the refusal's data
-    (:func:`refused_shot_words`), never read back out of the sentence."""
+    (:func:`refused_shot_words`) and a restore from what differs
+    (:func:`restore_instruction`), never read back out of the sentence."""
     if tracker.get("refusal"):
         return refused_shot_words(tracker, names, t)
+    differences = tracker.get("differences") or {}
+    bigs = tracker.get("big_differences") or {}
+    bridges = tracker.get("bridges") or ()
+    if tracker.get("mode") == "restore" and (differences or bigs or bridges):
+        return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
     text = in_names(str(tracker.get("message", "")), names, t)
     return text[:1].upper() + text[1:]

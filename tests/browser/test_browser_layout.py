@@ -115,6 +115,41 @@ def test_the_board_page_labels_stay_apart_and_the_board_fits_a_tablet(
         page.context.close()
 
 
+DOTS_ON_A_BLOCKED_FIELD = """async () => {
+  const { drawBoard } = await import('/static/board-drawing.js');
+  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+  svg.id = 'blocked-check';
+  svg.style.width = '600px';
+  document.body.append(svg);
+  const out = {};
+  // three skitts sensed where the match expects one (its label moves to the top left, where
+  // the dots are drawn), and the same field as the match expects it (its label below)
+  for (const expected of [1, 3]) {
+    drawBoard(svg, { counts: { 'white.blue': 3 }, expected: { 'white.blue': expected },
+                     blocked: ['white.blue'], interactive: true });
+    const field = svg.querySelector('[data-field="white.blue"]');
+    const label = field.querySelector('.blocked-label').getBoundingClientRect();
+    const dots = [...field.querySelectorAll('.skitt-dot')].map((d) => d.getBoundingClientRect());
+    out[expected] = { dots: dots.length, over: dots.filter((d) => d.left < label.right
+      && label.left < d.right && d.top < label.bottom && label.top < d.bottom).length };
+  }
+  svg.remove();
+  return out;
+}"""
+
+
+def test_a_blocked_field_draws_no_dots_over_its_blocked_label(
+    browser: Any, server: LiveServer
+) -> None:
+    """Issue 43, item 7: a blocked field holds its blockade, not skitts: the board drawing
+    (the virtual board, the TV, the review) puts no skitt dots on it, so none is drawn over
+    "BLOCKED", wherever the label sits."""
+    page = page_at(browser, server, "/board", SIZES["tablet"])
+    assert page.evaluate(DOTS_ON_A_BLOCKED_FIELD) == {
+        "1": {"dots": 0, "over": 0}, "3": {"dots": 0, "over": 0}}
+    page.context.close()
+
+
 def test_the_referee_log_can_be_reached_on_a_phone(browser: Any, server: LiveServer) -> None:
     from playwright.sync_api import expect
 

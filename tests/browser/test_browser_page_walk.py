@@ -1,10 +1,14 @@
 """Issue 43, item 8: every page people read, in both languages, at the five sizes, in the
 middle of a match with long names: no page scrolls sideways, no visible text is drawn over
-other text, and a German page has no English word outside the players' names.
+other text, no word is broken mid-word, no text is cut off (an ellipsis, a list clipped at
+the bottom), and a German page has no English word outside the players' names.
 
 One browser, one context per size; the board's pages and the hub's are loaded in a
 mid-match state (a blockade, a choice still open, points on the board, a kept self-test
-sheet; the hub with a round paired, a result in and a board playing).
+sheet; the hub with a round paired, a result in, a player dropped out and a board playing).
+Then the moments the standing pages do not show: the last shot's review on the TV, the
+overlay and the referee page; the tablet's and the referee page's every form open; the
+self-test running on the TV, the referee page and the tablet.
 """
 
 from __future__ import annotations
@@ -29,9 +33,12 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(600)]
 FIRST, SECOND = "Maximiliane Oberhollenzer-Quast", "Bartholomäus Wunderlich-Schmidt"
 BOARD_PAGES = ["/", "/referee", "/tablet", "/board", "/overlay", "/stats", "/selftest/sheet"]
 HUB_PAGES = ["/", "/bracket", "/overlay", "/overlay/standings", "/print/pairings",
-             "/print/standings"]
+             "/print/pairings/1", "/print/standings"]
 HUB_PLAYERS = [FIRST, SECOND, "Cordula Ebersberger-Hintermaier", "Dietrich Aufderheide"]
 HUB_PIN = "1357"
+PAPER_SAYS = {  # each: one of these words is seen (a narrow paper keys its short headings)
+    "en": (("Opponents' wins", "Buchholz"), ("(dropped out)",)),
+    "de": (("Siege der Gegner", "Buchholz"), ("(ausgeschieden)",))}
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +71,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The hub with a round paired on two boards, one game in, one board playing."""
     from test_hub_browser import finish
 
+    from hub.field_changes import drop_player
+
     tmp = tmp_path_factory.mktemp("walk-hub")
     clock = FakeClock(1_700_000_000.0)
     tournament = Tournament(HubStore(tmp / "hub.db"), clock)
@@ -71,6 +80,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     pins.set(HUB_PIN)
     for name in HUB_PLAYERS:
         tournament.add_player(name)
+    tournament.set_system("swiss")  # (a round robin's field is fixed: nobody may drop)
     pairs = tournament.pair_next_round(["board-1", "board-2"])
     store = tournament.store
     for b in ("board-1", "board-2"):
@@ -81,6 +91,8 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                   "score": {"black": 3, "white": 1}, "round_wins": {"black": 0, "white": 0}}},
         at=1.0)
     finish(tournament, "board-1", (pairs[0].black, pairs[0].white or ""))
+    # a player whose game is in drops out: the printed standings mark it
+    drop_player(tournament, pairs[0].black, reason="krank", seq=store.field_version())
     try:
         with serving(lambda url: create_hub_app(Hub(tournament, QuietSender(), pins,
                                                     clock))) as url:
@@ -92,17 +104,29 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def check(page: Any, url: str, lang: str, where: str, problems: list[str]) -> None:
     page.goto(url)
     page.wait_for_load_state("networkidle")
+    judge(page, lang, where, problems)
+
+
+def judge(page: Any, lang: str, where: str, problems: list[str],
+          skip: Any = lambda text: False) -> None:
+    """The page as it stands: sideways scroll, text over text, words broken or cut off,
+    English on a German page; ``skip``: texts whose words may break and need no
+    translation (the log's raw steps, JSON on purpose)."""
     seen = look(page)
     if seen["scroll"] > 1:
         problems.append(f"{where}: scrolls {seen['scroll']} px sideways")
     for a, b in seen["overlaps"]:
         problems.append(f"{where}: {a!r} is drawn over {b!r}")
     for word in seen["broken"]:
-        problems.append(f"{where}: {word!r} is broken mid-word")
+        if not skip(word):
+            problems.append(f"{where}: {word!r} is broken mid-word")
+    for text in [text for text in seen["cut"] if not skip(text)]:
+        problems.append(f"{where}: {text!r} is cut off")
     if lang == "de":
         if seen["lang"] != "de":
             problems.append(f"{where}: the page is not in German ({seen['lang']})")
-        for text in untranslated(seen["texts"], [*HUB_PLAYERS, "Zählfehler", "default"]):
+        words = [text for text in seen["texts"] if not skip(text)]
+        for text in untranslated(words, [*HUB_PLAYERS, "Zählfehler", "default"]):
             problems.append(f"{where}: English on a German page: {text}")
 
 
@@ -127,10 +151,75 @@ def test_every_page_fits_and_reads_in_both_languages(
         for path in HUB_PAGES:
             where = f"hub {path} {lang} {w}x{h}"
             check(page, f"{hub}{path}?lang={lang}", lang, where, problems)
+            if path == "/print/standings":  # what the live standings rank by, on paper too
+                paper = page.locator("body").inner_text()
+                for said in PAPER_SAYS[lang]:
+                    if not any(words in paper for words in said):
+                        problems.append(f"{where}: the printed standings lack {said[0]!r}")
             snap(page, f"walk-{size}-{lang}-hub{path.replace('/', '-')}", full_page=True)
+    walk_the_moments(page, board, f"{w}x{h}", size, problems)
     ctx.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
+
+
+def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
+                     problems: list[str]) -> None:
+    """The moments the standing pages do not show, in both languages: the last shot's
+    review on the TV, the stream overlay's replay and the referee's review panel; the
+    self-test running (the TV, the referee's walk, the tablet). The board is left as it was
+    found for the next size."""
+    from playwright.sync_api import expect
+
+    api = page.context.request
+    log = api.get(board.url + "/api/state").json()["log"]
+    shot = max(entry["seq"] for entry in log if "shot" in entry["step"])
+    post(api, board, "/api/referee/review-show",
+         {"seen": api.get(board.url + "/api/state").json()["seq"], "seq": shot,
+          "playing": False, "ms": 0, "speed": 1})
+    for lang in ("en", "de"):
+        for path in ("/", "/overlay"):
+            page.goto(f"{board.url}{path}?lang={lang}")
+            expect(page.locator("#review-mirror-words")).to_be_visible()
+            page.wait_for_load_state("networkidle")
+            judge(page, lang, f"board {path} review shown {lang} {where}", problems)
+            snap(page, f"walk-{size}-{lang}-review{path.replace('/', '-')}", full_page=True)
+        page.goto(f"{board.url}/referee?lang={lang}")
+        page.locator(f'#log tr[data-seq="{shot}"] button[data-review]').click()
+        expect(page.locator("#review")).to_be_visible()
+        page.locator("#review").scroll_into_view_if_needed()
+        page.wait_for_load_state("networkidle")
+        judge(page, lang, f"board /referee review open {lang} {where}", problems)
+        snap(page, f"walk-{size}-{lang}-review-referee", full_page=True)
+    post(api, board, "/api/referee/review-show",
+         {"seq": None, "seen": api.get(board.url + "/api/state").json()["seq"]})
+    for lang in ("en", "de"):  # every form and details box open (the log's raw steps aside)
+        for path in ("/tablet", "/referee"):
+            page.goto(f"{board.url}{path}?lang={lang}")
+            page.wait_for_function("document.body.dataset.seq !== undefined")
+            page.evaluate(OPEN_EVERY_DETAILS)
+            page.wait_for_load_state("networkidle")
+            settled(page)
+            judge(page, lang, f"board {path} every details open {lang} {where}", problems,
+                  skip=lambda text: text.startswith("{"))
+            snap(page, f"walk-{size}-{lang}-details{path.replace('/', '-')}", full_page=True)
+    run = api.get(board.url + "/api/selftest").json()["run"]
+    assert api.post(board.url + "/api/referee/selftest/start", data={"run": run}).ok
+    try:
+        for lang in ("en", "de"):
+            for path in ("/", "/referee", "/tablet"):
+                # (the pages ask after the walk all the time: the network is never idle)
+                page.goto(f"{board.url}{path}?lang={lang}")
+                expect(page.locator("#alerts .alert-selftest")).to_be_visible()
+                if path == "/referee":
+                    expect(page.locator("#st-walk")).to_be_visible()
+                    expect(page.locator("#st-instruction")).not_to_be_empty()
+                settled(page)
+                judge(page, lang, f"board {path} self-test running {lang} {where}", problems)
+                snap(page, f"walk-{size}-{lang}-selftest{path.replace('/', '-')}",
+                     full_page=True)
+    finally:
+        assert api.post(board.url + "/api/referee/selftest/stop", data={"run": run + 1}).ok
 
 
 ROUND_CIRCLES = """() => [...document.querySelectorAll('.player')].map((panel) => {

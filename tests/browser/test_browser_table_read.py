@@ -233,14 +233,16 @@ def test_trio_says_at_the_choice_that_flipping_stays_off_and_the_start_reads_in_
     page.context.close()
 
 
+@pytest.mark.parametrize(("lang", "said"), [("en", "Trio has no blockades"),
+                                           ("de", "Trio hat keine Blockaden")])
 def test_a_refusal_toast_on_the_tablet_has_no_rule_codes(
-    browser: Any, server: LiveServer, api: Any
+    browser: Any, server: LiveServer, api: Any, lang: str, said: str
 ) -> None:
     from playwright.sync_api import expect
 
     post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
                                          "first": "black", "variant": "trio"})
-    page = tablet_in(browser, server, api, (768, 1024), "en")
+    page = tablet_in(browser, server, api, (768, 1024), lang)
     # a request the rules refuse with a code in its words (Trio and flipping, R17)
     page.evaluate("""async () => {
       const { send, drawn } = await import('/static/tablet-send.js');
@@ -248,7 +250,7 @@ def test_a_refusal_toast_on_the_tablet_has_no_rule_codes(
         flipping: true, first: 'black' }, { seen: drawn() });
     }""")
     toast = page.locator("#toast")
-    expect(toast).to_contain_text("blockades")
+    expect(toast).to_contain_text(said)
     assert not re.search(r"\bR\d{1,2}\b", toast.inner_text()), toast.inner_text()
     page.context.close()
 

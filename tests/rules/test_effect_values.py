@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from scorekeeper.effect_words import effect_words
+from scorekeeper.effect_words import effect_words, sent_effects_in_words
 from scorekeeper.effects import EffectKind
 from scorekeeper.events import Correction
 from scorekeeper.match import Match
@@ -111,3 +111,29 @@ def test_stats_count_hit_on_red_choices_from_the_effects_values() -> None:
         shot = {"shot": {"by": "black", "delta": {"white.red": 1}, "red": red}}
         tally = step_tally(parse_event(shot), m.apply(shot))
         assert (tally.points, tally.red_advance, tally.red_back) == (1, advances, 0)
+
+
+def test_a_note_reads_as_what_it_says_in_german_not_as_its_rulings_name() -> None:
+    """A note (an open unblock right, a loose skitt kept in hand) said in German is its own
+    sentence, naming the player and the fields, never the bare name of its ruling (the right
+    to lift a blockade read "Umdrehen", the kept skitt "Pott")."""
+    from web.i18n import language
+
+    de = language("de")
+    m = Match(Rules(flipping=True), Setup(first="black", big={"black": "center",
+                                                              "white": "center"}))
+    m.apply({"correct": {"board": {"white.red": 2}, "blocked": ["white.blue"],
+                         "reason": "set up"}})
+    effects = m.apply({"shot": {"by": "black", "delta": {"white.red": 1}}})
+    (right,) = [e for e in effects if e.kind is EffectKind.NOTE]
+    assert effect_words(right, NAMES) == (
+        "Al may lift one blockade (Bo's blue) until the next shot")
+    assert effect_words(right, NAMES, de, source=False) == (
+        "Al darf eine Blockade aufheben (Blau bei Bo)")
+    sent = sent_effects_in_words([right.to_json()], NAMES, de)
+    assert sent[0]["text"] == "Al darf eine Blockade aufheben (Blau bei Bo)"
+    kept = _match().apply({"shot": {"by": "black", "delta": {}, "keep": True}})
+    (note,) = [e for e in kept if e.kind is EffectKind.NOTE]
+    assert effect_words(note, NAMES, de, source=False) == (
+        "Al behält einen losen Skitt in der Hand: der nächste Schuss wird mit ihm gespielt, "
+        "nicht aus dem Pott")

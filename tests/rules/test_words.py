@@ -49,6 +49,34 @@ def test_a_chains_restore_names_the_bridge_to_take_off_by_the_fields_it_joins():
                     "between Bo's red and yellow")
 
 
+def test_the_board_line_of_a_chains_restore_names_each_player_once():
+    """The tablet's and the referee's board line during a chain's restore is made from the
+    tracker's values: a bridge between two fields of one player names that player once
+    ("Bo's red and yellow", never "Bo's red and Bo's yellow"); a bridge between two players'
+    fields names both; in English and in German alike."""
+    from scorekeeper.words import board_status, board_words
+    from web.i18n import language
+
+    def tracker(*bridges: tuple[str, str]) -> dict[str, object]:
+        message = "restore the board: " + ", ".join(
+            f"take the skitt off the bridge between {a} and {b}" for a, b in bridges)
+        return {"mode": "restore", "message": message, "differences": {},
+                "big_differences": {}, "bridges": [list(b) for b in bridges]}
+
+    state = {"phase": "play", "turn": "black"}
+    own = tracker(("white.red", "white.yellow"))
+    across = tracker(("black.yellow", "white.red"))
+    assert board_words(own, NAMES) == (
+        "Put back: take the skitt off the bridge between Bo's red and yellow")
+    assert board_words(across, NAMES) == (
+        "Put back: take the skitt off the bridge between Ann's yellow and Bo's red")
+    de = language("de")
+    assert board_status(own, state, NAMES, de) == (
+        "Zurücklegen: den Skitt von der Brücke zwischen Rot und Gelb bei Bo nehmen")
+    assert board_status(across, state, NAMES, de) == (
+        "Zurücklegen: den Skitt von der Brücke zwischen Gelb bei Ann und Rot bei Bo nehmen")
+
+
 def test_the_round_and_the_game_are_moments_with_the_winner_named():
     state = {"phase": "play", "round_wins": {"black": 0, "white": 1},
              "last_effects": [{"kind": "round", "player": "white"}]}
@@ -147,3 +175,21 @@ def test_a_score_refusal_needs_no_plural_when_one_point_ends_the_round():
                       "(ein Stand von 1 beendet die Runde) (R19)")
     assert refusal(caught.value.why, NAMES) == (
         "Not possible: Bo's score 1 is outside -1..0 (a score of 1 ends the round) (R19)")
+
+
+def test_trio_with_flipping_is_refused_in_the_readers_language_with_its_ruling_as_data():
+    """Trio has no blockades (R17): the refusal of a Trio match with flipping says so in
+    German on a German page (it read "Nicht möglich: Trio has no blockades"), its ruling
+    kept as data for the referee page, not written into the sentence."""
+    from scorekeeper.errors import MalformedEventError
+    from scorekeeper.options import Rules
+    from scorekeeper.words import refusal
+    from web.i18n import language
+
+    with pytest.raises(MalformedEventError) as caught:
+        Rules(variant="trio", flipping=True)
+    assert caught.value.key == "rules.flipping" and caught.value.rules == ("R17",)
+    assert str(caught.value) == "rules.flipping: Trio has no blockades (R17)"
+    assert refusal(caught.value.why, NAMES, language("de"), ruling=False) == (
+        "Nicht möglich: Trio hat keine Blockaden")
+    assert refusal(caught.value.why, NAMES) == "Not possible: Trio has no blockades (R17)"

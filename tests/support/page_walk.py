@@ -1,6 +1,7 @@
 """What the every-page walk (tests/browser/test_browser_page_walk.py) checks on one page, in
 the page itself: horizontal scroll, visible text drawn over other visible text (bounding boxes
-of text, not of boxes), and the page's visible strings, for the check against the catalog.
+of text, not of boxes), text cut off by a box that hides its overflow, and the page's
+visible strings, for the check against the catalog.
 
 Kept in one evaluation per page so a walk over every page, language and size stays quick.
 """
@@ -84,10 +85,35 @@ LOOK = r"""() => {
       if (ys.size > parts.length) broken.push(m[0]);
     }
   }
+  // a text cut off by a box that hides what overflows it (an ellipsis, a list clipped at
+  // the bottom): part of it is never shown, and nobody can scroll to it
+  const cut = [];
+  for (const item of items) {
+    for (let box = item.el; box && box !== document.body; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      const hidesX = /hidden|clip/.test(style.overflowX);
+      const hidesY = /hidden|clip/.test(style.overflowY);
+      if (!hidesX && !hidesY) continue;
+      const b = box.getBoundingClientRect();
+      if (b.width < 2 || b.height < 2) break;  // a box for screen readers only
+      // an ellipsis: the text's own box is already cut, the box it overflows is wider
+      if (hidesX && style.textOverflow === "ellipsis" && box.scrollWidth > box.clientWidth) {
+        cut.push(item.text);
+        break;
+      }
+      const left = b.left + box.clientLeft + scrollX, top = b.top + box.clientTop + scrollY;
+      const right = left + box.clientWidth, bottom = top + box.clientHeight;
+      const out = item.rects.some((r) =>
+        (hidesX && (r.x < left - 2 || r.x + r.w > right + 2)) ||
+        (hidesY && (r.y < top - 2 || r.y + r.h > bottom + 2)));
+      if (out) { cut.push(item.text); break; }
+    }
+  }
   window.scrollTo(0, 0);
   const d = document.documentElement;
   return { scroll: d.scrollWidth - d.clientWidth, texts: items.map((i) => i.text),
-           overlaps: overlaps.slice(0, 8), broken: [...new Set(broken)].slice(0, 8), lang: d.lang };
+           overlaps: overlaps.slice(0, 8), broken: [...new Set(broken)].slice(0, 8),
+           cut: [...new Set(cut)].slice(0, 8), lang: d.lang };
 }"""
 
 WORD = re.compile(r"[A-Za-zÄÖÜäöüß][A-Za-zÄÖÜäöüß'’-]+")
@@ -127,7 +153,7 @@ def untranslated(texts: list[str], names: list[str]) -> list[str]:
 
 
 def look(page: Any) -> dict[str, Any]:
-    """The page's horizontal scroll (px), its clashing texts, its words broken mid-word
-    and its visible strings."""
+    """The page's horizontal scroll (px), its clashing texts, its words broken mid-word,
+    its texts cut off by a box that hides what overflows it, and its visible strings."""
     result: dict[str, Any] = page.evaluate(LOOK)
     return result

@@ -2,6 +2,7 @@
 
 import { boardOptions, drawBoard } from "./board-drawing.js";
 import { startCaller } from "./caller.js";
+import { fitHeight } from "./fit.js";
 import { renderEffects } from "./last-shot.js";
 import { Skitter } from "./live.js";
 import { renderPlayers } from "./player-panel.js";
@@ -40,6 +41,8 @@ Skitter.onState((s) => {
   Skitter.renderAlerts(document.getElementById("alerts"), s, ["shootoff"]);
   drawBoard(document.getElementById("board"), boardOptions(s));
   renderEffects(document.getElementById("effects"), s);
+  // the last shot is read whole: its lines are made smaller rather than cut off below
+  fitHeight(document.getElementById("lastshot"), document.getElementById("effects"));
   Review.mirror(s);
 });
 Skitter.api("/api/about").then((r) => {
