@@ -43,11 +43,12 @@ from scorekeeper.expectation import (
     board_differences,
     shot_from_reading,
 )
+from scorekeeper.phrases import literal, slot
 from scorekeeper.reading import BoardReading
 from scorekeeper.restore import Override, split_restore
 from scorekeeper.saturation import Question, QuestionError, full_fields, question_for
 from scorekeeper.shot import Shot
-from scorekeeper.tracker_status import Mode, TrackerStatus, describe_differences
+from scorekeeper.tracker_status import Mode, TrackerStatus, describe_differences, field_place
 
 
 class Tracker:
@@ -85,7 +86,8 @@ class Tracker:
 
     @property
     def _note(self) -> str:
-        """Why the referee must look, in the rules' English; a new note ends a refusal's."""
+        """Why the referee must look, in the rules' English, as a phrase (players and fields
+        left open, :mod:`scorekeeper.phrases`); a new note ends a refusal's."""
         return self._note_text
 
     @_note.setter
@@ -186,7 +188,7 @@ class Tracker:
         self._suspect = None if shot is None else ShotEvent(shot)
         who = judged.turn if shot is not None else None
         self._note = (
-            f"the board changed during a restore; this looks like {who}'s shot: score it, "
+            f"the board changed during a restore; this looks like {slot(who)}'s shot: score it, "
             "or put the board back" if who else "the board changed during a restore"
         )
 
@@ -232,7 +234,7 @@ class Tracker:
             self._suspect = None if shot is None else ShotEvent(shot)
             who = judged.turn if shot is not None else None
             self._note = (
-                f"the board changed while the referee was asked; this looks like {who}'s "
+                f"the board changed while the referee was asked; this looks like {slot(who)}'s "
                 "shot: score it, or put the board back" if who else
                 "the board changed while the referee was asked")
             return
@@ -241,7 +243,8 @@ class Tracker:
 
     def ask(self, reading: BoardReading, expected: Expectation, note: str) -> None:
         """The table asks the referee about ``reading`` (``note``: why, in the rules'
-        English): nothing scores until the referee decides or the match changes."""
+        English, as a phrase: ``{black}'s skitt landed ...``): nothing scores until the
+        referee decides or the match changes."""
         self._reading, self._expected = reading, expected
         self._mode, self._base, self._suspect, self._question = "review", None, None, None
         self._note = note
@@ -251,7 +254,7 @@ class Tracker:
         ``why``: the refusal as data (``IllegalEventError.why``), for words in names."""
         self._mode, self._base, self._suspect = "review", None, None
         self._question, self._asked_on = None, None
-        self._note = f"the rules refused the sensed shot: {message}"
+        self._note = f"the rules refused the sensed shot: {literal(message)}"
         self._refusal = why
 
     def not_recorded(self, message: str) -> None:
@@ -259,7 +262,7 @@ class Tracker:
         referee accepts the board again once the log can be written."""
         self._mode, self._base, self._suspect = "review", None, None
         self._question, self._asked_on = None, None
-        self._note = f"the sensed shot was not recorded ({message})"
+        self._note = f"the sensed shot was not recorded ({literal(message)})"
 
     def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
         """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
@@ -402,7 +405,7 @@ class Tracker:
         bridges = tuple(sorted(reading.bridges)) if reading and expected else ()
         return TrackerStatus(
             mode=self.mode,
-            message=self._message(expected, diffs, bigs, bridges),
+            phrase=self._phrase(expected, diffs, bigs, bridges),
             expected=board,
             differences=diffs,
             big_differences=bigs,
@@ -414,7 +417,7 @@ class Tracker:
             bridges=bridges,
         )
 
-    def _message(
+    def _phrase(
         self, expected: Expectation | None, diffs: Mapping[str, int], bigs: Mapping[str, str],
         bridges: tuple[tuple[str, str], ...],
     ) -> str:
@@ -431,14 +434,13 @@ class Tracker:
             if expected.turn is None:
                 return "board ready"
             if expected.must_place_big:
-                return f"{expected.turn} to place the big skitt"
-            return f"board ready: {expected.turn} to shoot"
+                return f"{slot(expected.turn)} to place the big skitt"
+            return f"board ready: {slot(expected.turn)} to shoot"
         if mode == "question" and self._question is not None:
             asked = self._question.open
-            name = asked.field if asked is not None else "minus"
-            where = "the minus field" if name == "minus" else name
+            where = field_place(asked.field if asked is not None else "minus")
             return (f"{where} is as full as its sensors can count: referee to say how many "
-                    f"skitts {self._question.shot.by}'s shot added there")
+                    f"skitts {slot(self._question.shot.by)}'s shot added there")
         what = describe_differences(diffs, bigs, bridges)
         if mode == "restore":
             return f"restore the board: {what}"

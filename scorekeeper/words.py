@@ -11,7 +11,6 @@ API's refusal messages both use it, so a page never translates by itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
@@ -49,10 +48,6 @@ class _English:
 
 
 ENGLISH: Words = _English()
-
-_FIELD = re.compile(r"\b(black|white)\.([a-z]+)\b")
-_PLAYER = re.compile(r"\b(black|white)\b")
-
 
 SEATS = {"black": "First player", "white": "Second player"}  # English; name_of(t=) translates
 """A side in words where no name is known, in the order pairings and the new-match form list
@@ -115,15 +110,6 @@ def phrase_words(phrase: str, names: Mapping[str, str], t: Words = ENGLISH) -> s
     """A rules phrase (an effect's or a step's) in the players' names; a person's words in it
     are shown as typed."""
     return fill(phrase, lambda p: name_of(p, names, t), lambda f: field_words(f, names, t))
-
-
-def in_names(text: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
-    """An engine message that is not a phrase (a refusal, the tracker's words about the board)
-    with its field ids and player ids replaced by the players' names. Never for an effect or
-    a step: those are phrases (:func:`phrase_words`), which may hold a person's words."""
-    text = _FIELD.sub(lambda m: field_words(m.group(0), names, t), text)
-    text = text.replace("the minus field field", "the minus field")
-    return _PLAYER.sub(lambda m: name_of(m.group(1), names, t), text)
 
 
 def restore_instruction(
@@ -439,10 +425,10 @@ def refused_shot_words(
 
 
 def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH) -> str:
-    """What the board needs in the rules' language: the tracker's own sentence in names (it
-    tells why the referee must look), but a refused shot is said from the refusal's data
-    (:func:`refused_shot_words`), never read back out of the sentence."""
+    """What the board needs in the rules' language: the tracker's own sentence, its phrase
+    filled with names (it tells why the referee must look), but a refused shot is said from
+    the refusal's data (:func:`refused_shot_words`)."""
     if tracker.get("refusal"):
         return refused_shot_words(tracker, names, t)
-    text = in_names(str(tracker.get("message", "")), names, t)
+    text = phrase_words(str(tracker.get("phrase", "")), names, t)
     return text[:1].upper() + text[1:]
