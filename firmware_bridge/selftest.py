@@ -27,6 +27,8 @@ from typing import Any
 
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.selftest_words import (
+    PartKind,
+    RowKind,
     expander_part,
     item_words,
     outcome_words,
@@ -50,8 +52,7 @@ class Step:
     key: str
     """``black.red``, ``minus``, ``big:black``, ``launch:white``, ``bridge:a/b``,
     ``button:black.undo``."""
-    kind: str
-    """``field``, ``big``, ``launch``, ``bridge`` or ``button``."""
+    kind: PartKind
     cells: tuple[int, ...]
     what: str
     """The part in words (seats, never colours of players)."""
@@ -59,13 +60,13 @@ class Step:
     def instruction(self, t: Words = ENGLISH) -> str:
         """What to do, in the language ``t`` (``what`` is in it when the steps were made
         with it: :func:`steps_for`)."""
-        if self.kind == "field":
+        if self.kind is PartKind.FIELD:
             text = t.gettext("Place a skitt on each spot of {what} in turn, lifting it each time")
-        elif self.kind == "big":
+        elif self.kind is PartKind.BIG:
             text = t.gettext("Put a big skitt on {what}, then lift it")
-        elif self.kind == "launch":
+        elif self.kind is PartKind.LAUNCH:
             text = t.gettext("Put a skitt on {what}, then lift it")
-        elif self.kind == "bridge":
+        elif self.kind is PartKind.BRIDGE:
             text = t.gettext("Lay a skitt on {what}, then lift it")
         else:
             text = t.gettext("Press {what}")
@@ -79,20 +80,21 @@ def steps_for(profile: BoardProfile, buttons: Mapping[str, Iterable[str]] | None
     default the profile's GPIO buttons); each part in words in the language ``t``."""
     out: list[Step] = []
     for name, fc in profile.fields.items():
-        out.append(Step(name, "field", fc.cells, part_words(name, t)))
+        out.append(Step(name, PartKind.FIELD, fc.cells, part_words(name, t)))
     for player, cells in profile.big.items():
-        out.append(Step(f"big:{player}", "big", cells, part_words(f"big:{player}", t)))
+        out.append(Step(f"big:{player}", PartKind.BIG, cells, part_words(f"big:{player}", t)))
     for player, cells in profile.launch.items():
-        out.append(Step(f"launch:{player}", "launch", cells, part_words(f"launch:{player}", t)))
+        key = f"launch:{player}"
+        out.append(Step(key, PartKind.LAUNCH, cells, part_words(key, t)))
     for bridge in profile.bridges:
         key = "bridge:{}/{}".format(*bridge.fields)
-        out.append(Step(key, "bridge", bridge.cells, part_words(key, t)))
+        out.append(Step(key, PartKind.BRIDGE, bridge.cells, part_words(key, t)))
     if buttons is None:
         buttons = profile.gpio.buttons if profile.gpio is not None else {}
     for role, names in buttons.items():
         for name in names:
             key = f"button:{role}.{name}"
-            out.append(Step(key, "button", (), part_words(key, t)))
+            out.append(Step(key, PartKind.BUTTON, (), part_words(key, t)))
     return tuple(out)
 
 
@@ -210,7 +212,7 @@ class SelfTest:
         active = set(initial)
         self._cells = {c: _Cell(active=c in active, started_active=c in active)
                        for c in self.roles}
-        self._pressed: dict[str, int] = {s.key: 0 for s in self.steps if s.kind == "button"}
+        self._pressed: dict[str, int] = {s.key: 0 for s in self.steps if s.kind is PartKind.BUTTON}
         self._errors: dict[str, int] = {}
         self._chatter_toggles = chatter_toggles
         self._window = chatter_window_s
@@ -302,7 +304,7 @@ class SelfTest:
         return False, "never changed"
 
     def step_done(self, step: Step) -> bool:
-        if step.kind == "button":
+        if step.kind is PartKind.BUTTON:
             return self._pressed.get(step.key, 0) > 0
         return all(self._cells[c].answered for c in step.cells if c in self._cells)
 
@@ -349,23 +351,25 @@ class SelfTest:
                 address, pin = mcp.locate(cell)
                 where = f"0x{address:02X} {pin}"
             changes = self._cells[cell].changes
-            rows.append(SheetRow(item_words("cell", str(cell), t), self._part(cell, steps),
-                                 where, ok, outcome_words("cell", result, changes, t), changes,
-                                 "cell", str(cell), self._step_of(cell), result))
+            outcome = outcome_words(RowKind.CELL, result, changes, t)
+            rows.append(SheetRow(item_words(RowKind.CELL, str(cell), t), self._part(cell, steps),
+                                 where, ok, outcome, changes,
+                                 RowKind.CELL, str(cell), self._step_of(cell), result))
         buttons = [(step, w) for step, w in zip(self.steps, steps, strict=True)
-                   if step.kind == "button"]
+                   if step.kind is PartKind.BUTTON]
         for number, (step, w) in enumerate(buttons, 1):
             presses = self._pressed[step.key]
-            rows.append(SheetRow(item_words("button", str(number), t), w.what, "",
-                                 presses > 0, outcome_words("button", "", presses, t), presses,
-                                 "button", str(number), step.key, count=presses))
+            outcome = outcome_words(RowKind.BUTTON, "", presses, t)
+            rows.append(SheetRow(item_words(RowKind.BUTTON, str(number), t), w.what, "",
+                                 presses > 0, outcome, presses,
+                                 RowKind.BUTTON, str(number), step.key, count=presses))
         if mcp is not None:
             for address in mcp.addresses:
                 label = f"0x{address:02X}"
                 errors = self._errors.get(label, 0)
-                rows.append(SheetRow(item_words("expander", label, t), expander_part(t), "",
-                                     errors == 0, outcome_words("expander", "", errors, t),
-                                     kind="expander", label=label, count=errors))
+                rows.append(SheetRow(item_words(RowKind.EXPANDER, label, t), expander_part(t), "",
+                                     errors == 0, outcome_words(RowKind.EXPANDER, "", errors, t),
+                                     kind=RowKind.EXPANDER, label=label, count=errors))
         return Sheet(board_id, date, self.profile.name, self.source, tuple(rows),
                      self.complete)
 

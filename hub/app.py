@@ -70,7 +70,7 @@ from web.classic_script import ScriptResponse, classic_script
 from web.config.pin import PinStore
 from web.i18n import SOURCE, LanguageMiddleware, for_request, page_in
 from web.table.offer import GameFormat, Offer, OfferError
-from web.tournament.wire import WireError, check_board_id
+from web.tournament.wire import CommandKind, WireError, check_board_id
 from web.version import skitter_version
 
 log = logging.getLogger(__name__)
@@ -334,7 +334,7 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE,
                             detail=answered(MARK.gettext("the hub is not connected to the broker")))
     correct = None
-    if body.kind == "correct":
+    if body.kind == CommandKind.CORRECT:
         try:
             correct = parse_event({"correct": body.correct or {}}).to_json()["correct"]
         except IllegalEventError as exc:

@@ -13,7 +13,7 @@ from typing import Any
 
 from scorekeeper.effect_words import sent_effects_in_words
 from scorekeeper.effects import EffectKind
-from scorekeeper.events import Correction, Event, ShotEvent
+from scorekeeper.events import Correction, Event, ShotEvent, StepKind
 from scorekeeper.legacy_effects import upgraded_all
 from scorekeeper.rules.corrections import correction_phrase
 from scorekeeper.words import ENGLISH, Words, name_of, phrase_words
@@ -32,7 +32,7 @@ def one_line(step: str | None, said: Sequence[str], *, kind: str | None,
     """
     if not step:
         return ""
-    if kind == "undo":
+    if kind == StepKind.UNDO:
         return t.gettext("The last step was taken back")
     who = step
     if who.startswith("the "):  # never a name: "de Vries" stays as written
@@ -43,7 +43,7 @@ def one_line(step: str | None, said: Sequence[str], *, kind: str | None,
     if said:
         return f"{who}: {SEPARATOR.join(said)}"
     nothing = t.gettext("no points, no penalty")  # (outside the f-string: extracted)
-    return f"{who}: {nothing}" if kind == "shot" else who
+    return f"{who}: {nothing}" if kind == StepKind.SHOT else who
 
 
 def last_shot_line(

@@ -11,13 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from scorekeeper.errors import Why
+from scorekeeper.expectation import BigDifference
 from scorekeeper.phrases import field_slot, plain, slot
 from scorekeeper.saturation import Question
 
-Mode = Literal["ready", "restore", "review", "question", "paused"]
+
+class Mode(StrEnum):
+    """What the tracker is waiting for (module :mod:`scorekeeper.tracker` tells each); a
+    string enum, so its JSON is the word it always was."""
+
+    READY = "ready"
+    RESTORE = "restore"
+    REVIEW = "review"
+    QUESTION = "question"
+    PAUSED = "paused"
+
+
+class PauseReason(StrEnum):
+    """Why sensing is paused (both may hold at once)."""
+
+    REFEREE = "referee"
+    LINK = "link"
+    """The sensor link is down."""
 
 
 @dataclass(frozen=True)
@@ -32,8 +51,8 @@ class TrackerStatus:
     """The board the match expects (what a restore must reach)."""
     differences: Mapping[str, int]
     """Per field: sensed minus expected, for fields that differ (empty when they agree)."""
-    big_differences: Mapping[str, str] = field(default_factory=dict)
-    """Per player, when a big skitt's spot disagrees: ``"missing"`` or ``"unexpected"``."""
+    big_differences: Mapping[str, BigDifference] = field(default_factory=dict)
+    """Per player, when a big skitt's spot disagrees with the match."""
     overridden: Mapping[str, int] = field(default_factory=dict)
     """Per field: how far the sensors read from the match where the referee said the board
     is as the match expects (sensed minus expected then)."""
@@ -86,7 +105,7 @@ def describe_differences(
     for player, what in bigs.items():
         parts.append(
             f"put {slot(player)}'s big skitt back on its spot"
-            if what == "missing"
+            if what == BigDifference.MISSING
             else f"take {slot(player)}'s big skitt off its spot"
         )
     for a, b in sorted(bridges):

@@ -17,8 +17,11 @@ from typing import Any, Protocol
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import Field, Fields, Player, Why
 from scorekeeper.events import Correction, Event
+from scorekeeper.expectation import BigDifference
+from scorekeeper.options import Variant
 from scorekeeper.phrases import fill
 from scorekeeper.state import Phase
+from scorekeeper.tracker_status import Mode
 
 PLAYERS = ("black", "white")
 
@@ -145,7 +148,7 @@ def restore_instruction(
         who = name_of(player, names, t)
         parts.append(
             t.gettext("put {who}'s big skitt back on its spot").format(who=who)
-            if what == "missing"
+            if what == BigDifference.MISSING
             else t.gettext("take {who}'s big skitt off its spot").format(who=who)
         )
     for first, second in sorted((str(a), str(b)) for a, b in bridges):
@@ -238,7 +241,7 @@ def moment(
     if state.get("phase") == Phase.GAME_OVER:
         winner = state.get("winner")
         loser = next((p for p in PLAYERS if p != winner), None)
-        if (state.get("rules") or {}).get("variant") == "trio":
+        if (state.get("rules") or {}).get("variant") == Variant.TRIO:
             mine, theirs = int(score.get(winner, 0)), int(score.get(loser, 0))
             detail = t.ngettext("{mine} point to {theirs}", "{mine} points to {theirs}", mine)
         else:
@@ -375,29 +378,29 @@ def board_status(
     """What the board needs, for the referee, made from the tracker's mode and differences
     (the words of a language other than the rules'; :func:`board_words` words the tracker's
     own sentence)."""
-    mode = tracker.get("mode")
+    mode = Mode(tracker["mode"]) if tracker.get("mode") in tuple(Mode) else None
     turn = state.get("turn")
     differences = tracker.get("differences") or {}
     bigs = tracker.get("big_differences") or {}
     bridges = tracker.get("bridges") or ()
-    if mode == "paused":
+    if mode is Mode.PAUSED:
         return t.gettext("Sensing is paused")
-    if mode == "ready":
+    if mode is Mode.READY:
         if not turn:
             return t.gettext("Board ready")
         who = name_of(turn, names, t)
         if state.get("must_place_big"):
             return t.gettext("{who} to place the big skitt").format(who=who)
         return t.gettext("Board ready: {who} to shoot").format(who=who)
-    if mode == "question":
+    if mode is Mode.QUESTION:
         asked = question_words(tracker.get("question"), names, t)
         if asked:
             return str(asked["alert"])
-    if mode == "restore" and (differences or bigs or bridges):
+    if mode is Mode.RESTORE and (differences or bigs or bridges):
         return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
-    if mode == "review" and tracker.get("refusal"):
+    if mode is Mode.REVIEW and tracker.get("refusal"):
         return refused_shot_words(tracker, names, t)
-    if mode == "review" and tracker.get("settled", True):
+    if mode is Mode.REVIEW and tracker.get("settled", True):
         return t.gettext("The board differs from the match: the referee decides")
     return t.gettext("Waiting for the board to come to rest")
 
