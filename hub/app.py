@@ -29,6 +29,7 @@ from hub import view
 from hub.feed import Feed
 from hub.field_api import pages as field_pages
 from hub.field_api import router as field_router
+from hub.match_log import match_log as received_log
 from hub.offering import offer_games, withdraw
 from hub.overlay import router as overlay_router
 from hub.printouts import router as print_router
@@ -225,7 +226,7 @@ async def hub_state(hub: HubDep) -> Response:
 @api.get("/matches/{board}/{match_id}", response_model=HubMatchLog,
          summary="One match's log as received")
 async def match_log(board: str, match_id: PathNumber, hub: HubDep) -> dict[str, Any]:
-    log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
+    log = await run_in_threadpool(received_log, hub.tournament, board, match_id)
     if not log["events"]:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=answered(MARK.gettext(
             "no match {match} of {board}"), match=match_id, board=board))
