@@ -39,7 +39,7 @@ CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "ha
                    "points_to_win_round", "rounds_to_win_game", "end_round", "shootoff",
                    "reason")
 END_ROUND = ("black", "white", "drawn")
-BIG_STATES: tuple[BigState, ...] = ("hand", "center")
+BIG_STATES: tuple[BigState, ...] = tuple(BigState)
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
 """The keys a step object may have, one a step (:class:`StepKind`, in this order)."""
 RED_CHOICES = ("advance", "back")
@@ -362,7 +362,7 @@ def _big_states(value: Any) -> dict[Player, BigState]:
         if v not in BIG_STATES:
             raise MalformedEventError.at(
                 f"correct.big.{p}", f"expected \"hand\" or \"center\", got {checks.show(v)}")
-        out[player] = v
+        out[player] = BigState(v)
     return out
 
 

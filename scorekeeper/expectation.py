@@ -17,6 +17,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from scorekeeper.fields import PLAYERS, Player, color_of, side_of
+from scorekeeper.options import BigState
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
 from scorekeeper.state import Phase
@@ -84,9 +85,9 @@ def big_differences(reading: BoardReading, expected: Expectation) -> dict[str, B
         state = expected.big.get(player)
         if sensed is None or state is None:
             continue
-        if state == "center" and not sensed:
+        if state == BigState.CENTER and not sensed:
             out[player] = BigDifference.MISSING
-        elif state != "center" and sensed:
+        elif state != BigState.CENTER and sensed:
             out[player] = BigDifference.UNEXPECTED
     return out
 

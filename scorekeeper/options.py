@@ -36,7 +36,14 @@ class Variant(StrEnum):
     TRIO = "trio"
 
 
-BigState = Literal["hand", "center"]
+class BigState(StrEnum):
+    """Where a player's big skitt is (R11, R12); its JSON is the same word."""
+
+    HAND = "hand"
+    """In hand: to be shot to the centre."""
+    CENTER = "center"
+    """On its spot in the centre."""
+
 
 ShootingLine = Literal["standard", "semicircle", "beginner"]
 Finger = Literal["usual", "different"]
@@ -212,10 +219,11 @@ class Setup:
         if self.big is not None:
             for p, v in self.big.items():
                 checks.player(p, "setup.big", of_key=True)
-                if v not in ("hand", "center"):
+                if v not in tuple(BigState):
                     raise MalformedEventError.at(
                         f"setup.big.{p}", f"expected \"hand\" or \"center\", got {checks.show(v)}"
                     )
+            object.__setattr__(self, "big", freeze({p: BigState(v) for p, v in self.big.items()}))
         for name, n in self.board.items():
             checks.string(name, "setup.board", of_key=True)
             checks.integer(n, f"setup.board.{name}", 0)

@@ -43,6 +43,7 @@ from scorekeeper.expectation import (
     board_differences,
     shot_from_reading,
 )
+from scorekeeper.options import BigState
 from scorekeeper.phrases import literal, slot
 from scorekeeper.reading import BoardReading
 from scorekeeper.restore import Override, split_restore
@@ -187,7 +188,7 @@ class Tracker:
         big_now = dict(seen.big)
         for player in bigs:
             if player not in new_bigs:
-                big_now[player] = judged.big.get(player) == "center"
+                big_now[player] = judged.big.get(player) == BigState.CENTER
         alone = replace(seen, counts=counts_now, big=big_now, bridges=new_bridges)
         shot = shot_from_reading(alone, judged)
         self._mode = Mode.REVIEW
