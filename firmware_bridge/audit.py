@@ -19,6 +19,7 @@ from typing import Any
 
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.selftest import steps_for
+from scorekeeper.store.values import StepSource
 from scorekeeper.words import ENGLISH, Words
 
 SILENT_AFTER = 3
@@ -62,14 +63,14 @@ def match_sensing(
     amended: dict[str, int] = {}
     for i, (source, body) in enumerate(steps):
         shot = body.get("shot") if isinstance(body, Mapping) else None
-        if source != "sensor" or not isinstance(shot, Mapping):
+        if source != StepSource.SENSOR or not isinstance(shot, Mapping):
             continue
         fields = [f for f in (shot.get("delta") or {}) if isinstance(f, str)]
         # an amend is logged as an undo of the shot and the shot again, entered by hand
         undo, again = (steps[i + 1] if i + 1 < len(steps) else None,
                        steps[i + 2] if i + 2 < len(steps) else None)
         was_amended = (undo is not None and "undo" in undo[1] and again is not None
-                       and again[0] != "sensor" and "shot" in again[1])
+                       and again[0] != StepSource.SENSOR and "shot" in again[1])
         for f in fields:
             shots[f] = shots.get(f, 0) + 1
             if was_amended:

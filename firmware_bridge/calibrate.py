@@ -19,6 +19,7 @@ simulated board and a fake clock, no hardware and no sleeping.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from enum import Enum
 from pathlib import Path
 
 import tomlkit
@@ -34,6 +35,12 @@ from scorekeeper.words import ENGLISH, Words
 
 Ask = Callable[[str], str]
 Say = Callable[[str], None]
+
+
+class _Quit(Enum):
+    """The builder stopped the calibration (``q``): what is done is kept."""
+
+    QUIT = "quit"
 
 
 class CalibrationError(ValueError):
@@ -131,7 +138,7 @@ class Calibration:
             self.say(f"[{i}/{len(names)}] " + t.gettext("{field}: cells {cells}").format(
                 field=name, cells=", ".join(map(str, self.profile.fields[name].cells))))
             outcome = self._field(name)
-            if outcome == "quit":
+            if outcome is _Quit.QUIT:
                 self.say(t.gettext("stopped; {n} field(s) calibrated").format(n=len(maps)))
                 break
             if outcome is not None:
@@ -147,7 +154,7 @@ class Calibration:
                     field=name, n=cap))
         return maps
 
-    def _field(self, name: str) -> tuple[int, ...] | str | None:
+    def _field(self, name: str) -> tuple[int, ...] | _Quit | None:
         t = self.t
         fc = self.profile.fields[name]
         total = len(fc.cells)
@@ -155,7 +162,7 @@ class Calibration:
             answer = self._ask(t.gettext(
                 "Clear {field} and press Enter (s = skip field, q = quit): ").format(field=name))
             if answer in ("s", "q"):
-                return None if answer == "s" else "quit"
+                return None if answer == "s" else _Quit.QUIT
             active = self._covered(fc.cells)
             if active == 0:
                 break
@@ -172,7 +179,7 @@ class Calibration:
                 "Place {n} skitts on {field} and press Enter (d = done with this field, "
                 "q = quit): ", n).format(n=n, field=name))
             if answer == "q":
-                return "quit"
+                return _Quit.QUIT
             if answer == "d":
                 break
             active = self._covered(fc.cells)

@@ -10,8 +10,9 @@ What is flagged, per cell: never changed (a dead sensor or a broken wire), stuck
 (active at the start or when lifted, and never inactive again; a cell active at the start
 that goes inactive has answered), chatter (more than ``chatter_toggles`` changes within
 ``chatter_window_s``: a failing switch, not a hand).
-Per expander: I2C errors seen during the test. The end is a check sheet: pass or fail per
-cell, button and expander, with the date and the board id.
+Per expander: I2C errors seen during the test. The end is a check sheet
+(:mod:`firmware_bridge.selftest_sheet`): pass or fail per cell, button and expander, with the
+date and the board id.
 
 Pure: fed the source's events (each with its time), button presses and expander error
 counts; the clock is whatever those times are. ``skitter selftest`` and the referee page
@@ -26,13 +27,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from firmware_bridge.profile import BoardProfile
+from firmware_bridge.selftest_sheet import Sheet, SheetRow
 from firmware_bridge.selftest_words import (
+    PartKind,
+    RowKind,
     expander_part,
     item_words,
     outcome_words,
     part_words,
     result_words,
-    summary_words,
 )
 from firmware_bridge.source import SensorEvent
 from scorekeeper.words import ENGLISH, Words
@@ -50,8 +53,7 @@ class Step:
     key: str
     """``black.red``, ``minus``, ``big:black``, ``launch:white``, ``bridge:a/b``,
     ``button:black.undo``."""
-    kind: str
-    """``field``, ``big``, ``launch``, ``bridge`` or ``button``."""
+    kind: PartKind
     cells: tuple[int, ...]
     what: str
     """The part in words (seats, never colours of players)."""
@@ -59,13 +61,13 @@ class Step:
     def instruction(self, t: Words = ENGLISH) -> str:
         """What to do, in the language ``t`` (``what`` is in it when the steps were made
         with it: :func:`steps_for`)."""
-        if self.kind == "field":
+        if self.kind is PartKind.FIELD:
             text = t.gettext("Place a skitt on each spot of {what} in turn, lifting it each time")
-        elif self.kind == "big":
+        elif self.kind is PartKind.BIG:
             text = t.gettext("Put a big skitt on {what}, then lift it")
-        elif self.kind == "launch":
+        elif self.kind is PartKind.LAUNCH:
             text = t.gettext("Put a skitt on {what}, then lift it")
-        elif self.kind == "bridge":
+        elif self.kind is PartKind.BRIDGE:
             text = t.gettext("Lay a skitt on {what}, then lift it")
         else:
             text = t.gettext("Press {what}")
@@ -79,20 +81,21 @@ def steps_for(profile: BoardProfile, buttons: Mapping[str, Iterable[str]] | None
     default the profile's GPIO buttons); each part in words in the language ``t``."""
     out: list[Step] = []
     for name, fc in profile.fields.items():
-        out.append(Step(name, "field", fc.cells, part_words(name, t)))
+        out.append(Step(name, PartKind.FIELD, fc.cells, part_words(name, t)))
     for player, cells in profile.big.items():
-        out.append(Step(f"big:{player}", "big", cells, part_words(f"big:{player}", t)))
+        out.append(Step(f"big:{player}", PartKind.BIG, cells, part_words(f"big:{player}", t)))
     for player, cells in profile.launch.items():
-        out.append(Step(f"launch:{player}", "launch", cells, part_words(f"launch:{player}", t)))
+        key = f"launch:{player}"
+        out.append(Step(key, PartKind.LAUNCH, cells, part_words(key, t)))
     for bridge in profile.bridges:
         key = "bridge:{}/{}".format(*bridge.fields)
-        out.append(Step(key, "bridge", bridge.cells, part_words(key, t)))
+        out.append(Step(key, PartKind.BRIDGE, bridge.cells, part_words(key, t)))
     if buttons is None:
         buttons = profile.gpio.buttons if profile.gpio is not None else {}
     for role, names in buttons.items():
         for name in names:
             key = f"button:{role}.{name}"
-            out.append(Step(key, "button", (), part_words(key, t)))
+            out.append(Step(key, PartKind.BUTTON, (), part_words(key, t)))
     return tuple(out)
 
 
@@ -107,89 +110,6 @@ class _Cell:
     answered: bool = False
     chatter_at: float | None = None
     recent: deque[float] = field(default_factory=deque)
-
-
-@dataclass(frozen=True)
-class SheetRow:
-    """One line of the check sheet."""
-
-    item: str
-    """``cell 16``, ``button 2``, ``expander 0x21``."""
-    part: str
-    """What it senses or is, in words."""
-    where: str
-    """Expander and pin of a cell, when the board has expanders."""
-    passed: bool
-    result: str
-    """``answered``, ``never changed``, ``stuck active``, ``chatter``, ``not reached``
-    (``sensing a skitt``, ``waiting`` while the walk goes on),
-    ``pressed``, ``no errors``, ``3 I2C errors``..."""
-    changes: int = 0
-    kind: str = ""
-    """``cell``, ``button`` or ``expander``: with ``label``, ``step``, ``code`` and ``count``
-    the row's data, from which a reader words it again (:mod:`web.table.selftest_record`)."""
-    label: str = ""
-    """The cell's number, the button's, the expander's address (``0x21``)."""
-    step: str = ""
-    """The key of the step the part belongs to (empty: the profile's role, as ``part``)."""
-    code: str = ""
-    """A cell's result key (``answered``, ``never changed``...)."""
-    count: int = 0
-    """A button's presses, an expander's I2C errors."""
-
-
-@dataclass(frozen=True)
-class Sheet:
-    """The printable check sheet of one self-test."""
-
-    board_id: str
-    date: str
-    profile: str
-    source: str
-    rows: tuple[SheetRow, ...]
-    complete: bool
-    """Every step was reached (False: the test was stopped early)."""
-
-    @property
-    def passed(self) -> bool:
-        return self.complete and all(r.passed for r in self.rows)
-
-    @property
-    def failures(self) -> tuple[SheetRow, ...]:
-        return tuple(r for r in self.rows if not r.passed)
-
-    def summary(self, t: Words = ENGLISH) -> str:
-        return summary_words(self.passed, len(self.failures), len(self.rows), t)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "board_id": self.board_id, "date": self.date, "profile": self.profile,
-            "source": self.source, "complete": self.complete, "passed": self.passed,
-            "summary": self.summary(),
-            "rows": [{"item": r.item, "part": r.part, "where": r.where, "passed": r.passed,
-                      "result": r.result, "changes": r.changes, "kind": r.kind,
-                      "label": r.label, "step": r.step, "code": r.code, "count": r.count}
-                     for r in self.rows],
-        }
-
-    def text(self, t: Words = ENGLISH) -> str:
-        """The sheet as plain text, to print or keep (its headings in the language ``t``; its
-        rows are in the language the sheet was made in: :meth:`SelfTest.sheet`)."""
-        lines = [t.gettext("skitter board self-test: {board}").format(board=self.board_id),
-                 t.gettext("date: {date}").format(date=self.date),
-                 t.gettext("profile: {profile} · source: {source}").format(
-                     profile=self.profile, source=self.source),
-                 t.gettext("result: {summary}").format(summary=self.summary(t).upper()), ""]
-        width = max((len(r.item) for r in self.rows), default=4)
-        part_width = max((len(r.part) for r in self.rows), default=4)
-        passed, failed = t.gettext("PASS"), t.gettext("FAIL")
-        mark_width = max(len(passed), len(failed))
-        for r in self.rows:
-            mark = passed if r.passed else failed
-            where = f" [{r.where}]" if r.where else ""
-            lines.append(f"{mark:<{mark_width}}  {r.item:<{width}}  {r.part:<{part_width}}  "
-                         f"{r.result}{where}")
-        return "\n".join(lines) + "\n"
 
 
 class SelfTest:
@@ -210,7 +130,7 @@ class SelfTest:
         active = set(initial)
         self._cells = {c: _Cell(active=c in active, started_active=c in active)
                        for c in self.roles}
-        self._pressed: dict[str, int] = {s.key: 0 for s in self.steps if s.kind == "button"}
+        self._pressed: dict[str, int] = {s.key: 0 for s in self.steps if s.kind is PartKind.BUTTON}
         self._errors: dict[str, int] = {}
         self._chatter_toggles = chatter_toggles
         self._window = chatter_window_s
@@ -302,7 +222,7 @@ class SelfTest:
         return False, "never changed"
 
     def step_done(self, step: Step) -> bool:
-        if step.kind == "button":
+        if step.kind is PartKind.BUTTON:
             return self._pressed.get(step.key, 0) > 0
         return all(self._cells[c].answered for c in step.cells if c in self._cells)
 
@@ -349,23 +269,25 @@ class SelfTest:
                 address, pin = mcp.locate(cell)
                 where = f"0x{address:02X} {pin}"
             changes = self._cells[cell].changes
-            rows.append(SheetRow(item_words("cell", str(cell), t), self._part(cell, steps),
-                                 where, ok, outcome_words("cell", result, changes, t), changes,
-                                 "cell", str(cell), self._step_of(cell), result))
+            outcome = outcome_words(RowKind.CELL, result, changes, t)
+            rows.append(SheetRow(item_words(RowKind.CELL, str(cell), t), self._part(cell, steps),
+                                 where, ok, outcome, changes,
+                                 RowKind.CELL, str(cell), self._step_of(cell), result))
         buttons = [(step, w) for step, w in zip(self.steps, steps, strict=True)
-                   if step.kind == "button"]
+                   if step.kind is PartKind.BUTTON]
         for number, (step, w) in enumerate(buttons, 1):
             presses = self._pressed[step.key]
-            rows.append(SheetRow(item_words("button", str(number), t), w.what, "",
-                                 presses > 0, outcome_words("button", "", presses, t), presses,
-                                 "button", str(number), step.key, count=presses))
+            outcome = outcome_words(RowKind.BUTTON, "", presses, t)
+            rows.append(SheetRow(item_words(RowKind.BUTTON, str(number), t), w.what, "",
+                                 presses > 0, outcome, presses,
+                                 RowKind.BUTTON, str(number), step.key, count=presses))
         if mcp is not None:
             for address in mcp.addresses:
                 label = f"0x{address:02X}"
                 errors = self._errors.get(label, 0)
-                rows.append(SheetRow(item_words("expander", label, t), expander_part(t), "",
-                                     errors == 0, outcome_words("expander", "", errors, t),
-                                     kind="expander", label=label, count=errors))
+                rows.append(SheetRow(item_words(RowKind.EXPANDER, label, t), expander_part(t), "",
+                                     errors == 0, outcome_words(RowKind.EXPANDER, "", errors, t),
+                                     kind=RowKind.EXPANDER, label=label, count=errors))
         return Sheet(board_id, date, self.profile.name, self.source, tuple(rows),
                      self.complete)
 

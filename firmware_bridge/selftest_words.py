@@ -8,7 +8,29 @@ and counts, never only English sentences.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from scorekeeper.words import ENGLISH, SEATS, Words, colour_words, field_words
+
+
+class PartKind(StrEnum):
+    """What a self-test step proves: a part of the board (the same word in a record)."""
+
+    FIELD = "field"
+    BIG = "big"
+    """A big-skitt spot."""
+    LAUNCH = "launch"
+    """A launch spot."""
+    BRIDGE = "bridge"
+    BUTTON = "button"
+
+
+class RowKind(StrEnum):
+    """What a row of the self-test sheet is about (the same word in a record)."""
+
+    CELL = "cell"
+    BUTTON = "button"
+    EXPANDER = "expander"
 
 
 def seat(player: str) -> str:
@@ -40,20 +62,21 @@ def part_words(key: str, t: Words = ENGLISH) -> str:
     ``minus``, ``big:black``, ``launch:white``, ``bridge:a/b``, ``button:black.undo``)."""
     seats = {p: f"the {SEATS[p].lower()}" for p in SEATS}
     words = _seat_words(t)
-    kind, _, rest = key.partition(":") if ":" in key else ("field", "", key)
-    if kind == "field":
+    part, _, rest = key.partition(":") if ":" in key else (PartKind.FIELD, "", key)
+    kind = PartKind(part) if part in tuple(PartKind) else PartKind.BUTTON
+    if kind is PartKind.FIELD:
         side, _, colour = rest.partition(".")
         if rest == "minus":
             return t.gettext("the minus field")
         if side in words:
             return words[side]["field"].format(colour=colour_words(colour, t))
         return f"{field_words(rest, seats)} field"
-    if kind in ("big", "launch"):
+    if kind in (PartKind.BIG, PartKind.LAUNCH):
         if rest in words:
             return words[rest][kind]
-        spot = "big-skitt spot" if kind == "big" else "launch spot"
+        spot = "big-skitt spot" if kind is PartKind.BIG else "launch spot"
         return f"the {seat(rest)} {spot}"
-    if kind == "bridge":
+    if kind is PartKind.BRIDGE:
         a, _, b = rest.partition("/")
         (side, _, first), (other, _, second) = a.partition("."), b.partition(".")
         if side == other and side in words:
@@ -82,9 +105,9 @@ def result_words(result: str, t: Words = ENGLISH) -> str:
 
 def item_words(kind: str, label: str, t: Words = ENGLISH) -> str:
     """A sheet row's item: ``cell 16``, ``button 2``, ``expander 0x21``."""
-    if kind == "cell":
+    if kind == RowKind.CELL:
         return t.gettext("cell {cell}").format(cell=label)
-    if kind == "button":
+    if kind == RowKind.BUTTON:
         return t.gettext("button {number}").format(number=label)
     return t.gettext("expander {label}").format(label=label)
 
@@ -92,9 +115,9 @@ def item_words(kind: str, label: str, t: Words = ENGLISH) -> str:
 def outcome_words(kind: str, code: str, count: int, t: Words = ENGLISH) -> str:
     """A sheet row's result: a cell's (``code`` its key), a button's (``count`` presses),
     an expander's (``count`` I2C errors)."""
-    if kind == "cell":
+    if kind == RowKind.CELL:
         return result_words(code, t)
-    if kind == "button":
+    if kind == RowKind.BUTTON:
         return t.gettext("pressed") if count else t.gettext("never pressed")
     if count == 0:
         return t.gettext("no errors")

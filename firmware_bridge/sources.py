@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from firmware_bridge.profile import BoardProfile
@@ -49,7 +50,17 @@ def load_source_class(name: str) -> type:
         raise SourceError(f"source {name!r}: {module_name} has no {class_name}") from None
 
 
-SOURCE_KINDS = ("sim", "physics", "mcp23017", "serial", "replay")
+class SourceKind(StrEnum):
+    """Which sensor source a spec names (the word before its colon)."""
+
+    SIM = "sim"
+    PHYSICS = "physics"
+    MCP23017 = "mcp23017"
+    SERIAL = "serial"
+    REPLAY = "replay"
+
+
+SOURCE_KINDS = tuple(SourceKind)
 
 
 class SpecError(SourceError):
@@ -65,8 +76,7 @@ class SpecError(SourceError):
 class SourceSpec:
     """A parsed source spec: ``kind`` plus the part after the colon, if any."""
 
-    kind: str
-    """``sim``, ``physics``, ``mcp23017``, ``serial`` or ``replay``."""
+    kind: SourceKind
 
     argument: str | None = None
     """The serial port (``serial:/dev/skitter-board``) or the replay file; None otherwise."""
@@ -77,14 +87,15 @@ def parse_spec(spec: str) -> SourceSpec:
     :class:`SpecError` saying what is wrong."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"must be one of {SPECS_HELP}")
-    kind, colon, argument = spec.strip().partition(":")
-    if kind not in SOURCE_KINDS:
+    word, colon, argument = spec.strip().partition(":")
+    if word not in SOURCE_KINDS:
         raise SpecError(f"unknown source {spec!r}; use {SPECS_HELP}", unknown=True)
-    if kind in ("sim", "physics", "mcp23017") and colon:
-        raise SpecError(f"{kind!r} takes no ':' argument, got {spec!r}")
-    if kind == "serial" and colon and not argument:
+    kind = SourceKind(word)
+    if kind in (SourceKind.SIM, SourceKind.PHYSICS, SourceKind.MCP23017) and colon:
+        raise SpecError(f"{word!r} takes no ':' argument, got {spec!r}")
+    if kind is SourceKind.SERIAL and colon and not argument:
         raise SpecError("'serial:' needs a port after the colon, e.g. serial:/dev/ttyACM0")
-    if kind == "replay" and not argument:
+    if kind is SourceKind.REPLAY and not argument:
         raise SpecError("'replay' needs a file, e.g. replay:match.log")
     return SourceSpec(kind, argument or None)
 
@@ -102,15 +113,15 @@ def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> 
                             unknown=True) from None
         raise
     kind, arg = parsed.kind, parsed.argument
-    if kind == "sim":
+    if kind is SourceKind.SIM:
         from firmware_bridge.simulator import SimulatedBoard
 
         return SimulatedBoard(profile, clock, **opts)
-    if kind == "physics":
+    if kind is SourceKind.PHYSICS:
         from firmware_bridge.physics_board import PhysicsBoard
 
         return PhysicsBoard(profile, clock, **opts)
-    if kind == "replay" and arg:
+    if kind is SourceKind.REPLAY and arg:
         from firmware_bridge.replay import ReplaySource
 
         source = ReplaySource(arg, clock, speed=float(opts.pop("speed", 1.0)))
@@ -120,7 +131,7 @@ def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> 
                 f"{profile.name!r} has {profile.cells}"
             )
         return source
-    if kind == "mcp23017":
+    if kind is SourceKind.MCP23017:
         if profile.mcp23017 is None:
             raise SourceError(f"board profile {profile.name!r} has no [mcp23017] section: "
                               "which addresses are the expanders at?")
@@ -132,7 +143,7 @@ def open_source(spec: str, profile: BoardProfile, clock: Clock, **opts: Any) -> 
             addresses=profile.mcp23017.addresses, active_low=profile.mcp23017.active_low,
             bus=profile.mcp23017.bus, cells=profile.cells, clock=clock, **opts,
         )
-    if kind == "serial":
+    if kind is SourceKind.SERIAL:
         cls = load_source_class("serial")
         opts.setdefault("usb_ids", profile.serial.usb_ids)
         opts.setdefault("baudrate", profile.serial.baudrate)

@@ -28,6 +28,7 @@ from hub import view
 from hub.feed import Feed
 from hub.field_api import pages as field_pages
 from hub.field_api import router as field_router
+from hub.match_log import match_log as received_log
 from hub.offering import offer_games, withdraw
 from hub.overlay import router as overlay_router
 from hub.printouts import router as print_router
@@ -69,7 +70,7 @@ from web.config.pin import PinStore
 from web.i18n import SOURCE, LanguageMiddleware, for_request, page_in
 from web.page_files import SCRIPT, PageFiles
 from web.table.offer import GameFormat, Offer, OfferError
-from web.tournament.wire import WireError, check_board_id
+from web.tournament.wire import CommandKind, WireError, check_board_id
 from web.version import skitter_version
 
 log = logging.getLogger(__name__)
@@ -220,7 +221,7 @@ async def hub_state(hub: HubDep) -> Response:
 @api.get("/matches/{board}/{match_id}", response_model=HubMatchLog,
          summary="One match's log as received")
 async def match_log(board: str, match_id: PathNumber, hub: HubDep) -> dict[str, Any]:
-    log = await run_in_threadpool(view.match_log, hub.tournament, board, match_id)
+    log = await run_in_threadpool(received_log, hub.tournament, board, match_id)
     if not log["events"]:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=answered(MARK.gettext(
             "no match {match} of {board}"), match=match_id, board=board))
@@ -329,7 +330,7 @@ async def command(board: str, body: Command, hub: HubDep, _: Referee) -> dict[st
         raise HTTPException(status.HTTP_503_SERVICE_UNAVAILABLE,
                             detail=answered(MARK.gettext("the hub is not connected to the broker")))
     correct = None
-    if body.kind == "correct":
+    if body.kind == CommandKind.CORRECT:
         try:
             correct = parse_event({"correct": body.correct or {}}).to_json()["correct"]
         except IllegalEventError as exc:

@@ -180,36 +180,36 @@ class BurstStore:
         """Keep what the message says once :mod:`~hub.intake` has checked all
         of it; return what to check once it is committed."""
         board, kind = wire.split_topic(self.prefix, topic)
-        if kind == "command":
+        if kind is wire.TopicKind.COMMAND:
             return None  # our own commands, if the ACL lets us read them
         now = self.tournament.clock.now()
-        if kind == "status" and not payload:
+        if kind is wire.TopicKind.STATUS and not payload:
             return None  # a cleared retained message
-        if kind == selftest_wire.KIND and len(payload) > selftest_wire.MAX_PAYLOAD:
+        if kind is wire.TopicKind.SELFTEST and len(payload) > selftest_wire.MAX_PAYLOAD:
             raise wire.WireError(f"self-test message of {len(payload)} bytes is too large")
         data = wire.decode(payload)
         if data.get("board_id", board) != board:
             raise wire.WireError(f"payload names board {checks.show(data.get('board_id'))} "
                                  f"on {topic}")
-        if kind == "status":
+        if kind is wire.TopicKind.STATUS:
             online = intake.status(data)
             self.store.set_board_status(board, online, at=now,
                                         version=intake.reported_version(data))
             return Stored(board, online=online)
-        elif kind == "state":
+        elif kind is wire.TopicKind.STATE:
             state = intake.board_state(data)
             self.store.set_board_state(board, state, at=now)
             seen = [(p["match_id"], p["seq"]) for p in state["previous"]]
             if state["match_id"] is not None and state["seq"] > 0:
                 seen.insert(0, (state["match_id"], state["seq"]))
             return Stored(board, tuple(seen))
-        elif kind == "events":
+        elif kind is wire.TopicKind.EVENTS:
             ev = intake.event(board, data)
             self.tournament.receive(ev)
             return Stored(board, ((ev.match_id, ev.seq),), playing=ev.match_id)
-        elif kind == selftest_wire.KIND:
+        elif kind is wire.TopicKind.SELFTEST:
             self.store.set_selftest(board, intake.selftest(data), at=now)
-        elif kind == "command/result":
+        elif kind is wire.TopicKind.COMMAND_RESULT:
             answer = intake.command_result(data)
             if answer["id"] is not None and not self.store.set_command_result(
                 answer["id"], answer, board=board, at=now

@@ -134,6 +134,8 @@ def _effect(value: Any, key: str) -> dict[str, Any]:
         out["reason"] = _short(obj["reason"], f"{key}.reason")
     if "text" in obj:
         out["text"] = _short(obj["text"], f"{key}.text", MAX_REASON)
+    if "phrase" in obj:  # the words with their players and fields open, worded in names
+        out["phrase"] = _short(obj["phrase"], f"{key}.phrase", 2 * MAX_REASON)
     if "fields" in obj:  # the values the hub words it from in another language
         out["fields"] = [_short(f, f"{key}.fields[{i}]")
                          for i, f in enumerate(_list(obj["fields"], f"{key}.fields",

@@ -184,7 +184,7 @@ class HubLink:
             command["offer"] = offer.to_json()
         if withdraw is not None:
             command["offer"] = withdraw
-        if kind != "resend":
+        if kind != wire.CommandKind.RESEND:
             self.store.add_command(command["id"], board, command, at=self.tournament.clock.now())
         self.client.publish(wire.Topics(self.prefix, board).command, wire.encode(command), qos=1)
         return str(command["id"])

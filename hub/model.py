@@ -58,6 +58,12 @@ class GameResult:
     """Points black scored over the whole game (see ``hub.tournament.points_of``)."""
     white_points: int
 
+    def to_json(self) -> dict[str, Any]:
+        """Every part by its name, as the pages and the API show a result."""
+        return {"black": self.black, "white": self.white, "winner": self.winner,
+                "black_rounds": self.black_rounds, "white_rounds": self.white_rounds,
+                "black_points": self.black_points, "white_points": self.white_points}
+
 
 @dataclass(frozen=True)
 class Standing:

@@ -18,7 +18,9 @@ from fastapi.responses import HTMLResponse
 from hub.model import ReceivedEvent
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import Event, parse_event
+from scorekeeper.options import Variant
 from scorekeeper.state import Phase
+from scorekeeper.store.values import StepSource
 from scorekeeper.stream_words import last_shot_line
 from scorekeeper.words import ENGLISH, Words, moment, players_named, turn_prompt
 from web.i18n import SOURCE, available, for_request, language, page_in
@@ -41,7 +43,7 @@ def card_view(payload: Mapping[str, Any], last: ReceivedEvent | None) -> dict[st
     return {
         "score": state.get("score") or {},
         "round_wins": state.get("round_wins") or {},
-        "rounds_to_win": None if rules.get("variant") == "trio"
+        "rounds_to_win": None if rules.get("variant") == Variant.TRIO
         else rules.get("rounds_to_win_game"),
         "points_to_win": rules.get("points_to_win_round"),
         "round": state.get("round"),
@@ -60,7 +62,7 @@ def _card_words(payload: Mapping[str, Any], state: Mapping[str, Any],
     line = ""
     if last is not None and last.seq == payload.get("seq"):
         line = last_shot_line(_words(last.event), state.get("last_effects") or [], names,
-                              entered=last.source == "manual", t=t)
+                              entered=last.source == StepSource.MANUAL, t=t)
     return {"names": names, "turn_words": _safe(turn_prompt, state, names, t),
             "last_shot": line, "moment": _safe(moment, state, names, t)}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from scorekeeper.effects import EffectKind
 from scorekeeper.state import Phase
 
 PLAYERS = ("black", "white")
@@ -56,7 +57,7 @@ def _scores_at_round_end(
 ) -> dict[str, int]:
     totals = _scores(prev) if prev is not None else dict.fromkeys(PLAYERS, 0)
     for effect in state.get("last_effects") or []:
-        if effect.get("kind") in ("round", "game"):
+        if effect.get("kind") in (EffectKind.ROUND, EffectKind.GAME):
             break
         player, amount = effect.get("player"), effect.get("amount")
         if player in totals and isinstance(amount, int):

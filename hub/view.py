@@ -15,15 +15,11 @@ from hub.model import Pairing, StoredGame
 from hub.overlay import card_view
 from hub.said import MARK, keyed, said, said_n
 from hub.tournament import Tournament, same_players
-from scorekeeper.errors import ScorekeeperError, Why
-from scorekeeper.events import Event, parse_event
+from scorekeeper.errors import Why
 from scorekeeper.state import Phase
-from scorekeeper.stream_words import sent_effect_words
-from scorekeeper.words import is_named, phrase_words, players_named, refusal
+from scorekeeper.words import is_named, players_named, refusal
 from web.i18n import available, language
 
-GAME_KEYS = ("black", "white", "winner", "black_rounds", "white_rounds", "black_points",
-             "white_points")
 NORMAL_KINDS = frozenset({"restore"})
 """Alerts of a board that are a normal moment of play (putting the board back after a shot
 or at a round's end): the card shows them as notes, never as a fault."""
@@ -118,7 +114,7 @@ def attention(t: Tournament) -> list[dict[str, Any]]:
                 board=c.board, black=r.black, white=r.white, rounds=rounds, why=c.why)
         out.append({**line, "board": c.board, "match_id": c.match_id, "seq": c.seq,
                     "round": c.round, "table": c.table,
-                    "result": {k: getattr(r, k) for k in GAME_KEYS}})
+                    "result": r.to_json()})
     if not store.round_numbers():
         return out
     claimed = {(c.board, c.match_id) for c in store.claims()}
@@ -252,7 +248,7 @@ def rounds_view(t: Tournament) -> list[dict[str, Any]]:
                     "result": None if g is None else {
                         "board": g.board,
                         "match_id": g.match_id,
-                        **{k: getattr(g.result, k) for k in GAME_KEYS},
+                        **g.result.to_json(),
                     },
                 }
             )
@@ -268,7 +264,7 @@ def games_view(t: Tournament) -> list[dict[str, Any]]:
             "round": g.round,
             "table": g.table,
             "finished_at": g.finished_at,
-            **{k: getattr(g.result, k) for k in GAME_KEYS},
+            **g.result.to_json(),
         }
         for g in t.store.games()
     ]
@@ -323,56 +319,3 @@ def counters(t: Tournament, *, broker_connected: bool,
         "duplicates": t.store.counter("duplicates"),
         "rejected": t.store.counter("rejected"),
     }
-
-
-def match_log(t: Tournament, board: str, match_id: int) -> dict[str, Any]:
-    """A match's events as the hub received them, with the score after each; the steps and
-    their effects in the players' names (the raw step stays in ``event``). ``result`` is
-    the counted one, or the board's claim while it waits for the referee (``counted``
-    False)."""
-    events = t.store.events(board, match_id)
-    counted = t.store.game(board, match_id)
-    game = counted or t.store.claim(board, match_id)
-    names = players_named(events[-1].names if events else {})
-    return {
-        "board": board,
-        "match_id": match_id,
-        "names": names,
-        "complete": bool(events) and events[-1].seq == len(events),
-        "result": None if game is None else {k: getattr(game.result, k) for k in GAME_KEYS},
-        "counted": counted is not None,
-        "events": [
-            {
-                "seq": e.seq,
-                "at": e.at,
-                "source": e.source,
-                "event": e.event,
-                "text": _describe(e.event, names),
-                "score": (e.state or {}).get("score"),
-                "round": (e.state or {}).get("round"),
-                "effects": _effects(e.event, e.state, names),
-            }
-            for e in events
-        ],
-    }
-
-
-def _effects(event: dict[str, Any] | Any, state: dict[str, Any] | Any,
-             names: Mapping[str, str]) -> list[str]:
-    if "undo" in event:
-        return ["the last step was taken back"]
-    effects = [x for x in (state or {}).get("last_effects") or [] if isinstance(x, dict)]
-    try:
-        step: Event | None = parse_event(event)
-    except (ScorekeeperError, TypeError, AttributeError, ValueError):
-        step = None
-    return sent_effect_words(step, effects, names)
-
-
-def _describe(event: dict[str, Any] | Any, names: Mapping[str, str]) -> str:
-    """Short words for a step in names (``Ann's shot``; a correction's reason as typed); its
-    keys if the engine cannot read it."""
-    try:
-        return phrase_words(parse_event(event).phrase(), names)
-    except (ScorekeeperError, TypeError, AttributeError):
-        return ", ".join(map(str, event)) if isinstance(event, dict) else str(event)

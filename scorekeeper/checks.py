@@ -15,6 +15,7 @@ import json
 import math
 import reprlib
 from collections.abc import Mapping
+from enum import StrEnum
 from typing import Any
 
 from scorekeeper.errors import MalformedEventError
@@ -28,6 +29,31 @@ MAX_INT = 2**53 - 1
 MAX_TIME = 10.0**11
 """The latest time (seconds since the epoch, the year 5138) a record may carry: beyond it a
 date cannot be printed, and a time of 1e300 breaks every sum of durations."""
+
+
+
+class JsonProblem(StrEnum):
+    """What is wrong with a JSON text: the API's ``type`` of its refusal (the same words)."""
+
+    NOT_UTF8 = "utf8_invalid"
+    NOT_JSON = "json_invalid"
+    TOO_DEEP = "too_deep"
+    LONE_SURROGATE = "string_unicode"
+    INT_RANGE = "int_range"
+
+
+class MalformedJsonError(MalformedEventError):
+    """A JSON text :func:`decode_json` refused, with what is wrong with it as a value."""
+
+    problem: JsonProblem = JsonProblem.NOT_JSON
+
+    @classmethod
+    def of(cls, problem: JsonProblem, err: MalformedEventError) -> MalformedJsonError:
+        """``err`` (its message, key and why) as the refusal of a JSON text for ``problem``."""
+        out = cls(str(err), key=err.key, why=err.why)
+        out.problem = problem
+        return out
+
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 3
@@ -80,41 +106,56 @@ def decode_json(text: str | bytes, key: str) -> Any:
         try:
             text = bytes(text).decode("utf-8")
         except UnicodeDecodeError as err:
-            raise MalformedEventError.at(key, f"not JSON: not UTF-8 text ({err.reason})") \
-                from None
+            raise MalformedJsonError.of(JsonProblem.NOT_UTF8, MalformedEventError.at(
+                key, f"not JSON: not UTF-8 text ({err.reason})")) from None
     if not isinstance(text, str):
-        raise MalformedEventError.at(key, f"not JSON text: {type(text).__name__}")
+        raise MalformedJsonError.at(key, f"not JSON text: {type(text).__name__}")
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
-        raise MalformedEventError.at(key, f"nested more than {MAX_DEPTH} levels deep") \
-            from None
+        raise MalformedJsonError.of(JsonProblem.TOO_DEEP, MalformedEventError.at(
+            key, f"nested more than {MAX_DEPTH} levels deep")) from None
     except ValueError as err:  # JSONDecodeError, NaN, a number too long to convert
         why = "a number too long to read" if "integer string" in str(err) else str(err)
-        raise MalformedEventError.at(key, f"not JSON: {why}") from None
-    return only_text_and_safe_integers(within_depth(value, key), key)
+        raise MalformedJsonError.at(key, f"not JSON: {why}") from None
+    try:
+        within_depth(value, key)
+    except MalformedEventError as err:
+        raise MalformedJsonError.of(JsonProblem.TOO_DEEP, err) from None
+    return only_text_and_safe_integers(value, key)
 
 
 def only_text_and_safe_integers(value: Any, key: str) -> Any:
     """``value`` (its depth already bounded) if every string and key in it is text and every
     integer within :data:`MAX_INT`; a refusal naming where it is not (walked without
-    recursion)."""
+    recursion), a :class:`MalformedJsonError` saying which of the two it was."""
     stack: list[tuple[Any, str]] = [(value, key)]
     while stack:
         item, where = stack.pop()
         if isinstance(item, str):
-            string(item, where)
+            _text(item, where)
         elif isinstance(item, bool):
             continue
         elif isinstance(item, int):
-            integer(item, where)
+            try:
+                integer(item, where)
+            except MalformedEventError as err:
+                raise MalformedJsonError.of(JsonProblem.INT_RANGE, err) from None
         elif isinstance(item, Mapping):
             for name, sub in item.items():
-                string(name, where, of_key=True)
+                _text(name, where, of_key=True)
                 stack.append((sub, f"{where}.{name}"))
         elif isinstance(item, list | tuple):
             stack.extend((sub, f"{where}[{i}]") for i, sub in enumerate(item))
     return value
+
+
+def _text(value: str, key: str, *, of_key: bool = False) -> None:
+    """:func:`string` of a decoded string or key, which only a lone surrogate can fail."""
+    try:
+        string(value, key, of_key=of_key)
+    except MalformedEventError as err:
+        raise MalformedJsonError.of(JsonProblem.LONE_SURROGATE, err) from None
 
 
 def mapping(value: Any, key: str) -> Mapping[str, Any]:

@@ -7,12 +7,12 @@ scoreboard, the log and the overlay all word effects here.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorekeeper.effects import Effect, EffectKind
 from scorekeeper.fields import color_of
+from scorekeeper.legacy_effects import upgraded_all
 from scorekeeper.words import ENGLISH, Words, colour_words, field_words, name_of, phrase_words
 
 
@@ -30,15 +30,6 @@ def _ruling_name(clause: str, t: Words) -> str:
         "R19": t.gettext("Correction"),
     }
     return names.get(clause, clause)
-
-
-SENT_VALUES = ("fields", "who", "red")
-"""The keys of an effect's JSON (:meth:`Effect.to_json`) that carry its values beside its
-text; an effect sent with none of them is worded from its text (:func:`_text_fields`)."""
-
-_ANY_FIELD = re.compile(r"\b(black|white)(?:\.([a-z]+)\b|'s ([a-z]+) field\b)|\bthe minus field\b")
-"""A field as the rules write it: ``white.red`` or ``white's red field`` (``effects.where``)."""
-_CLEARED = re.compile(r"\bcleared ([a-z]+) on both sides\b")
 
 
 def effect_words(effect: Effect, names: Mapping[str, str], t: Words = ENGLISH,
@@ -65,17 +56,13 @@ def sent_effects_in_words(
 ) -> list[dict[str, Any]]:
     """Effects as they were sent (JSON, a snapshot being made again in another language),
     worded in ``t`` from their kind, player, amount and fields, as :func:`effect_words` words
-    the effect itself. Only an effect sent without its values (:data:`SENT_VALUES`: a match
-    log stored, or a message sent, before effects carried them) has its fields read back
-    from its rules text."""
+    the effect itself (an effect sent by an earlier version without its values gets them
+    first, :mod:`scorekeeper.legacy_effects`)."""
     out = []
-    for e in effects:
+    for sent, e in zip(effects, upgraded_all(effects), strict=True):
         kind = str(e.get("kind", ""))
-        if any(key in e for key in SENT_VALUES):
-            fields, colour = _field_values(kind, tuple(e.get("fields") or ()), names, t)
-        else:
-            fields, colour = _text_fields(kind, str(e.get("text", "")), names, t)
-        out.append({**e, "text": _sentence(
+        fields, colour = _field_values(kind, tuple(e.get("fields") or ()), names, t)
+        out.append({**sent, "text": _sentence(
             kind, e.get("player"), int(e.get("amount") or 0), str(e.get("reason", "")),
             fields, colour, names, t)})
     return out
@@ -86,17 +73,6 @@ def _field_values(kind: str, fields: Sequence[str], names: Mapping[str, str],
     """An effect's fields in words, and the colour a clearing cleared (its pair's)."""
     colour = color_of(fields[0]) if kind == EffectKind.CLEAR and fields else None
     return [field_words(f, names, t) for f in fields], colour
-
-
-def _text_fields(kind: str, text: str, names: Mapping[str, str],
-                 t: Words) -> tuple[list[str], str | None]:
-    """:func:`_field_values` read back from an effect's rules text: only for an effect sent
-    before effects carried their fields (old stored logs, older boards' messages)."""
-    fields = [field_words(f"{m.group(1)}.{m.group(2) or m.group(3)}", names, t)
-              if m.group(1) else field_words("minus", names, t)
-              for m in _ANY_FIELD.finditer(text)]
-    cleared = _CLEARED.search(text) if kind == EffectKind.CLEAR else None
-    return fields, cleared.group(1) if cleared else None
 
 
 def _sentence(kind: str, player: str | None, amount: int, clause: str, fields: list[str],

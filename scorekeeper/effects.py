@@ -125,16 +125,19 @@ class Effect:
         return self.fields[0] if self.fields else None
 
     def to_json(self) -> dict[str, Any]:
-        """``{"kind", "player", "amount", "reason": "R3", "text"}``, and its values another
-        language words it from (:func:`scorekeeper.effect_words.sent_effects_in_words`):
-        ``"fields"`` (ids), ``"who"``, ``"red"``, each only when it says something, so an
-        effect about none of them is the five keys it always was (stored logs read alike)."""
+        """``{"kind", "player", "amount", "reason": "R3", "text", "phrase"}``: the rules' text
+        with side ids (the referee's log), its phrase with the players and fields left open
+        (what a receiver words in names, :func:`scorekeeper.stream_words.sent_effect_words`),
+        and the values another language words it from
+        (:func:`scorekeeper.effect_words.sent_effects_in_words`): ``"fields"`` (ids),
+        ``"who"``, ``"red"``, each only when it says something."""
         out: dict[str, Any] = {
             "kind": str(self.kind),
             "player": self.player,
             "amount": self.amount,
             "reason": self.reason.clause,
             "text": self.text,
+            "phrase": self.phrase,
         }
         if self.fields:
             out["fields"] = list(self.fields)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from scorekeeper import checks
@@ -38,16 +39,27 @@ CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "ha
                    "points_to_win_round", "rounds_to_win_game", "end_round", "shootoff",
                    "reason")
 END_ROUND = ("black", "white", "drawn")
-BIG_STATES: tuple[BigState, ...] = ("hand", "center")
+BIG_STATES: tuple[BigState, ...] = tuple(BigState)
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
+"""The keys a step object may have, one a step (:class:`StepKind`, in this order)."""
 RED_CHOICES = ("advance", "back")
+
+
+class StepKind(StrEnum):
+    """What a step is: the key of its JSON object (``{"shot": ...}``), the same word."""
+
+    SHOT = "shot"
+    SHOOTOFF = "shootoff"
+    CORRECT = "correct"
+    UNDO = "undo"
+    DECIDE = "decide"
 
 
 @dataclass(frozen=True, slots=True)
 class ShotEvent:
     """One shot (R1)."""
 
-    kind: ClassVar[str] = "shot"
+    kind: ClassVar[StepKind] = StepKind.SHOT
     """The key of its step object."""
 
     shot: Shot
@@ -84,7 +96,7 @@ class ShotEvent:
 class ShootOff:
     """The values each score skitt reached in a shoot-off (R14)."""
 
-    kind: ClassVar[str] = "shootoff"
+    kind: ClassVar[StepKind] = StepKind.SHOOTOFF
     """The key of its step object."""
 
     black: int
@@ -110,7 +122,7 @@ class ShootOff:
 class Correction:
     """A referee's correction (R19); ``None`` leaves that part as it is."""
 
-    kind: ClassVar[str] = "correct"
+    kind: ClassVar[StepKind] = StepKind.CORRECT
     """The key of its step object."""
 
     score: FrozenMap[Player, int] | None = None
@@ -185,7 +197,7 @@ class Correction:
 class Undo:
     """Take back the last step not yet taken back (R19)."""
 
-    kind: ClassVar[str] = "undo"
+    kind: ClassVar[StepKind] = StepKind.UNDO
     """The key of its step object."""
 
     def to_json(self) -> dict[str, Any]:
@@ -203,7 +215,7 @@ class Decision:
     """A choice made after a shot and before the next: Hit on Red points changed to
     ``back`` (R4) and/or the blockade lifted with an unblock right (R16)."""
 
-    kind: ClassVar[str] = "decide"
+    kind: ClassVar[StepKind] = StepKind.DECIDE
     """The key of its step object."""
 
     by: Player
@@ -350,7 +362,7 @@ def _big_states(value: Any) -> dict[Player, BigState]:
         if v not in BIG_STATES:
             raise MalformedEventError.at(
                 f"correct.big.{p}", f"expected \"hand\" or \"center\", got {checks.show(v)}")
-        out[player] = v
+        out[player] = BigState(v)
     return out
 
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from scorekeeper.fields import PLAYERS, Player, color_of, side_of
+from scorekeeper.options import BigState
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
 from scorekeeper.state import Phase
@@ -65,18 +67,28 @@ def board_differences(reading: BoardReading, expected: Expectation) -> dict[str,
     return out
 
 
-def big_differences(reading: BoardReading, expected: Expectation) -> dict[str, str]:
+class BigDifference(StrEnum):
+    """How a big skitt's spot disagrees with the match; a string enum, so its JSON is the
+    word it always was."""
+
+    MISSING = "missing"
+    """The match has it on its spot; the spot senses none."""
+    UNEXPECTED = "unexpected"
+    """The match has it in hand; the spot senses one."""
+
+
+def big_differences(reading: BoardReading, expected: Expectation) -> dict[str, BigDifference]:
     """Big-skitt spots that disagree with the match (only spots the board can sense)."""
-    out: dict[str, str] = {}
+    out: dict[str, BigDifference] = {}
     for player in PLAYERS:
         sensed = reading.big.get(player)
         state = expected.big.get(player)
         if sensed is None or state is None:
             continue
-        if state == "center" and not sensed:
-            out[player] = "missing"
-        elif state != "center" and sensed:
-            out[player] = "unexpected"
+        if state == BigState.CENTER and not sensed:
+            out[player] = BigDifference.MISSING
+        elif state != BigState.CENTER and sensed:
+            out[player] = BigDifference.UNEXPECTED
     return out
 
 
@@ -106,7 +118,8 @@ def shot_from_reading(reading: BoardReading, expected: Expectation) -> Shot | No
     if expected.must_place_big:
         return _big_shot(shooter, reading, delta, launched)
     chain = _chain(shooter, reading)
-    knocked = ("loose",) * sum(1 for v in bigs.values() if v == "missing")  # R12: one or both
+    # R12: one or both knocked loose
+    knocked = ("loose",) * sum(1 for v in bigs.values() if v is BigDifference.MISSING)
     return Shot(by=shooter, delta=delta, chain=chain, knocked_big=knocked)
 
 

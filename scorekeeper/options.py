@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 from typing import Any, Literal, get_args
 
@@ -27,8 +28,22 @@ from scorekeeper.fields import (
 )
 from scorekeeper.frozen import FrozenMap, freeze
 
-Variant = Literal["classic", "trio"]
-BigState = Literal["hand", "center"]
+
+class Variant(StrEnum):
+    """Which game is played: classic (R1-R16) or Trio (R17); its JSON is the same word."""
+
+    CLASSIC = "classic"
+    TRIO = "trio"
+
+
+class BigState(StrEnum):
+    """Where a player's big skitt is (R11, R12); its JSON is the same word."""
+
+    HAND = "hand"
+    """In hand: to be shot to the centre."""
+    CENTER = "center"
+    """On its spot in the centre."""
+
 
 ShootingLine = Literal["standard", "semicircle", "beginner"]
 Finger = Literal["usual", "different"]
@@ -50,7 +65,7 @@ SETUP_KEYS = ("first", "big", "board", "blocked", "score", "round_wins", "round"
 class Rules:
     """The options of a game (docs/rules.md; docs/scenarios.md ``rules``)."""
 
-    variant: Variant = "classic"
+    variant: Variant = Variant.CLASSIC
     """``"classic"`` or ``"trio"`` (R17)."""
 
     flipping: bool = False
@@ -71,18 +86,19 @@ class Rules:
     def __post_init__(self) -> None:
         if not isinstance(self.colors, tuple):
             object.__setattr__(self, "colors", tuple(self.colors))
-        if self.variant not in ("classic", "trio"):
+        if self.variant not in tuple(Variant):
             raise MalformedEventError.at(
                 "rules.variant",
                 f"expected \"classic\" or \"trio\", got {checks.show(self.variant)}")
+        object.__setattr__(self, "variant", Variant(self.variant))  # decoded once, here
         checks.boolean(self.flipping, "rules.flipping")
         checks.integer(self.points_to_win_round, "rules.points_to_win_round", 1, 1000)
         checks.integer(self.rounds_to_win_game, "rules.rounds_to_win_game", 1, 1000)
         checks.integer(self.pot, "rules.pot", 1, 10_000)
-        if self.variant == "trio" and self.flipping:
+        if self.variant is Variant.TRIO and self.flipping:
             raise MalformedEventError.at("rules.flipping",
                                          because("Trio has no blockades", rule="R17"))
-        if self.variant == "classic" and self.pot < 2 * self.rounds_to_win_game - 1:
+        if self.variant is Variant.CLASSIC and self.pot < 2 * self.rounds_to_win_game - 1:
             raise MalformedEventError.at(
                 "rules.pot", f"{self.pot} skitts cannot fill the round counters of a game to "
                 f"{self.rounds_to_win_game} round wins (need at least "
@@ -108,7 +124,7 @@ class Rules:
     @property
     def is_trio(self) -> bool:
         """True for the Trio variant (R17)."""
-        return self.variant == "trio"
+        return self.variant is Variant.TRIO
 
     @cached_property
     def fields(self) -> tuple[str, ...]:
@@ -154,7 +170,7 @@ class Rules:
     def to_json(self) -> dict[str, Any]:
         """The full ``rules`` object (every key, so a log says exactly what was played)."""
         return {
-            "variant": self.variant,
+            "variant": str(self.variant),
             "flipping": self.flipping,
             "points_to_win_round": self.points_to_win_round,
             "rounds_to_win_game": self.rounds_to_win_game,
@@ -204,10 +220,11 @@ class Setup:
         if self.big is not None:
             for p, v in self.big.items():
                 checks.player(p, "setup.big", of_key=True)
-                if v not in ("hand", "center"):
+                if v not in tuple(BigState):
                     raise MalformedEventError.at(
                         f"setup.big.{p}", f"expected \"hand\" or \"center\", got {checks.show(v)}"
                     )
+            object.__setattr__(self, "big", freeze({p: BigState(v) for p, v in self.big.items()}))
         for name, n in self.board.items():
             checks.string(name, "setup.board", of_key=True)
             checks.integer(n, f"setup.board.{name}", 0)

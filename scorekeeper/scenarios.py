@@ -31,7 +31,7 @@ from scorekeeper.checks import show
 from scorekeeper.errors import IllegalEventError, MalformedEventError
 from scorekeeper.events import STEP_KEYS
 from scorekeeper.match import Match
-from scorekeeper.options import Handicap, Rules, Setup
+from scorekeeper.options import BigState, Handicap, Rules, Setup
 from scorekeeper.state import Phase, State
 from scorekeeper.words import ENGLISH, Words
 
@@ -114,7 +114,7 @@ def _check_expect(obj: Any, rules: Rules, where: str = "") -> None:
     if "big" in exp:
         for p, v in checks.mapping(exp["big"], f"{where}expect.big").items():
             checks.player(p, f"{where}expect.big", of_key=True)
-            if v not in ("hand", "center", None):
+            if v is not None and v not in tuple(BigState):
                 raise MalformedEventError(f"{where}expect.big.{p}: expected \"hand\", "
                                           f"\"center\" or null, got {checks.show(v)}")
 

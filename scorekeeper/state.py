@@ -138,7 +138,7 @@ class State:
     @property
     def must_place_big(self) -> bool:
         """True when the player due must shoot their big skitt (R11, R12)."""
-        return self.turn is not None and self.big[self.turn] == "hand"
+        return self.turn is not None and self.big[self.turn] == BigState.HAND
 
     def opposite_blocked(self, player: Player) -> bool:
         """True when all three fields ``player`` shoots at are blocked (R16: they lose)."""
@@ -260,7 +260,7 @@ def initial_state(rules: Rules = Rules(), setup: Setup = Setup()) -> State:  # n
                           n=setup.round)
         round_no = 1
     else:
-        big = {"black": "hand", "white": "hand"}
+        big = {"black": BigState.HAND, "white": BigState.HAND}
         big.update(setup.big or {})
         least = 1 + sum(wins.values())
         round_no = least if setup.round is None else setup.round

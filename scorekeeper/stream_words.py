@@ -13,9 +13,10 @@ from typing import Any
 
 from scorekeeper.effect_words import sent_effects_in_words
 from scorekeeper.effects import EffectKind
-from scorekeeper.events import Correction, Event, ShotEvent
+from scorekeeper.events import Correction, Event, ShotEvent, StepKind
+from scorekeeper.legacy_effects import upgraded_all
 from scorekeeper.rules.corrections import correction_phrase
-from scorekeeper.words import ENGLISH, Words, in_names, name_of, phrase_words
+from scorekeeper.words import ENGLISH, Words, name_of, phrase_words
 
 SEPARATOR = " · "
 
@@ -31,7 +32,7 @@ def one_line(step: str | None, said: Sequence[str], *, kind: str | None,
     """
     if not step:
         return ""
-    if kind == "undo":
+    if kind == StepKind.UNDO:
         return t.gettext("The last step was taken back")
     who = step
     if who.startswith("the "):  # never a name: "de Vries" stays as written
@@ -42,7 +43,7 @@ def one_line(step: str | None, said: Sequence[str], *, kind: str | None,
     if said:
         return f"{who}: {SEPARATOR.join(said)}"
     nothing = t.gettext("no points, no penalty")  # (outside the f-string: extracted)
-    return f"{who}: {nothing}" if kind == "shot" else who
+    return f"{who}: {nothing}" if kind == StepKind.SHOT else who
 
 
 def last_shot_line(
@@ -67,13 +68,13 @@ def last_shot_line(
 
 def sent_effect_words(step: Event | None, effects: Sequence[Mapping[str, Any]],
                       names: Mapping[str, str]) -> list[str]:
-    """Effects as a board sent them, in names: each rules text with its side ids put into
-    names, but a correction's own effect made again from its step, whose reason is a
-    person's words (shown as typed)."""
+    """Effects as a board sent them, in names: each from its phrase (an earlier version's
+    effect gets its phrase first, :mod:`scorekeeper.legacy_effects`), but a correction's own
+    effect made again from its step, whose reason is a person's words (shown as typed)."""
     out = []
-    for e in effects:
+    for e in upgraded_all(effects):
         if e.get("kind") == EffectKind.CORRECTION and isinstance(step, Correction):
             out.append(phrase_words(correction_phrase(step), names))
         else:
-            out.append(in_names(str(e.get("text", "")), names))
+            out.append(phrase_words(str(e["phrase"]), names))
     return out

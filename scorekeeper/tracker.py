@@ -43,11 +43,19 @@ from scorekeeper.expectation import (
     board_differences,
     shot_from_reading,
 )
+from scorekeeper.options import BigState
+from scorekeeper.phrases import literal, slot
 from scorekeeper.reading import BoardReading
 from scorekeeper.restore import Override, split_restore
 from scorekeeper.saturation import Question, QuestionError, full_fields, question_for
 from scorekeeper.shot import Shot
-from scorekeeper.tracker_status import Mode, TrackerStatus, describe_differences
+from scorekeeper.tracker_status import (
+    Mode,
+    PauseReason,
+    TrackerStatus,
+    describe_differences,
+    field_place,
+)
 
 
 class Tracker:
@@ -60,8 +68,8 @@ class Tracker:
     """
 
     def __init__(self) -> None:
-        self._mode: Mode = "review"
-        self._paused_by: set[str] = set()
+        self._mode: Mode = Mode.REVIEW
+        self._paused_by: set[PauseReason] = set()
         self._reading: BoardReading | None = None
         self._expected: Expectation | None = None
         self._note_text = ""
@@ -85,7 +93,8 @@ class Tracker:
 
     @property
     def _note(self) -> str:
-        """Why the referee must look, in the rules' English; a new note ends a refusal's."""
+        """Why the referee must look, in the rules' English, as a phrase (players and fields
+        left open, :mod:`scorekeeper.phrases`); a new note ends a refusal's."""
         return self._note_text
 
     @_note.setter
@@ -102,10 +111,10 @@ class Tracker:
         self._expected = expected
         if self._paused_by:
             return None
-        if self._mode == "question":
+        if self._mode == Mode.QUESTION:
             return None  # the referee's count comes first; the board is read again after
         seen, judged = self._judged(reading, expected)
-        if self._mode == "ready":
+        if self._mode == Mode.READY:
             shot = shot_from_reading(seen, judged)
             if shot is None:
                 return None
@@ -113,7 +122,7 @@ class Tracker:
             return self._propose(shot, seen, judged)
         if agrees(seen, judged):
             self._ready()
-        elif self._mode == "restore" or (self._mode == "review" and self._base is not None):
+        elif self._mode == Mode.RESTORE or (self._mode == Mode.REVIEW and self._base is not None):
             # (a review that a change during a restore started follows the board: once that
             # change is gone again, it is the restore again)
             self._restore_step(seen, judged)
@@ -139,7 +148,7 @@ class Tracker:
         return self._override.adjust(reading, expected)
 
     def _ready(self) -> None:
-        self._mode = "ready"
+        self._mode = Mode.READY
         self._note = ""
         self._base = None
         self._suspect = None
@@ -147,7 +156,7 @@ class Tracker:
 
     def _restore_from(self, seen: BoardReading, judged: Expectation) -> None:
         """Start (or start again) a restore from this reading: all of it is to put back."""
-        self._mode = "restore"
+        self._mode = Mode.RESTORE
         self._suspect = None
         self._base = (board_differences(seen, judged), big_differences(seen, judged),
                       seen.bridges)
@@ -165,7 +174,7 @@ class Tracker:
         new_bridges = seen.bridges - bridges_before
         if not away and not new_bigs and not new_bridges:
             self._base = (left, bigs, seen.bridges & bridges_before)
-            self._mode, self._note, self._suspect = "restore", "", None
+            self._mode, self._note, self._suspect = Mode.RESTORE, "", None
             return
         # The part that is not the restore, as if the rest had been put back.
         counts_now = {n: int(judged.board.get(n, 0)) + away.get(n, 0)
@@ -173,14 +182,14 @@ class Tracker:
         big_now = dict(seen.big)
         for player in bigs:
             if player not in new_bigs:
-                big_now[player] = judged.big.get(player) == "center"
+                big_now[player] = judged.big.get(player) == BigState.CENTER
         alone = replace(seen, counts=counts_now, big=big_now, bridges=new_bridges)
         shot = shot_from_reading(alone, judged)
-        self._mode = "review"
+        self._mode = Mode.REVIEW
         self._suspect = None if shot is None else ShotEvent(shot)
         who = judged.turn if shot is not None else None
         self._note = (
-            f"the board changed during a restore; this looks like {who}'s shot: score it, "
+            f"the board changed during a restore; this looks like {slot(who)}'s shot: score it, "
             "or put the board back" if who else "the board changed during a restore"
         )
 
@@ -196,12 +205,12 @@ class Tracker:
         if self._question is not None:
             # The match changed before the referee answered: the asked shot is void.
             self._question = None
-            self._mode = "review"
+            self._mode = Mode.REVIEW
             self._note = "the match changed before the referee said what the shot added"
         if self._paused_by:
             return
         if self._reading is None:
-            self._mode = "review"
+            self._mode = Mode.REVIEW
             return
         if after_shot and asked_on is not None and _moved(asked_on, self._reading):
             self._changed_while_asked(asked_on, expected)
@@ -209,7 +218,7 @@ class Tracker:
         seen, judged = self._judged(self._reading, expected)
         if agrees(seen, judged):
             self._ready()
-        elif after_shot or self._mode in ("ready", "restore"):
+        elif after_shot or self._mode in (Mode.READY, Mode.RESTORE):
             self._restore_from(seen, judged)
 
     def _changed_while_asked(self, asked_on: BoardReading, expected: Expectation) -> None:
@@ -222,11 +231,11 @@ class Tracker:
         if agrees(before, judged):
             seen, judged = self._judged(latest, expected)
             shot = shot_from_reading(seen, judged)
-            self._mode, self._base = "review", None
+            self._mode, self._base = Mode.REVIEW, None
             self._suspect = None if shot is None else ShotEvent(shot)
             who = judged.turn if shot is not None else None
             self._note = (
-                f"the board changed while the referee was asked; this looks like {who}'s "
+                f"the board changed while the referee was asked; this looks like {slot(who)}'s "
                 "shot: score it, or put the board back" if who else
                 "the board changed while the referee was asked")
             return
@@ -235,25 +244,26 @@ class Tracker:
 
     def ask(self, reading: BoardReading, expected: Expectation, note: str) -> None:
         """The table asks the referee about ``reading`` (``note``: why, in the rules'
-        English): nothing scores until the referee decides or the match changes."""
+        English, as a phrase: ``{black}'s skitt landed ...``): nothing scores until the
+        referee decides or the match changes."""
         self._reading, self._expected = reading, expected
-        self._mode, self._base, self._suspect, self._question = "review", None, None, None
+        self._mode, self._base, self._suspect, self._question = Mode.REVIEW, None, None, None
         self._note = note
 
     def refused(self, message: str, why: Why | None = None) -> None:
         """The rules refused the proposed shot: the referee must look at the board.
         ``why``: the refusal as data (``IllegalEventError.why``), for words in names."""
-        self._mode, self._base, self._suspect = "review", None, None
+        self._mode, self._base, self._suspect = Mode.REVIEW, None, None
         self._question, self._asked_on = None, None
-        self._note = f"the rules refused the sensed shot: {message}"
+        self._note = f"the rules refused the sensed shot: {literal(message)}"
         self._refusal = why
 
     def not_recorded(self, message: str) -> None:
         """A sensed shot could not be written to the match log: it is not scored, and the
         referee accepts the board again once the log can be written."""
-        self._mode, self._base, self._suspect = "review", None, None
+        self._mode, self._base, self._suspect = Mode.REVIEW, None, None
         self._question, self._asked_on = None, None
-        self._note = f"the sensed shot was not recorded ({message})"
+        self._note = f"the sensed shot was not recorded ({literal(message)})"
 
     def mark_no_change(self, expected: Expectation) -> ShotEvent | None:
         """A launch spot, a button or the tablet says: the player due shot and nothing changed."""
@@ -304,7 +314,7 @@ class Tracker:
             return ShotEvent(shot)
         self._question = question
         self._asked_on = reading
-        self._mode = "question"
+        self._mode = Mode.QUESTION
         return None
 
     def restore_board(self) -> None:
@@ -314,7 +324,7 @@ class Tracker:
         if self._reading is not None and self._expected is not None:
             self._restore_from(*self._judged(self._reading, self._expected))
         else:
-            self._mode, self._base, self._suspect = "restore", None, None
+            self._mode, self._base, self._suspect = Mode.RESTORE, None, None
 
     def board_as_expected(self) -> None:
         """The referee says the board lies as the match expects, whatever the sensors show
@@ -326,7 +336,7 @@ class Tracker:
             raise ValueError("sensing is paused: resume it first")
         if reading is None or expected is None:
             raise ValueError("the board is not at rest yet: wait a moment and try again")
-        if agrees(reading, expected) or (self._mode == "ready" and self._override is not None):
+        if agrees(reading, expected) or (self._mode == Mode.READY and self._override is not None):
             raise ValueError("the board already agrees with the match: nothing to set")
         self._override = Override(
             counts=board_differences(reading, expected),
@@ -351,11 +361,11 @@ class Tracker:
                 "or tell the match the board is as it expects")
         return {name: reading.count(name) for name in board_differences(reading, expected)}
 
-    def pause(self, why: str = "referee") -> None:
-        """Stop taking readings (``why``: ``referee`` or ``link``); several reasons may hold."""
+    def pause(self, why: PauseReason = PauseReason.REFEREE) -> None:
+        """Stop taking readings; several reasons may hold."""
         self._paused_by.add(why)
 
-    def resume(self, why: str = "referee") -> None:
+    def resume(self, why: PauseReason = PauseReason.REFEREE) -> None:
         """Take readings again; the board is judged afresh before anything scores.
 
         The last reading was taken before the gap (a pause, a lost link, bus errors): the
@@ -369,7 +379,7 @@ class Tracker:
             if self._reading is not None:
                 self._note = "sensing resumed: checking the board"
                 self._after_gap = True
-            self._mode, self._base, self._suspect = "review", None, None
+            self._mode, self._base, self._suspect = Mode.REVIEW, None, None
             self._reading = None
             self._question, self._asked_on = None, None
 
@@ -377,7 +387,7 @@ class Tracker:
 
     @property
     def mode(self) -> Mode:
-        return "paused" if self._paused_by else self._mode
+        return Mode.PAUSED if self._paused_by else self._mode
 
     @property
     def question(self) -> Question | None:
@@ -396,7 +406,7 @@ class Tracker:
         bridges = tuple(sorted(reading.bridges)) if reading and expected else ()
         return TrackerStatus(
             mode=self.mode,
-            message=self._message(expected, diffs, bigs, bridges),
+            phrase=self._phrase(expected, diffs, bigs, bridges),
             expected=board,
             differences=diffs,
             big_differences=bigs,
@@ -408,33 +418,32 @@ class Tracker:
             bridges=bridges,
         )
 
-    def _message(
+    def _phrase(
         self, expected: Expectation | None, diffs: Mapping[str, int], bigs: Mapping[str, str],
         bridges: tuple[tuple[str, str], ...],
     ) -> str:
         mode = self.mode
-        if mode == "paused":
-            if "link" in self._paused_by:
+        if mode == Mode.PAUSED:
+            if PauseReason.LINK in self._paused_by:
                 return "sensor link down: play paused"
             return "sensing paused by the referee"
         if expected is None or self._reading is None:
             if self._note:
                 return f"{self._note}; waiting for the board to come to rest"
             return "waiting for the board to come to rest"
-        if mode == "ready":
+        if mode == Mode.READY:
             if expected.turn is None:
                 return "board ready"
             if expected.must_place_big:
-                return f"{expected.turn} to place the big skitt"
-            return f"board ready: {expected.turn} to shoot"
-        if mode == "question" and self._question is not None:
+                return f"{slot(expected.turn)} to place the big skitt"
+            return f"board ready: {slot(expected.turn)} to shoot"
+        if mode == Mode.QUESTION and self._question is not None:
             asked = self._question.open
-            name = asked.field if asked is not None else "minus"
-            where = "the minus field" if name == "minus" else name
+            where = field_place(asked.field if asked is not None else "minus")
             return (f"{where} is as full as its sensors can count: referee to say how many "
-                    f"skitts {self._question.shot.by}'s shot added there")
+                    f"skitts {slot(self._question.shot.by)}'s shot added there")
         what = describe_differences(diffs, bigs, bridges)
-        if mode == "restore":
+        if mode == Mode.RESTORE:
             return f"restore the board: {what}"
         lead = self._note or "the board differs from the match"
         return f"{lead}; referee to decide ({what})" if what else lead

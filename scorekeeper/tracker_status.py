@@ -1,19 +1,42 @@
-"""What the tracker tells people: its mode and the board's differences in plain words.
+"""What the tracker tells people: its mode and the board's differences, as a phrase.
 
 :meth:`scorekeeper.tracker.Tracker.status` fills a :class:`TrackerStatus` for the scoreboard,
-the tablet and the referee; the words for what must change on the board are made here once.
+the tablet and the referee. Its sentence is a phrase (:mod:`scorekeeper.phrases`) with the
+players and fields left open: filled with side ids it is the referee's log text
+(:attr:`TrackerStatus.message`), filled with names it is what a page says
+(:func:`scorekeeper.words.board_words`), so nothing reads the sentence back to name anyone.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Any
 
 from scorekeeper.errors import Why
+from scorekeeper.expectation import BigDifference
+from scorekeeper.phrases import field_slot, plain, slot
 from scorekeeper.saturation import Question
 
-Mode = Literal["ready", "restore", "review", "question", "paused"]
+
+class Mode(StrEnum):
+    """What the tracker is waiting for (module :mod:`scorekeeper.tracker` tells each); a
+    string enum, so its JSON is the word it always was."""
+
+    READY = "ready"
+    RESTORE = "restore"
+    REVIEW = "review"
+    QUESTION = "question"
+    PAUSED = "paused"
+
+
+class PauseReason(StrEnum):
+    """Why sensing is paused (both may hold at once)."""
+
+    REFEREE = "referee"
+    LINK = "link"
+    """The sensor link is down."""
 
 
 @dataclass(frozen=True)
@@ -21,13 +44,15 @@ class TrackerStatus:
     """What the tracker is waiting for, in plain words for the scoreboard."""
 
     mode: Mode
-    message: str
+    phrase: str
+    """What the board needs, with its players and fields left open (``{white}``,
+    ``{white.red}``) and a person's or a device's words in it as given."""
     expected: Mapping[str, int]
     """The board the match expects (what a restore must reach)."""
     differences: Mapping[str, int]
     """Per field: sensed minus expected, for fields that differ (empty when they agree)."""
-    big_differences: Mapping[str, str] = field(default_factory=dict)
-    """Per player, when a big skitt's spot disagrees: ``"missing"`` or ``"unexpected"``."""
+    big_differences: Mapping[str, BigDifference] = field(default_factory=dict)
+    """Per player, when a big skitt's spot disagrees with the match."""
     overridden: Mapping[str, int] = field(default_factory=dict)
     """Per field: how far the sensors read from the match where the referee said the board
     is as the match expects (sensed minus expected then)."""
@@ -44,10 +69,16 @@ class TrackerStatus:
     """Bridges a skitt lies on that the match does not expect (a chain's skitt the rules
     took back to the pot, R15), each as the two fields it joins: a restore clears them."""
 
+    @property
+    def message(self) -> str:
+        """The sentence with side and field ids: the referee's log text."""
+        return plain(self.phrase)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "mode": self.mode,
             "message": self.message,
+            "phrase": self.phrase,
             "expected": dict(self.expected),
             "differences": dict(self.differences),
             "big_differences": dict(self.big_differences),
@@ -63,18 +94,26 @@ class TrackerStatus:
 def describe_differences(
     diffs: Mapping[str, int], bigs: Mapping[str, str], bridges: Iterable[tuple[str, str]],
 ) -> str:
-    """Plain words for what must change on the board, e.g. "take 2 off white.blue"."""
+    """What must change on the board as a phrase, e.g. ``take 2 skitts off {white.blue}``."""
     parts: list[str] = []
     for name, diff in diffs.items():
         n = abs(diff)
         skitts = "skitt" if n == 1 else "skitts"
-        parts.append(f"take {n} {skitts} off {name}" if diff > 0 else f"add {n} {skitts} to {name}")
+        where = field_place(name)
+        parts.append(f"take {n} {skitts} off {where}" if diff > 0 else
+                     f"add {n} {skitts} to {where}")
     for player, what in bigs.items():
         parts.append(
-            f"put {player}'s big skitt back on its spot"
-            if what == "missing"
-            else f"take {player}'s big skitt off its spot"
+            f"put {slot(player)}'s big skitt back on its spot"
+            if what == BigDifference.MISSING
+            else f"take {slot(player)}'s big skitt off its spot"
         )
     for a, b in sorted(bridges):
-        parts.append(f"take the skitt off the bridge between {a} and {b}")
+        parts.append(f"take the skitt off the bridge between {field_place(a)} and {field_place(b)}")
     return ", ".join(parts)
+
+
+def field_place(name: str) -> str:
+    """A field in a phrase: ``{white.red}`` (``Bo's red``), or ``the minus field``, which
+    belongs to no side."""
+    return field_slot(name) if "." in name else f"the {name} field"

@@ -11,15 +11,17 @@ API's refusal messages both use it, so a page never translates by itself.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import Field, Fields, Player, Why
 from scorekeeper.events import Correction, Event
+from scorekeeper.expectation import BigDifference
+from scorekeeper.options import Variant
 from scorekeeper.phrases import fill
 from scorekeeper.state import Phase
+from scorekeeper.tracker_status import Mode
 
 PLAYERS = ("black", "white")
 
@@ -49,10 +51,6 @@ class _English:
 
 
 ENGLISH: Words = _English()
-
-_FIELD = re.compile(r"\b(black|white)\.([a-z]+)\b")
-_PLAYER = re.compile(r"\b(black|white)\b")
-
 
 SEATS = {"black": "First player", "white": "Second player"}  # English; name_of(t=) translates
 """A side in words where no name is known, in the order pairings and the new-match form list
@@ -117,15 +115,6 @@ def phrase_words(phrase: str, names: Mapping[str, str], t: Words = ENGLISH) -> s
     return fill(phrase, lambda p: name_of(p, names, t), lambda f: field_words(f, names, t))
 
 
-def in_names(text: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
-    """An engine message that is not a phrase (a refusal, the tracker's words about the board)
-    with its field ids and player ids replaced by the players' names. Never for an effect or
-    a step: those are phrases (:func:`phrase_words`), which may hold a person's words."""
-    text = _FIELD.sub(lambda m: field_words(m.group(0), names, t), text)
-    text = text.replace("the minus field field", "the minus field")
-    return _PLAYER.sub(lambda m: name_of(m.group(1), names, t), text)
-
-
 def restore_instruction(
     differences: Mapping[str, int], big_differences: Mapping[str, str], names: Mapping[str, str],
     *, blockades: Sequence[str] = (), bridges: Iterable[Sequence[str]] = (),
@@ -159,7 +148,7 @@ def restore_instruction(
         who = name_of(player, names, t)
         parts.append(
             t.gettext("put {who}'s big skitt back on its spot").format(who=who)
-            if what == "missing"
+            if what == BigDifference.MISSING
             else t.gettext("take {who}'s big skitt off its spot").format(who=who)
         )
     for first, second in sorted((str(a), str(b)) for a, b in bridges):
@@ -252,7 +241,7 @@ def moment(
     if state.get("phase") == Phase.GAME_OVER:
         winner = state.get("winner")
         loser = next((p for p in PLAYERS if p != winner), None)
-        if (state.get("rules") or {}).get("variant") == "trio":
+        if (state.get("rules") or {}).get("variant") == Variant.TRIO:
             mine, theirs = int(score.get(winner, 0)), int(score.get(loser, 0))
             detail = t.ngettext("{mine} point to {theirs}", "{mine} points to {theirs}", mine)
         else:
@@ -389,29 +378,29 @@ def board_status(
     """What the board needs, for the referee, made from the tracker's mode and differences
     (the words of a language other than the rules'; :func:`board_words` words the tracker's
     own sentence)."""
-    mode = tracker.get("mode")
+    mode = Mode(tracker["mode"]) if tracker.get("mode") in tuple(Mode) else None
     turn = state.get("turn")
     differences = tracker.get("differences") or {}
     bigs = tracker.get("big_differences") or {}
     bridges = tracker.get("bridges") or ()
-    if mode == "paused":
+    if mode is Mode.PAUSED:
         return t.gettext("Sensing is paused")
-    if mode == "ready":
+    if mode is Mode.READY:
         if not turn:
             return t.gettext("Board ready")
         who = name_of(turn, names, t)
         if state.get("must_place_big"):
             return t.gettext("{who} to place the big skitt").format(who=who)
         return t.gettext("Board ready: {who} to shoot").format(who=who)
-    if mode == "question":
+    if mode is Mode.QUESTION:
         asked = question_words(tracker.get("question"), names, t)
         if asked:
             return str(asked["alert"])
-    if mode == "restore" and (differences or bigs or bridges):
+    if mode is Mode.RESTORE and (differences or bigs or bridges):
         return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
-    if mode == "review" and tracker.get("refusal"):
+    if mode is Mode.REVIEW and tracker.get("refusal"):
         return refused_shot_words(tracker, names, t)
-    if mode == "review" and tracker.get("settled", True):
+    if mode is Mode.REVIEW and tracker.get("settled", True):
         return t.gettext("The board differs from the match: the referee decides")
     return t.gettext("Waiting for the board to come to rest")
 
@@ -439,10 +428,10 @@ def refused_shot_words(
 
 
 def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH) -> str:
-    """What the board needs in the rules' language: the tracker's own sentence in names (it
-    tells why the referee must look), but a refused shot is said from the refusal's data
-    (:func:`refused_shot_words`) and a restore from what differs
-    (:func:`restore_instruction`), never read back out of the sentence."""
+    """What the board needs in the rules' language: the tracker's own sentence, its phrase
+    filled with names (it tells why the referee must look), but a refused shot is said from
+    the refusal's data (:func:`refused_shot_words`) and a restore from what differs
+    (:func:`restore_instruction`)."""
     if tracker.get("refusal"):
         return refused_shot_words(tracker, names, t)
     differences = tracker.get("differences") or {}
@@ -450,5 +439,5 @@ def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words =
     bridges = tracker.get("bridges") or ()
     if tracker.get("mode") == "restore" and (differences or bigs or bridges):
         return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
-    text = in_names(str(tracker.get("message", "")), names, t)
+    text = phrase_words(str(tracker.get("phrase", "")), names, t)
     return text[:1].upper() + text[1:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from scorekeeper.effects import EffectKind, Reason, where
 from scorekeeper.fields import color_of, field
+from scorekeeper.options import BigState
 from scorekeeper.phrases import slot
 from scorekeeper.rules.scoring import gift_skitt
 from scorekeeper.rules.tally import Tally
@@ -27,7 +28,7 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
     who = slot(s)
     gifts: list[Gift] = []
     if shot.big == "placed":
-        t.big[s] = "center"
+        t.big[s] = BigState.CENTER
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt is placed in the centre")
     elif shot.big == "missed":
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt missed: still in hand, "
@@ -47,8 +48,8 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
         # re-places (the shooter's own already in hand, or both knocked loose) goes back in
         # the centre by hand and nobody else's state changes.
         by_hand = len(knocked)
-        if t.big[s] == "center":
-            t.big[s] = "hand"
+        if t.big[s] == BigState.CENTER:
+            t.big[s] = BigState.HAND
             by_hand -= 1
             t.note(EffectKind.BIG, s, Reason.DISLODGED_BIG,
                    f"a big skitt was knocked loose: {who} must re-place a big skitt next turn")

@@ -18,6 +18,7 @@ from scorekeeper.errors import (
     because,
 )
 from scorekeeper.fields import MINUS
+from scorekeeper.options import BigState
 from scorekeeper.shot import Shot
 from scorekeeper.state import State
 
@@ -89,7 +90,7 @@ def check_big_skitt(state: State, shot: Shot) -> None:
     """R11, R12: a player with the big skitt in hand must shoot it, and only then."""
     if state.rules.is_trio:
         return
-    holds = state.big[shot.by] == "hand"
+    holds = state.big[shot.by] == BigState.HAND
     if shot.big is None:
         if holds:
             raise refuse(state, "shot.big", "{who} must shoot the big skitt first: it is in "
@@ -122,7 +123,7 @@ def check_knocked_big(state: State, shot: Shot) -> None:
         if landing not in ("loose", "off") and landing not in state.rules.color_fields:
             raise refuse(state, "shot.knocked_big", "expected \"loose\", \"off\" or a colour "
                          "field, got {got}", malformed=True, got=show(landing))
-    in_centre = sum(1 for v in state.big.values() if v == "center")
+    in_centre = sum(1 for v in state.big.values() if v == BigState.CENTER)
     if in_centre == 0:
         raise refuse(state, "shot.knocked_big", "no big skitt is in the centre to knock loose",
                      rule="R12")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
+from enum import Enum
 from typing import NamedTuple
 
 from scorekeeper.effects import EffectKind, Reason, where
@@ -131,12 +132,24 @@ class _Run:
         self.right: PendingUnblock | None = None
 
 
+class _StepKind(Enum):
+    """What one of R10's steps does."""
+
+    POINTS = "points"
+    CLEARING = "clearing"
+    UNBLOCK = "unblock"
+    """A blockade lifted now."""
+    OFFER = "offer"
+    """The right to lift a blockade, left for later."""
+    PENALTIES = "penalties"
+    OWN_GOALS = "own_goals"
+    GIFT = "gift"
+
+
 class _Step(NamedTuple):
     """One effect of R10's list that may be moved: its kind, its words, and what it does."""
 
-    kind: str
-    """``points``, ``clearing``, ``unblock`` (a blockade lifted now), ``offer`` (the right
-    left for later), ``penalties``, ``own_goals`` or ``gift``."""
+    kind: _StepKind
     words: str
     """The step as a phrase, for the log when the order taken is not the default."""
     run: Callable[[_Run], None]
@@ -156,7 +169,7 @@ def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockades:
         def points(r: _Run) -> None:
             shooter_points(r.t, delta, unblocked, shot.red)
             chain_points(r.t, chain_scoring, shot.red)
-        steps.append(_Step("points", f"{slot(s)}'s points", points))
+        steps.append(_Step(_StepKind.POINTS, f"{slot(s)}'s points", points))
     cleared = colours_to_clear(t, delta, unblocked, chain_clears)
     if cleared or loose_blockades:
         def clear(r: _Run) -> None:
@@ -166,7 +179,7 @@ def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockades:
         words = (f"clearing {', '.join(sorted(cleared))}" if cleared
                  else "the loose blockades" if len(loose_blockades) > 1
                  else "the loose blockade")
-        steps.append(_Step("clearing", words, clear))
+        steps.append(_Step(_StepKind.CLEARING, words, clear))
     if state.rules.flipping:
         # The unblock right: any hit on an unblocked opposite field, that is a net increase
         # (one this shot clears too: a hit is a hit), a chain point, or a chain field the
@@ -176,21 +189,21 @@ def _classic_steps(t: Tally, shot: Shot, gifts: list[big.Gift], loose_blockades:
 
         def right(r: _Run) -> None:
             r.right = flipping.use_unblock_right(r.t, shot, earned, r.newly_blocked)
-        steps.append(_Step("unblock" if shot.unblock is not None else "offer",
+        steps.append(_Step(_StepKind.UNBLOCK if shot.unblock is not None else _StepKind.OFFER,
                            "the unblock right", right))
     if shot.delta.get(MINUS, 0) > 0 or shot.off_board or hit_blocked or big.off_board(shot):
-        steps.append(_Step("penalties", "penalties",
+        steps.append(_Step(_StepKind.PENALTIES, "penalties",
                            lambda r: penalties(r.t, shot, hit_blocked)))
     if any(delta.get(n, 0) > 0 for n in state.rules.home(s)):
-        steps.append(_Step("own_goals", "own goals", lambda r: own_goals(
+        steps.append(_Step(_StepKind.OWN_GOALS, "own goals", lambda r: own_goals(
             r.t, delta, unblocked, cleared, shot.opponent_red)))
     for gift in gifts:
-        steps.append(_Step("gift", f"the gift skitt on {where(gift[0])}",
+        steps.append(_Step(_StepKind.GIFT, f"the gift skitt on {where(gift[0])}",
                            lambda r, g=gift: big.give_gifts(r.t, [g], shot.opponent_red)))
     return steps
 
 
-POT_STEPS = frozenset({"clearing", "unblock", "gift"})
+POT_STEPS = frozenset({_StepKind.CLEARING, _StepKind.UNBLOCK, _StepKind.GIFT})
 """The steps whose place changes what the pot can supply: a clearing and a lifted blockade
 put skitts back, a gift takes one. Only they trade places; the shooter's points, the
 penalties and the own goals keep theirs (their order among themselves is R10's default)."""
@@ -205,8 +218,8 @@ def _orders(steps: list[_Step]) -> Iterator[tuple[_Step, ...]]:
     seen: set[tuple[str, ...]] = set()
     for moved in itertools.permutations([steps[i] for i in slots]):
         kinds = [step.kind for step in moved]
-        if "unblock" in kinds and "clearing" in kinds and \
-                kinds.index("unblock") < kinds.index("clearing"):
+        if _StepKind.UNBLOCK in kinds and _StepKind.CLEARING in kinds and \
+                kinds.index(_StepKind.UNBLOCK) < kinds.index(_StepKind.CLEARING):
             continue
         key = tuple(step.words for step in moved)
         if key in seen:
@@ -223,8 +236,8 @@ def _pot_can_run_short(t: Tally, steps: list[_Step]) -> bool:
     the pot. When the pot holds enough for all of them whatever comes first, the default
     order is already the best: a gift before the clearing of its field would only score for
     the opponent first."""
-    gifts = sum(step.kind == "gift" for step in steps)
-    clears = any(step.kind == "clearing" for step in steps)
+    gifts = sum(step.kind is _StepKind.GIFT for step in steps)
+    clears = any(step.kind is _StepKind.CLEARING for step in steps)
     blocks = 2 * len(t.rules.colors) if clears and t.rules.flipping else 0  # at most
     return gifts > 0 and t.pot < gifts + blocks
 

@@ -15,6 +15,7 @@ from scorekeeper.effects import Effect, EffectKind, Reason
 from scorekeeper.events import ShootOff
 from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.frozen import FrozenMap
+from scorekeeper.options import BigState
 from scorekeeper.phrases import slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.tally import Tally, Transition
@@ -32,7 +33,8 @@ SHOOTOFF_TARGET = 5
 """R14 (R20): the track's space 5, whatever ``points_to_win_round`` is."""
 
 _ZERO_SCORE: FrozenMap[Player, int] = FrozenMap({"black": 0, "white": 0})
-_BIG_IN_HAND: FrozenMap[Player, str | None] = FrozenMap({"black": "hand", "white": "hand"})
+_BIG_IN_HAND: FrozenMap[Player, str | None] = FrozenMap({"black": BigState.HAND,
+                                                          "white": BigState.HAND})
 
 
 def pending_red(t: Tally) -> tuple[PendingRed, ...]:

@@ -4,10 +4,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 EXPORT_FORMAT = 1
 """``format`` of an export's header line (:meth:`StoredMatch.header`)."""
+
+
+class StepSource(StrEnum):
+    """Who made a step, as the log stores it (the same word): the sensors, or a person at
+    the table. A stored log may hold others (``button``, ``hub``), kept as written."""
+
+    SENSOR = "sensor"
+    MANUAL = "manual"
+    """Entered by a person (the tablet, the referee)."""
 
 
 @dataclass(frozen=True)

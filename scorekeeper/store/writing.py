@@ -14,6 +14,7 @@ from typing import Any
 
 from scorekeeper.store.logfile import LogFile, dump_json, unwritable
 from scorekeeper.store.schema import row_sum
+from scorekeeper.store.values import StepSource
 
 WRITE_FAILURES = (sqlite3.Error, OSError)
 """Whatever a write can raise from SQLite or the file system: each becomes
@@ -62,7 +63,7 @@ class LogWriting(LogFile):
         self.write_problem = None
 
     def append(
-        self, match_id: int, event: Any, *, at: float, source: str = "manual",
+        self, match_id: int, event: Any, *, at: float, source: str = StepSource.MANUAL,
         timeline: Mapping[str, Any] | None = None,
     ) -> int:
         """Append ``event`` (an event value or its step object) and return its ``seq``.
@@ -75,7 +76,7 @@ class LogWriting(LogFile):
                                 timelines=[timeline])[0]
 
     def append_many(
-        self, match_id: int, events: Iterable[Any], *, at: float, source: str = "manual",
+        self, match_id: int, events: Iterable[Any], *, at: float, source: str = StepSource.MANUAL,
         timelines: Sequence[Mapping[str, Any] | None] | None = None,
     ) -> list[int]:
         """Append several steps in ONE transaction (an amend's undo and its new shot): all

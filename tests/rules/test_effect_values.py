@@ -64,6 +64,7 @@ def test_a_red_point_keeps_its_field_and_its_hit_on_red_choice() -> None:
     assert json.loads(json.dumps(point.to_json())) == {
         "kind": "point", "player": "black", "amount": 1, "reason": "R3",
         "text": "black +1: third skitt on white's red field (Hit on Red: advance)",
+        "phrase": "{black} +1: third skitt on {white}'s red field (Hit on Red: advance)",
         "fields": ["white.red"], "red": "advance"}
 
 

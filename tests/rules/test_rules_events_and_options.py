@@ -179,9 +179,10 @@ def test_every_reason_cites_its_clause():
 
 def test_effect_to_json():
     effect = Effect(EffectKind.BACK, "white", -1, Reason.HIT_ON_RED,
-                    "white \u22121 (back): Hit on Red")
+                    "{white} \u22121 (back): Hit on Red")
     assert effect.to_json() == {"kind": "back", "player": "white", "amount": -1,
-                                "reason": "R4", "text": "white \u22121 (back): Hit on Red"}
+                                "reason": "R4", "text": "white \u22121 (back): Hit on Red",
+                                "phrase": "{white} \u22121 (back): Hit on Red"}
 
 
 def test_state_json_has_what_the_ui_renders():

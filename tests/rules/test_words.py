@@ -9,9 +9,9 @@ from scorekeeper.match import Match
 from scorekeeper.options import Setup
 from scorekeeper.words import (
     given_names,
-    in_names,
     moment,
     name_of,
+    phrase_words,
     players_named,
     restore_instruction,
     turn_prompt,
@@ -23,10 +23,10 @@ NAMES = {"black": "Ann", "white": "Bo"}
 
 
 def test_effects_name_the_players_and_their_fields():
-    text = "black +1: third skitt on white's yellow field"
-    assert in_names(text, NAMES) == "Ann +1: third skitt on Bo's yellow field"
-    assert in_names("take 1 skitt off white.red", NAMES) == "take 1 skitt off Bo's red"
-    assert in_names("white wins round 1", NAMES) == "Bo wins round 1"
+    text = "{black} +1: third skitt on {white}'s yellow field"
+    assert phrase_words(text, NAMES) == "Ann +1: third skitt on Bo's yellow field"
+    assert phrase_words("take 1 skitt off {white.red}", NAMES) == "take 1 skitt off Bo's red"
+    assert phrase_words("{white} wins round 1", NAMES) == "Bo wins round 1"
 
 
 def test_a_restore_is_one_calm_instruction_in_player_words():
@@ -144,7 +144,7 @@ def test_a_side_without_a_name_is_its_seat_in_words():
     assert players_named({"black": " Ann ", "white": ""}) == {
         "black": "Ann", "white": "Second player"}
     assert players_named({}) == {"black": "First player", "white": "Second player"}
-    assert in_names("white's shot", players_named({})) == "Second player's shot"
+    assert phrase_words("{white}'s shot", players_named({})) == "Second player's shot"
 
 
 def test_a_player_is_never_called_by_a_colour():
@@ -154,7 +154,7 @@ def test_a_player_is_never_called_by_a_colour():
         assert name_of("black", unnamed) == "First player"
         assert turn_prompt({"phase": "play", "turn": "white"}, unnamed) == (
             "Second player to shoot")
-        assert in_names("black +1: third skitt on white.yellow", unnamed) == (
+        assert phrase_words("{black} +1: third skitt on {white.yellow}", unnamed) == (
             "First player +1: third skitt on Second player's yellow")
     assert given_names({"black": "Black", "white": " Bo "}) == {"black": "", "white": "Bo"}
 

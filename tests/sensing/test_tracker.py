@@ -11,6 +11,7 @@ from scorekeeper.expectation import Expectation, shot_from_reading
 from scorekeeper.fields import field_names
 from scorekeeper.frozen import FrozenMap
 from scorekeeper.match import Match
+from scorekeeper.phrases import plain
 from scorekeeper.reading import BoardReading
 from scorekeeper.shot import Shot
 from scorekeeper.tracker import Tracker
@@ -269,8 +270,8 @@ def test_expectation_reads_a_state():
 
 
 def test_differences_read_as_instructions():
-    text = describe_differences({"white.red": 2, "black.blue": -1}, {"white": "missing"},
-                                [("white.red", "white.yellow")])
+    text = plain(describe_differences({"white.red": 2, "black.blue": -1}, {"white": "missing"},
+                                      [("white.red", "white.yellow")]))
     assert text == (
         "take 2 skitts off white.red, add 1 skitt to black.blue, "
         "put white's big skitt back on its spot, "

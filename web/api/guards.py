@@ -32,8 +32,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from scorekeeper.checks import MAX_DEPTH, decode_json
-from scorekeeper.errors import MalformedEventError
+from scorekeeper.checks import MAX_DEPTH, JsonProblem, MalformedJsonError, decode_json
 from web.api.validation_words import validation_message
 from web.i18n import current
 
@@ -127,17 +126,12 @@ def _json_problem(body: bytes, content_type: str | None) -> tuple[str, str] | No
         return None
     try:
         decode_json(body, "body")
-    except MalformedEventError as exc:
-        message = str(exc)
-        if "not UTF-8" in message:
-            return message, "utf8_invalid"
-        if "levels deep" in message:
-            return f"the body nests deeper than {MAX_DEPTH} levels", "too_deep"
-        if "lone surrogate" in message:
-            return message, "string_unicode"
-        if "out of range" in message:
-            return message, "int_range"
-        return None  # not JSON: the route names the JSON error itself
+    except MalformedJsonError as exc:
+        if exc.problem is JsonProblem.NOT_JSON:
+            return None  # not JSON: the route names the JSON error itself
+        if exc.problem is JsonProblem.TOO_DEEP:
+            return f"the body nests deeper than {MAX_DEPTH} levels", str(exc.problem)
+        return str(exc), str(exc.problem)
     return None
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from firmware_bridge.profile import ProfileError
 from firmware_bridge.source import SourceError
-from firmware_bridge.sources import SPECS_HELP
+from firmware_bridge.sources import SPECS_HELP, SourceKind
 from scorekeeper.store import StoreError
 from scorekeeper.words import ENGLISH, Words, refusal
 from web.cli.folder_lock import FolderInUse, FolderLock
@@ -183,7 +183,7 @@ def _hardware_controls(table: Table) -> HardwareControls | None:
     from web.table.controls import HardwareControls
 
     sensing = table.sensing
-    if sensing is None or sensing.simulator is not None or table.source_name == "replay":
+    if sensing is None or sensing.simulator is not None or table.source_name == SourceKind.REPLAY:
         return None
     gpio = sensing.profile.gpio
     if gpio is None or not (gpio.buttons or gpio.leds):
@@ -200,7 +200,7 @@ def _announce(settings: Settings, table: Table, addresses: list[str], new_pin: s
     print("skitter: " + t.ngettext("match {id} ({n} step in the log) from {path}",
                                  "match {id} ({n} steps in the log) from {path}", steps).format(
         id=table.match_id, n=steps, path=settings.db_path))
-    if table.source_name in ("sim", "physics"):
+    if table.source_name in (SourceKind.SIM, SourceKind.PHYSICS):
         print("skitter: " + t.gettext("sensors: {source} (simulated board: use the virtual "
                                     "board page)").format(source=table.source_name))
     else:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from firmware_bridge.sources import SourceSpec, SpecError, parse_spec
+from firmware_bridge.sources import SourceKind, SourceSpec, SpecError, parse_spec
 from web.config.pin import is_pin_hash
 
 ORIGIN_DEFAULT = "default"
@@ -133,7 +133,7 @@ def _check_source(key: str, raw: Raw) -> str:
         spec = parse_source(text)
     except ConfigError as exc:
         raise ConfigError(f"{exc} ({raw.where})") from None
-    if spec.kind == "replay":
+    if spec.kind is SourceKind.REPLAY:
         path = _want_path(key, Raw(spec.argument, raw.origin, raw.where, raw.base))
         if not path.is_file():
             raise fail(key, raw, f"replay file not found: {path}")

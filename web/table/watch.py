@@ -28,6 +28,7 @@ from typing import Any
 from scorekeeper.errors import Player, Why, because
 from scorekeeper.events import ShotEvent
 from scorekeeper.expectation import shot_from_reading
+from scorekeeper.phrases import slot
 from scorekeeper.reading import BoardReading
 from scorekeeper.saturation import QuestionError
 from scorekeeper.shot import Shot
@@ -186,10 +187,13 @@ class Watch:
         return True
 
     def _ask(self, order: Order, reading: BoardReading | None) -> None:
+        """Ask the referee whose shot the landing was (the tracker waits for the answer)."""
         self.order = order
-        self.tracker.ask(reading or self.tracker.reading or BoardReading({}), self._expected,
-                         f"{order.by}'s skitt landed as the referee ended the turn: "
-                         f"{order.by}'s shot or {order.next}'s?")
+        if reading is None:
+            return  # nothing read since the gap: the question alone is shown
+        self.tracker.ask(reading, self._expected,
+                         f"{slot(order.by)}'s skitt landed as the referee ended the turn: "
+                         f"{slot(order.by)}'s shot or {slot(order.next)}'s?")
 
     def due_press(self, now: float) -> Sensed | None:
         """A press that waited for a movement the debouncer then dropped (a blip): it stands

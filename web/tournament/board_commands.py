@@ -74,10 +74,10 @@ class BoardCommands:
                 + ", ".join(wire.COMMAND_KINDS),
             )
             return
-        if kind == "resend":
+        if kind == wire.CommandKind.RESEND:
             self._resend(command)
             return
-        if kind == "offer":
+        if kind == wire.CommandKind.OFFER:
             try:
                 command = {**command, "offer": Offer.from_json(command.get("offer"))}
             except OfferError as exc:
@@ -85,7 +85,7 @@ class BoardCommands:
                 return
             self._carry_out(command)
             return
-        if kind == "withdraw":
+        if kind == wire.CommandKind.WITHDRAW:
             try:
                 check_pairing_id(command.get("offer"), "offer")
             except OfferError as exc:

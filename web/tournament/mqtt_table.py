@@ -78,13 +78,13 @@ class TableLink:
         """Apply one hub command to the table (on its writer thread)."""
         table = self._started()
         offer = command.get("offer")
-        if command.get("kind") == "offer" and isinstance(offer, Offer):
+        if command.get("kind") == wire.CommandKind.OFFER and isinstance(offer, Offer):
             return {"offered": offer.id, "new": table.offer_game(offer)}
-        if command.get("kind") == "withdraw" and isinstance(offer, str):
+        if command.get("kind") == wire.CommandKind.WITHDRAW and isinstance(offer, str):
             return {"withdrawn": offer, "held": table.withdraw_offer(offer)}
-        if command.get("kind") == "undo":
+        if command.get("kind") == wire.CommandKind.UNDO:
             table.apply_step(Undo(), source="hub")
-        elif command.get("kind") == "correct":
+        elif command.get("kind") == wire.CommandKind.CORRECT:
             correct = command.get("correct")
             if not isinstance(correct, Mapping):
                 raise wire.WireError("a correction needs a 'correct' object")

@@ -17,7 +17,7 @@ from typing import Any
 from web.table import selftest_record
 from web.tournament import wire
 
-KIND = "selftest"
+KIND = wire.TopicKind.SELFTEST
 MAX_FAILED = 8
 """Failed checks named in the message; the count gives the rest."""
 MAX_PAYLOAD = 4096

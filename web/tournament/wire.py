@@ -29,6 +29,7 @@ import re
 import ssl
 from collections.abc import Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -43,10 +44,31 @@ from web.config.values import parse_mqtt_url
 WIRE_VERSION = 1
 """Bumped when a payload changes incompatibly."""
 
-COMMAND_KINDS = ("undo", "correct", "resend", "offer", "withdraw")
-"""What the hub may ask of a board; ``resend`` is answered by the link itself; ``withdraw``
-(``{"offer": id}``) takes back an offered game that has its result another way or moved to
-another board."""
+class CommandKind(StrEnum):
+    """What the hub may ask of a board; ``resend`` is answered by the link itself; ``withdraw``
+    (``{"offer": id}``) takes back an offered game that has its result another way or moved
+    to another board. A string enum: on the wire it is the word it always was."""
+
+    UNDO = "undo"
+    CORRECT = "correct"
+    RESEND = "resend"
+    OFFER = "offer"
+    WITHDRAW = "withdraw"
+
+
+COMMAND_KINDS = tuple(CommandKind)
+"""Every kind of command, in order (what a refusal lists)."""
+
+
+class TopicKind(StrEnum):
+    """What a message on a board's topic is: the topic's last part (``command/result``)."""
+
+    STATE = "state"
+    EVENTS = "events"
+    STATUS = "status"
+    COMMAND = "command"
+    COMMAND_RESULT = "command/result"
+    SELFTEST = "selftest"
 
 BOARD_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -102,8 +124,8 @@ class Topics:
         return f"{self.prefix}/{self.board}/command/result"
 
 
-def split_topic(prefix: str, topic: str) -> tuple[str, str]:
-    """``(board, kind)`` of a topic under ``prefix``; kind is ``state``, ``events``...
+def split_topic(prefix: str, topic: str) -> tuple[str, TopicKind]:
+    """``(board, kind)`` of a topic under ``prefix``, its kind decoded here once.
 
     Raises :class:`WireError` for a topic outside the contract.
     """
@@ -111,9 +133,9 @@ def split_topic(prefix: str, topic: str) -> tuple[str, str]:
     if not topic.startswith(head):
         raise WireError(f"topic {topic!r} is not under {prefix!r}")
     board, _, kind = topic[len(head) :].partition("/")
-    if kind not in ("state", "events", "status", "command", "command/result", "selftest"):
+    if kind not in tuple(TopicKind):
         raise WireError(f"topic {topic!r}: unknown kind {kind!r}")
-    return check_board_id(board), kind
+    return check_board_id(board), TopicKind(kind)
 
 
 def event_id(board: str, match_id: int, seq: int) -> str:
