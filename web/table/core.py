@@ -38,6 +38,7 @@ from scorekeeper.events import Correction, Event, parse_event
 from scorekeeper.match import Match
 from scorekeeper.names import check_reason
 from scorekeeper.store import MatchStore, StoreError
+from scorekeeper.store.values import StepSource
 from scorekeeper.tracker import Expectation, Tracker
 from scorekeeper.words import ENGLISH, PLAYERS, Words, name_of
 from web.table import records
@@ -227,7 +228,7 @@ class TableCore:
             raise Refused.of(exc) from None
         if isinstance(event, Correction):
             try:
-                check_reason(event.reason, required=source == "manual")
+                check_reason(event.reason, required=source == StepSource.MANUAL)
             except IllegalEventError as exc:
                 raise Refused.of(exc) from None
             except ValueError as exc:
@@ -251,7 +252,7 @@ class TableCore:
             except BaseException:
                 self._publish()
                 raise
-            self._after_match_change(committed, after_shot=source == "sensor")
+            self._after_match_change(committed, after_shot=source == StepSource.SENSOR)
             return [list(entry.effects) for entry in committed.new]
         return self._owned(run)
 

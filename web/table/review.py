@@ -20,8 +20,9 @@ from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
 from firmware_bridge.timeline import Timeline
 from scorekeeper.effects import EffectKind
-from scorekeeper.events import Correction, Event, ShotEvent
+from scorekeeper.events import Correction, Event, ShotEvent, StepKind
 from scorekeeper.shot import Shot
+from scorekeeper.store.values import StepSource
 from scorekeeper.words import ENGLISH, Words, field_words, name_of, phrase_words
 from web.table.match_log import LogEntry, MatchLog
 
@@ -75,13 +76,13 @@ def build_review(
                             for p, n in entry.score.items()),
         "later": later_changes(entries, index, log.undone(index), names, t),
         **amended_part(entries, index, log.undone(index), names, t),
-        "can_amend": log.last_standing() is entry and entry.kind == "shot",
+        "can_amend": log.last_standing() is entry and entry.kind == StepKind.SHOT,
         "file": review_file(entry, timeline, profile, match_id, names),
         "frames": [],
         "note": "",
     }
     if timeline is None:
-        out["note"] = _no_timeline("manual" if entry.source != "sensor" else "pruned", t)
+        out["note"] = _no_timeline("manual" if entry.source != StepSource.SENSOR else "pruned", t)
         return out
     try:
         parsed = Timeline.from_json(timeline)
@@ -163,11 +164,11 @@ def later_changes(
     taken_back = False
     for later in entries[index + 1:]:
         kind = later.kind
-        if kind == "undo" and undone:
+        if kind == StepKind.UNDO and undone:
             out.append(t.gettext("step {seq}: taken back").format(seq=later.seq))
             undone, taken_back = False, True
             continue
-        if kind == "shot":
+        if kind == StepKind.SHOT:
             if taken_back:
                 out.append(t.gettext("step {seq}: amended to {words}").format(
                     seq=later.seq, words=step_words(later.event, names, t)))
@@ -186,9 +187,9 @@ def amended_by(entries: Sequence[LogEntry], index: int, undone: bool) -> LogEntr
     followed), or None."""
     taken_back = False
     for later in entries[index + 1:]:
-        if later.kind == "undo" and undone:
+        if later.kind == StepKind.UNDO and undone:
             undone, taken_back = False, True
-        elif later.kind == "shot":
+        elif later.kind == StepKind.SHOT:
             return later if taken_back else None
         elif isinstance(later.event, Correction):
             taken_back = False

@@ -17,8 +17,10 @@ from scorekeeper.events import Correction, Decision, Event, ShotEvent, parse_eve
 from scorekeeper.options import Handicap
 from scorekeeper.state import Phase, State
 from scorekeeper.step_words import step_words
+from scorekeeper.store.values import StepSource
 from scorekeeper.stream_words import last_shot_line, one_line
 from scorekeeper.tracker import Tracker
+from scorekeeper.tracker_status import Mode
 from scorekeeper.words import (
     ENGLISH,
     Words,
@@ -97,7 +99,7 @@ def match_words(state: State, shown: Mapping[str, Any], last: LogEntry | None,
     effects = effects_in_names(state.last_effects, names)
     line = "" if last is None else one_line(
         phrase_words(last.event.phrase(), names), [e["text"] for e in effects], kind=last.kind,
-        entered=last.source == "manual")
+        entered=last.source == StepSource.MANUAL)
     return {"effects": effects, "turn": turn_prompt(shown, names),
             "moment": moment(shown, names), "last_shot": line}
 
@@ -166,7 +168,7 @@ def _last_shot(last: Mapping[str, Any] | None, state: Mapping[str, Any],
     if last is None:
         return ""
     return last_shot_line(parse_event(last["step"]), state.get("last_effects") or [], names,
-                          entered=last.get("source") == "manual", t=t)
+                          entered=last.get("source") == StepSource.MANUAL, t=t)
 
 
 def worded(snapshot: Mapping[str, Any], code: str | None = None) -> dict[str, Any]:
@@ -278,9 +280,9 @@ def alerts(
     order = order_words(tracker.get("order"), names, t)
     if order is not None:
         out.append({"kind": "order", "message": order["alert"]})
-    elif tracker["mode"] == "question" and question:
+    elif tracker["mode"] == Mode.QUESTION and question:
         out.append({"kind": "question", "message": question["alert"]})
-    elif tracker["mode"] == "restore":
+    elif tracker["mode"] == Mode.RESTORE:
         differences = tracker.get("differences") or {}
         bigs = tracker.get("big_differences") or {}
         blockades = [f for f in state.get("blocked") or () if differences.get(f, 0) > 0]
@@ -291,14 +293,14 @@ def alerts(
             message = restore_instruction(differences, bigs, names, blockades=blockades,
                                           bridges=tracker.get("bridges") or (), t=t)
         out.append({"kind": "restore", "message": message})
-    elif tracker["mode"] == "review" and tracker.get("settled", True):
+    elif tracker["mode"] == Mode.REVIEW and tracker.get("settled", True):
         # (before the first settled reading the board is not judged yet: no fault)
         out.append({"kind": "review", "message": t.gettext(
             "The board does not match the match: the referee decides on the tablet")})
     elif self_testing(view):
         out.append({"kind": "selftest", "message": t.gettext(
             "The board's self-test is running: play waits until it ends")})
-    elif tracker["mode"] == "paused" and link["up"]:
+    elif tracker["mode"] == Mode.PAUSED and link["up"]:
         out.append({"kind": "paused", "message": t.gettext("Sensing is paused by the referee")})
     pending = state.get("pending") or {}
     for red in pending.get("red") or []:

@@ -22,6 +22,7 @@ from scorekeeper.errors import IllegalEventError, because
 from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_event
 from scorekeeper.shot import Shot
 from scorekeeper.store import StoreUnwritable
+from scorekeeper.store.values import StepSource
 from web.table.core import TableCore, _on_owner
 from web.table.errors import Refused, Stale
 from web.table.feed import Input, Landed, Moving, Overflowed
@@ -128,7 +129,7 @@ class Table(TableCore):
                 raise
             return False
         except StoreUnwritable as exc:
-            if source != "sensor":
+            if source != StepSource.SENSOR:
                 raise
             # Not scored: the referee accepts the board again once the log can be written.
             self._on_watch(self.watch.not_recorded, str(exc))
