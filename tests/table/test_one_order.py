@@ -203,17 +203,23 @@ def test_a_tap_while_ann_s_shot_waits_to_be_stored_leaves_it_ann_s_shot(
     assert rig.flags() == []
 
 
+def late_tap_as_ann_s_skitt_lands(rig: OrderRig) -> None:
+    """The referee taps "turn ended" 50 ms after Ann's skitt came down, but the tap reaches
+    the table only after her shot was stored (the owner was busy)."""
+    landed_at = rig.clock.now()
+    job = rig.sensed_waiting_for_the_writer(YELLOW)
+    press = rig.turn_ended_while_busy(pressed_at=landed_at + 0.05)
+    rig.free_the_writer(job, press)
+    rig.wait_out()
+
+
 def test_a_tap_pressed_as_ann_s_skitt_landed_and_reaching_the_writer_late_is_asked(
     rig: OrderRig,
 ) -> None:
     """The tap was pressed as the skitt landed, but reaches the table only after the
     landing was stored as Ann's shot: the referee is asked whose shot it is, and Bo's
     answer takes the stored shot back."""
-    landed_at = rig.clock.now()
-    job = rig.sensed_waiting_for_the_writer(YELLOW)
-    press = rig.turn_ended_while_busy(pressed_at=landed_at + 0.05)
-    rig.free_the_writer(job, press)
-    rig.wait_out()
+    late_tap_as_ann_s_skitt_lands(rig)
     assert rig.refusals == []
     assert rig.shots() == [{"by": "black", "delta": {YELLOW: 1}}]  # as it reached the table
     order = rig.table.snapshot()["tracker"]["order"]
@@ -281,11 +287,7 @@ def test_a_late_tap_answered_as_ann_s_shot_leaves_her_stored_shot_and_asks_nothi
     """The tap pressed as Ann's skitt landed reaches the table after her shot was stored;
     the referee answers that it was Ann's shot: it stands as stored, the tap is dropped, and
     the board is ready for Bo."""
-    landed_at = rig.clock.now()
-    job = rig.sensed_waiting_for_the_writer(YELLOW)
-    press = rig.turn_ended_while_busy(pressed_at=landed_at + 0.05)
-    rig.free_the_writer(job, press)
-    rig.wait_out()
+    late_tap_as_ann_s_skitt_lands(rig)
     assert rig.table.snapshot()["tracker"]["order"] is not None
     rig.table.settle_order("black")
     rig.run(1.0)
