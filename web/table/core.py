@@ -347,11 +347,11 @@ class TableCore:
         thread), which is published."""
         expected = Expectation.from_state(committed.match.state)
         self.watch.expect(expected, after_shot=after_shot)
+        self._publish(committed)  # the screens first: they need nothing of the feed's
         with contextlib.suppress(RuntimeError):  # the sensing thread is stopped (closing)
-            # waited for: the feed never waits on the owner, and is never held up long
+            # waited for before the next input: the feed never waits on the owner
             self.feed.thread.submit(self.feed.expect, expected,
                                     lay_out=lay_out_simulator).result()
-        self._publish(committed)
 
     def _publish(self, committed: Committed | None = None) -> None:
         """Owner: publish ``committed`` (the match changed) or the last committed value again

@@ -280,8 +280,7 @@ class Table(TableCore):
             steps: list[Event] = []
             if by == order.by:
                 if order.landed_stored:  # the landing stands as stored; the press goes
-                    self.watch.expect(self.watch.expected)
-                    self._publish()
+                    self._on_watch(self.watch.drop_order)
                     return
                 if order.pressed.stored:  # the press was stored: taken back for the shot
                     steps.append(Undo())

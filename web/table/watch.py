@@ -104,6 +104,11 @@ class Watch:
         self.order = None
         self.tracker.sync(expected, after_shot=after_shot)
 
+    def drop_order(self) -> None:
+        """The referee says the landing already stored was the shot: the press is dropped,
+        the question closed, and the board judged against the match as it is."""
+        self.expect(self._expected)
+
     def stored(self, sensed: Sensed, before: Expectation, at: float) -> None:
         """``sensed`` was stored at ``at`` (owner's clock), from the match ``before``."""
         landed = sensed.landed
