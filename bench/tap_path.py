@@ -1,7 +1,10 @@
 """The tap-to-TV path: which of the project's files and functions a shot passes through.
 
 Run: ``.venv/bin/python bench/tap_path.py`` (in each checkout to compare, e.g. a worktree of
-the code before a change, with ``PYTHONPATH`` set to it).
+the code before a change, with ``PYTHONPATH`` set to it). ``--correction``: the correction
+path instead, a referee's correction of the board sent as the referee page sends it
+(``POST /api/match/steps`` with its ``seq``) until the snapshot holding it, stored, reaches
+the broadcaster.
 
 The app runs as ``skitter serve`` runs it (its own polling loop, real clock, the virtual
 board, short settle window). A skitt is put on the virtual board through the API, as the
@@ -24,12 +27,16 @@ from typing import Any
 
 from machine import ROOT, print_header
 
-PACKAGES = ("scorekeeper", "firmware_bridge", "web")
+PACKAGES = tuple(sorted(p.parent.name for p in ROOT.glob("*/__init__.py")
+                        if p.parent.name not in {"tests", "bench"}))
+"""The project's packages, as this checkout has them."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.parse_args(argv)
+    parser.add_argument("--correction", action="store_true",
+                        help="measure the correction path instead of a shot's")
+    args = parser.parse_args(argv)
     from fastapi.testclient import TestClient
 
     from firmware_bridge.clocks import MonotonicClock, WallClock
@@ -39,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     from web.config.pin import PinStore
     from web.table.wiring import open_table
 
-    print_header("The tap-to-TV path (files, functions, thread hand-offs)")
+    print_header("The correction path (files, functions, thread hand-offs)" if args.correction
+                 else "The tap-to-TV path (files, functions, thread hand-offs)")
     roots = [str(Path(__import__(p).__file__).resolve().parent) for p in PACKAGES]
     calls: list[tuple[str, str, str]] = []
     recording = threading.Event()
@@ -74,7 +82,13 @@ def main(argv: list[str] | None = None) -> int:
                 threading.setprofile(profile)
                 sys.setprofile(profile)
                 recording.set()
-                c.post("/api/board/big", json={"player": "black", "on": True})
+                if args.correction:
+                    seq = c.get("/api/state").json()["seq"]
+                    answer = c.post("/api/match/steps", json={"seq": seq, "step": {"correct": {
+                        "board": {"white.red": 1}, "reason": "a skitt the sensors missed"}}})
+                    assert answer.is_success, answer.text
+                else:
+                    c.post("/api/board/big", json={"player": "black", "on": True})
                 while (broadcaster.latest or {}).get("log_length") != 1:
                     assert time.monotonic() < deadline + 10, "the shot was not published"
                     time.sleep(0.001)

@@ -7,6 +7,7 @@ anything is (timings on a shared CI machine mean nothing; ``bench/README.md`` ha
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,3 +113,23 @@ def test_board_link_prints_the_cpu_of_a_step_early_and_late() -> None:
 def test_shot_order_prints_the_cost_of_a_shot_beside_the_code_before() -> None:
     out = run_bench("shot_order.py", "--shots", "3", "--rounds", "1", "--base", str(ROOT))
     assert "two gifts, last skitt" in out and "before" in out and "of a scan period" in out
+
+
+def _path_bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, str(ROOT / "bench" / "tap_path.py"), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_the_path_bench_follows_a_shot_from_the_sensors_and_a_correction_to_the_store() -> None:
+    tap = _path_bench()
+    assert "The tap-to-TV path" in tap and "firmware_bridge/settle.py" in tap
+    correction = _path_bench("--correction")
+    assert "The correction path" in correction
+    assert "scorekeeper/rules/corrections.py" in correction
+    assert "scorekeeper/store/writing.py" in correction
+    for out in (tap, correction):
+        assert "broadcaster.py" in out
+        files = re.search(r"^files +(\d+)$", out, re.MULTILINE)
+        assert files is not None and int(files.group(1)) > 10, out
