@@ -4,7 +4,11 @@ Prints one line for the fixed window (``settle_ms`` alone) and one for the tuned
 (the profile's ``[settle]`` table, or else waits tuned here on the training half), both
 replayed through the real pipeline over the held-out half, in the same run:
 
-    .venv/bin/python bench/settle.py [--per-kind 150]
+    .venv/bin/python bench/settle.py [--per-kind 150] [--retune]
+
+``--retune`` tunes the waits afresh on the training half (what to copy into the profile's
+``[settle]`` table after the physics or the switches change) instead of replaying the
+profile's own.
 
 false = the first reading after a shot saw other cells than the true resting ones (a skitt
 still moving); missed = no reading at all for a shot that left the board changed. The delay
@@ -37,11 +41,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-kind", type=int, default=150,
                         help="shots generated per kind (half are held out)")
+    parser.add_argument("--retune", action="store_true",
+                        help="tune the waits on the training half, not the profile's")
     args = parser.parse_args()
     profile = load_profile()
     held_out = list(corpus(profile, args.per_kind, held_out=True))
     fixed = dataclasses.replace(profile, settle=None)
-    if profile.settle is not None:
+    if profile.settle is not None and not args.retune:
         tuned, source = profile, "the profile's"
     else:
         training = list(corpus(profile, args.per_kind, held_out=False))

@@ -36,6 +36,12 @@ class Debouncer:
         """The cells with an unconfirmed change."""
         return frozenset(self._pending)
 
+    def next_confirm(self) -> float | None:
+        """When the oldest unconfirmed change will be confirmed if it holds (None: none)."""
+        if not self._pending:
+            return None
+        return min(since for _, since in self._pending.values()) + self.debounce_s
+
     def feed(self, event: SensorEvent) -> list[SensorEvent]:
         """Take one raw event; return the changes confirmed up to its time, oldest first.
 

@@ -137,6 +137,16 @@ class Pipeline:
         )
         return [reading]
 
+    def due_at(self) -> float | None:
+        """When :meth:`tick` may next have something to do without a new event arriving: the
+        moment a pending change is confirmed, else the settle rule's moment of rest while a
+        reading is owed (None: nothing owed). A polling loop wakes then, so a reading is
+        taken the moment it is due rather than at its next regular step."""
+        confirm = self._debouncer.next_confirm()
+        if confirm is not None:
+            return confirm
+        return self._settle.still_from() if self._settle.owed else None
+
     def pump(self, source: _Polled) -> list[BoardReading]:
         """``feed(source.poll())`` then ``tick()``: one step of a polling loop."""
         self.feed(source.poll())

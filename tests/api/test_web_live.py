@@ -102,6 +102,23 @@ def test_referee_restores_a_refused_board_on_the_virtual_board(
     assert state(referee)["tracker"]["mode"] == "ready"
 
 
+def test_several_skitts_tapped_onto_the_virtual_board_at_once_are_one_shot(
+    referee: TestClient, fake_clock: FakeClock
+) -> None:
+    place_bigs(referee)  # Ann (black) is due
+    referee.post("/api/board/lay-out", json={"seq": state(referee)["seq"]})
+    run_for(referee, fake_clock, 1.0)
+    assert state(referee)["tracker"]["mode"] == "ready"
+    assert referee.post("/api/board/place", json={"field": "white.red", "skitts": 2}) \
+        .is_success
+    run_for(referee, fake_clock, 1.0)
+    tracker = state(referee)["tracker"]
+    # both skitts are one shot: two on Bo's red at once, which the rules refuse (R2)
+    assert tracker["mode"] == "review" and "white.red" in tracker["message"], tracker
+    assert referee.post("/api/board/remove", json={"field": "minus", "skitts": 8}) \
+        .status_code == 422  # at most seven at once
+
+
 def test_healthz_is_200_with_link_and_store_well(client: TestClient) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
@@ -194,22 +211,36 @@ def test_the_polling_loop_wakes_when_the_board_comes_to_rest(
     assert delays == [pytest.approx(0.007 + web_app.WAKE_MARGIN), 0.02, 0.02]
 
 
-def test_seconds_to_rest_counts_down_to_the_settle_deadline(
+def test_seconds_to_rest_counts_down_to_the_moment_the_settle_rule_reads_the_board(
     referee: TestClient, fake_clock: FakeClock
 ) -> None:
+    """The polling loop sleeps until the reading is due by the board's own settle rule (the
+    tuned waits of the shipped profile), not by a window of its own."""
     table = referee.app.state.table  # type: ignore[attr-defined]
     pipeline = table.sensing.pipeline
+    waits = pipeline.profile.settle_waits
+    assert waits is not None  # the shipped board settles by the tuned rule
     run_for(referee, fake_clock, 0.5)
     assert table.seconds_to_rest() is None  # nothing moved since the last rest
-    referee.post("/api/board/big", json={"player": "black", "on": True})
-    window = pipeline.debounce_s + pipeline.settle_s
-    assert table.seconds_to_rest() == pytest.approx(window)
-    fake_clock.advance(0.1)
-    assert table.seconds_to_rest() == pytest.approx(window - 0.1)
-    fake_clock.advance(window - 0.1)
+
+    def polled() -> None:
+        referee.portal.call(table.tick)  # type: ignore[union-attr]
+
+    referee.post("/api/board/big", json={"player": "black", "on": True})  # a skitt lands
+    polled()
+    assert table.seconds_to_rest() == pytest.approx(pipeline.debounce_s)  # confirmed then
+    fake_clock.advance(pipeline.debounce_s)
+    polled()
+    assert table.seconds_to_rest() == pytest.approx(waits.land_s)  # outlasts a pass
+    fake_clock.advance(waits.land_s - 0.01)
+    polled()
+    assert state(referee)["state"]["turn"] == "black"  # not yet read
+    assert table.seconds_to_rest() == pytest.approx(0.01)
+    fake_clock.advance(0.01)
     assert table.seconds_to_rest() is None
-    referee.portal.call(table.tick)  # type: ignore[union-attr]
+    polled()
     assert state(referee)["state"]["turn"] == "white"  # the reading was due at that moment
+    assert table.seconds_to_rest() is None
 
 
 def test_a_polling_step_that_sees_nothing_new_publishes_nothing(

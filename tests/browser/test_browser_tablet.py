@@ -50,8 +50,8 @@ def test_a_refusal_of_the_rules_reads_in_words_without_its_rule_code(
                     data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     # Ann's shot puts two skitts on Bo's red at once: the rules refuse it (R2)
-    for _ in range(2):
-        assert api.post(server.url + "/api/board/place", data={"field": "white.red"}).ok
+    assert api.post(server.url + "/api/board/place",
+                    data={"field": "white.red", "skitts": 2}).ok
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "review")
     page = tablet(browser, server, (1024, 768))
     expect(page.locator("#accept-board")).to_be_visible()

@@ -14,6 +14,12 @@ from scorekeeper.reading import BoardReading
 
 pytestmark = pytest.mark.unit
 
+_WAITS = load_profile().settle_waits
+assert _WAITS is not None
+LANDED = load_profile().debounce_s + _WAITS.land_s
+"""A skitt that lands is read this long after it arrives: the debounce, then the longest a
+skitt passing over a cell keeps it on (the shipped profile's settle rule)."""
+
 
 class Bench:
     """A simulated board wired to a pipeline, driven by a fake clock."""
@@ -48,9 +54,9 @@ def test_initial_reading_once_the_board_is_still():
     assert readings[0].big == {"black": False, "white": False}
 
 
-def test_skitt_landing_gives_one_reading_after_the_settle_window(bench):
+def test_skitt_landing_gives_one_reading_once_it_outlasts_the_longest_pass(bench):
     bench.board.place_skitt("white.red")
-    assert bench.run(0.3) == []  # debounce 20 ms + settle 300 ms not yet over
+    assert bench.run(LANDED - 0.01) == []  # debounce + the longest pass not yet over
     readings = bench.run(0.1)
     assert len(readings) == 1
     assert readings[0].count("white.red") == 1
@@ -60,7 +66,7 @@ def test_skitt_landing_gives_one_reading_after_the_settle_window(bench):
 def test_no_reading_while_the_board_keeps_moving(bench):
     for field in ("white.red", "white.yellow", "minus", "black.blue"):
         bench.board.place_skitt(field)
-        assert bench.run(0.2) == []
+        assert bench.run(LANDED - 0.03) == []
     readings = bench.run(0.5)
     assert [r.count(f) for r in readings for f in ("white.red", "minus")] == [1, 1]
 
@@ -75,7 +81,7 @@ def test_blip_shorter_than_debounce_gives_no_reading(bench):
 def test_reading_time_is_when_the_board_was_seen_still(bench):
     bench.board.place_skitt("minus")
     (reading,) = bench.run(1)
-    assert reading.at == pytest.approx(0.5 + 0.01 + 0.02 + 0.3, abs=0.011)
+    assert reading.at == pytest.approx(0.5 + 0.01 + LANDED, abs=0.011)
 
 
 def test_counts_go_through_the_count_map():
@@ -159,3 +165,29 @@ def test_settle_and_debounce_can_be_overridden():
     assert pipeline.tick() == []
     clock.advance(0.1)
     assert len(pipeline.tick()) == 1
+
+
+@pytest.mark.parametrize("moves", [
+    [(0.0, True)],  # a skitt lands
+    [(0.0, True), (0.05, False)],  # a skitt passes over the cell quickly
+    [(0.0, True), (0.2, False)],  # ... slowly
+    [(0.0, True), (0.01, False), (0.015, True)],  # a bounce shorter than the debounce
+])
+def test_due_at_is_the_moment_the_settle_rule_reads_the_board(bench, moves):
+    """A polling loop that sleeps until ``due_at`` takes each reading the moment it is due:
+    one step before, nothing; at it, the reading (or the next moment to wake)."""
+    cell = bench.profile.fields["white.red"].cells[0]
+    start = bench.clock.now()
+    for at, on in moves:
+        bench.clock.advance(start + at - bench.clock.now())
+        bench.pipeline.feed([SensorEvent(cell, on, bench.clock.now())])
+        bench.pipeline.tick()
+    readings: list[BoardReading] = []
+    while not readings:
+        due = bench.pipeline.due_at()
+        assert due is not None and due > bench.clock.now()
+        bench.clock.advance(due - bench.clock.now() - 0.001)
+        assert bench.pipeline.tick() == []
+        bench.clock.advance(0.001)
+        readings = bench.pipeline.tick()
+    assert bench.pipeline.due_at() is None

@@ -81,6 +81,29 @@ def test_the_detector_reads_once_per_still_period_with_the_tuned_rule():
     assert s.is_due(6.25)
 
 
+def test_the_shipped_board_settles_by_the_tuned_rule():
+    """``skitter serve`` reads the board by the rule tuned on the shot corpus: a skitt that
+    lands is read once it has outlasted the longest pass, sooner than the fixed window."""
+    from firmware_bridge.pipeline import Pipeline
+    from firmware_bridge.source import SensorEvent
+    from scorekeeper.clock import FakeClock
+
+    profile = load_profile()
+    waits = profile.settle_waits
+    assert waits is not None
+    assert waits.land_s < profile.settle_s
+    clock = FakeClock(0.0)
+    pipeline = Pipeline(profile, clock)
+    clock.advance(profile.settle_s)
+    assert len(pipeline.tick()) == 1  # the opening reading
+    cell = profile.fields["black.red"].cells[0]
+    pipeline.feed([SensorEvent(cell, True, 1.0)])
+    clock.advance(1.0 + profile.debounce_s + waits.land_s - 0.001 - clock.now())
+    assert pipeline.tick() == []
+    clock.advance(0.001)
+    assert len(pipeline.tick()) == 1
+
+
 def test_negative_waits_are_refused():
     with pytest.raises(ValueError, match="settle land time cannot be negative"):
         SettleDetector(0.3, start=0.0, waits=dataclasses.replace(WAITS, land_s=-0.1))
@@ -89,7 +112,7 @@ def test_negative_waits_are_refused():
 def test_the_settle_table_is_optional_and_checked():
     base = 'name = "t"\ncells = 128\n'
     text = load_profile().path.read_text()  # type: ignore[union-attr]
-    fields = text[text.index("[fields."):]
+    fields = text[text.index("[fields."):text.index("\n[settle]")] + "\n"
     table = ("[settle]\nland_ms = 140\nleave_ms = 700\nleave_slow_ms = 300\n"
              "knocked_ms = 300\nlaunch_ms = 900\nsample_ms = 50\n")
     plain = loads_profile(base + fields)

@@ -45,8 +45,8 @@ def run_pipeline(events: list[tuple[float, int, bool]]) -> tuple[Pipeline, list[
 def test_a_busy_shot_with_bounces_replays_to_the_same_reading(tmp_path: Path) -> None:
     # A skitt bounces over white.red (blips shorter than the debounce), lands, and knocks
     # another into the minus field, which rolls across two cells.
-    shot = [(1.0, 16, True), (1.004, 16, False), (1.010, 16, True), (1.2, 32, True),
-            (1.25, 32, False), (1.26, 33, True), (1.262, 40, True), (1.3, 40, False)]
+    shot = [(1.0, 16, True), (1.004, 16, False), (1.010, 16, True), (1.1, 32, True),
+            (1.15, 32, False), (1.16, 33, True), (1.162, 40, True), (1.2, 40, False)]
     first, readings = run_pipeline([(0.0, 36, True), *shot])
     timeline = first.last_timeline
     assert timeline is not None and readings

@@ -230,6 +230,8 @@ class Mute(SensingAct):
 
 class FieldTap(Strict):
     field: str = Field(description="A field name such as white.red or minus.")
+    skitts: int = Field(1, ge=1, le=7, description="How many skitts land on it (or are taken "
+                        "off) at once: a shot that brings several.")
 
 
 class BigSpot(Strict):

@@ -29,7 +29,7 @@ _OPTIONS: tuple[tuple[str | tuple[str, ...], str, type, str, str], ...] = (
      WORDS.gettext("address to listen on (default 127.0.0.1; 0.0.0.0 for the LAN)")),
     ("--port", "port", int, "PORT", WORDS.gettext("TCP port (default 8000)")),
     ("--settle-ms", "settle_ms", int, "MS",
-     WORDS.gettext("settle window in ms (default: the profile's)")),
+     WORDS.gettext("a fixed settle window in ms (default: the profile's settle rule)")),
     ("--debounce-ms", "debounce_ms", int, "MS",
      WORDS.gettext("debounce in ms (default: the profile's)")),
     ("--record", "record", str, "FILE", WORDS.gettext("record every sensor event to this file")),

@@ -357,7 +357,7 @@ MASK = "********"
 _UNSET_MEANING = {
     "profile": "the board profile shipped with skitter",
     "pin_hash": "the PIN file in the data directory",
-    "settle_ms": "the board profile's settle window",
+    "settle_ms": "the board profile's settle rule",
     "debounce_ms": "the board profile's debounce",
     "record": "sensor events are not recorded",
     "board_id": "the profile's board_id, else the host name",

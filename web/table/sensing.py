@@ -57,13 +57,12 @@ class Sensing:
         walk, ``web.table.selftest_run``); runs on the sensing thread."""
 
     def rest_deadline(self) -> float | None:
-        """When the board will have been still for the settle window after the last change
-        this table saw (clock time), or None before any change.
+        """When the pipeline may next take a reading without anything new arriving from the
+        source (clock time; :meth:`Pipeline.due_at`, the settle rule's own answer), as of the
+        last polling step, or None when no reading is owed.
 
-        A reading can become due then without anything new arriving from the source, so the
-        polling loop wakes at this moment instead of waiting for its next regular step. A
-        change the debouncer later drops as a blip only makes that wake-up a spare one.
-        """
+        The polling loop wakes at this moment instead of waiting for its next regular step.
+        Kept as a value made on the sensing thread, so another thread may read it."""
         return self._rest_at
 
     def poll(self) -> list[BoardReading]:
@@ -76,22 +75,16 @@ class Sensing:
             events = []
         if events and self.tap is not None:
             self.tap(events)
-        if events:
-            self._events_seen += len(events)
-            pipeline = self.pipeline
-            last = max(e.at for e in events)
-            self._rest_after(last + pipeline.debounce_s + pipeline.settle_s)
+        self._events_seen += len(events)
         self.pipeline.feed(events)
-        return self.pipeline.tick()
+        readings = self.pipeline.tick()
+        self._rest_at = self.pipeline.due_at()
+        return readings
 
     def resync(self) -> None:
         """Sensing resumes after a gap: owe a reading of the board as it is from now on."""
         self.pipeline.resync()
-        self._rest_after(self.pipeline.clock.now() + self.pipeline.settle_s)
-
-    def _rest_after(self, at: float) -> None:
-        if self._rest_at is None or at > self._rest_at:
-            self._rest_at = at
+        self._rest_at = self.pipeline.due_at()
 
     def change_key(self, link: LinkStatus) -> tuple[Any, ...]:
         """A cheap value that changes whenever what the pages are shown about the sensors
@@ -139,7 +132,7 @@ class Sensing:
             self.pipeline.mute(cell)
         else:
             self.pipeline.unmute(cell)
-        self._rest_after(self.pipeline.clock.now() + self.pipeline.settle_s)  # counts changed
+        self._rest_at = self.pipeline.due_at()  # counts changed: a reading is owed
 
     def sensors_json(self) -> dict[str, Any]:
         """Active, flagged and muted cells and the reasons play is held, for the pages."""

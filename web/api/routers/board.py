@@ -48,12 +48,18 @@ async def board(table: TableDep) -> dict[str, Any]:
 async def place(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
     if table.sensing is None:
         raise Refused(because("no sensor source"), "source")
-    return await on_sensing(table, lambda: table.place_skitt(body.field))
+    def land() -> None:
+        for _ in range(body.skitts):
+            table.place_skitt(body.field)
+    return await on_sensing(table, land)
 
 
 @change("/remove", summary="A skitt is taken off a field")
 async def remove(body: FieldTap, table: TableDep, _: Referee) -> dict[str, Any]:
-    return await _act(table, lambda sim: sim.remove_skitt(body.field))
+    def take_off(sim: SimulatedBoard) -> None:
+        for _ in range(body.skitts):
+            sim.remove_skitt(body.field)
+    return await _act(table, take_off)
 
 
 @change("/big", summary="A big skitt lands on (or leaves) its centre spot")
