@@ -46,10 +46,16 @@ def test_the_sensors_have_their_own_regulator_not_the_pis_3v3_pin() -> None:
     assert "### Power" in README and "regulator" in REGULATOR
 
 
-def test_the_settle_window_exceeds_the_sample_period_the_latency_counts() -> None:
+def test_the_settle_rule_covers_the_sample_period_the_latency_counts() -> None:
     profile = load_profile()
     sample_period_ms = 1000 / 20  # DRV5032FC
     assert profile.settle_ms >= 4 * sample_period_ms
+    assert profile.settle is not None
+    assert profile.settle.sample_ms == sample_period_ms
+    assert profile.settle.land_ms >= 2 * sample_period_ms  # a passing skitt keeps a cell on
     assert "| the switch's next sample (DRV5032FC, 20 Hz) | 0–50 ms |" in README
-    assert f"| settle: the board still for `settle_ms` | {profile.settle_ms} ms |" in README
+    assert ("| settle: the landing outlasts the longest pass (`land_ms` in the profile's "
+            f"`[settle]` table) | {profile.settle.land_ms} ms |") in README
+    assert f"`leave_ms` ({profile.settle.leave_ms} ms)" in README
+    assert f"`launch_ms` ({profile.settle.launch_ms} ms)" in README
     assert f"| debounce (`debounce_ms` in the profile) | {profile.debounce_ms} ms |" in README
