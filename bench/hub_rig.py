@@ -21,7 +21,7 @@ from mqtt_broker import free_port
 from mqtt_sim import SimBoard
 from mqtt_tournament_support import PLANS
 
-from web.tournament.wire import settings_from_url
+from tournament_wire.wire import settings_from_url
 
 PIN = "1357"
 BOARDS_PER_PROCESS = 32

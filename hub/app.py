@@ -60,6 +60,8 @@ from hub.wake import Wake
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
+from tournament_wire.offer import GameFormat, Offer, OfferError
+from tournament_wire.wire import CommandKind, WireError, check_board_id
 from web.api.auth import Auth, Referee, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
@@ -69,8 +71,6 @@ from web.api.schemas import PathNumber
 from web.config.pin import PinStore
 from web.i18n import SOURCE, LanguageMiddleware, for_request, page_in
 from web.page_files import SCRIPT, PageFiles
-from web.table.offer import GameFormat, Offer, OfferError
-from web.tournament.wire import CommandKind, WireError, check_board_id
 from web.version import skitter_version
 
 log = logging.getLogger(__name__)

@@ -27,7 +27,7 @@ from babel.messages.pofile import read_po, write_po
 from web.i18n import LOCALE_DIR, SOURCE, available
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("scorekeeper", "firmware_bridge", "web", "hub")
+SOURCES = ("scorekeeper", "firmware_bridge", "tournament_wire", "web", "hub")
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "t": None, "nt": (1, 2),
             "because": None, "refused": (2,), "refuse": (3,), "N_": None,
             "N_plural": (1, 2)}

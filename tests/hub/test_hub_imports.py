@@ -59,7 +59,7 @@ def test_the_hub_takes_from_web_only_the_wire_the_offer_and_generic_helpers() ->
     board_only = ("web.table.", "web.tournament.mqtt_", "web.tournament.board_",
                   "web.api.routers.match")
     reached = sorted({i for found in _all_imports() for i in found if i.startswith(board_only)})
-    assert [i for i in reached if not i.startswith("web.table.offer")] == []
+    assert [i for i in reached if not i.startswith("tournament_wire.offer")] == []
 
 
 def _all_imports() -> list[set[str]]:

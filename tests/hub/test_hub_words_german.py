@@ -18,8 +18,8 @@ from hub import view
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
+from tournament_wire.offer import GameFormat
 from web.i18n import language
-from web.table.offer import GameFormat
 from web.table.table import Table
 
 GERMAN = language("de")

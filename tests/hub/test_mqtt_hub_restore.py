@@ -31,8 +31,8 @@ from hub.backup import latest_backup
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
+from tournament_wire.wire import settings_from_url
 from web.cli.main import main
-from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

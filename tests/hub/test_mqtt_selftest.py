@@ -22,9 +22,9 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
+from tournament_wire import selftest_wire, wire
 from web.config.pin import PinStore
 from web.table import selftest_record
-from web.tournament import selftest_wire, wire
 
 pytestmark = pytest.mark.mqtt
 

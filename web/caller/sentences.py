@@ -167,7 +167,7 @@ def _scores_for(effect: Effect, shooter: str) -> bool:
 
 def next_game(offer: Mapping[str, Any], language: str) -> Line:
     """What the caller says once when the hub offers the board its next tournament game
-    (``web.table.offer``): the two players, the round and the table."""
+    (``tournament_wire.offer``): the two players, the round and the table."""
     text = catalog(language).gettext("Next: {black} v {white}, round {round}, table {table}")
     return Line(text.format(black=offer["black"], white=offer["white"], round=offer["round"],
                             table=offer["table"]), language)

@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
+from tournament_wire.broker import MqttSettings
+from tournament_wire.wire import WireError, settings_from_url
 from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.serving import Stopped, server_config, stop_on_sigterm
 from web.cli import hub_tools
@@ -24,8 +26,6 @@ from web.cli.help_words import WORDS
 from web.cli.language import configured_language
 from web.config.args import command_line_secrets
 from web.config.pin import PinError, PinStore, pin_given
-from web.config.settings import MqttSettings
-from web.tournament.wire import WireError, settings_from_url
 
 if TYPE_CHECKING:
     from hub.app import Hub

@@ -40,9 +40,9 @@ from hub.event_import import ImportRefused, import_event, read_event_file
 from hub.restore import RestoreError, restore
 from hub.store import HubStore, HubStoreError
 from hub.tournament import Tournament
+from tournament_wire.wire import WireError, settings_from_url
 from web.cli.help_words import WORDS
 from web.cli.language import configured_language
-from web.tournament.wire import WireError, settings_from_url
 
 PASSWD = Path("/etc/mosquitto/skitter.passwd")
 ACL = Path("/etc/mosquitto/skitter.acl")

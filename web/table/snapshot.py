@@ -38,9 +38,9 @@ from scorekeeper.words import (
     shootoff_prompt,
     turn_prompt,
 )
+from tournament_wire.offer import offer_in_language
 from web.table.committed import Committed
 from web.table.match_log import LogEntry, MatchLog
-from web.table.offer import offer_in_language
 from web.table.order import order_words
 
 LOG_TAIL = 10

@@ -10,7 +10,7 @@ broker ACL can let a board publish under its own id only (``hardware/mosquitto/a
     <prefix>/<board>/status          retained: online / offline (offline is the last will),
                                      with the ``version`` of skitter the board runs
     <prefix>/<board>/command         hub → board: undo, correct, resend, offer (a tournament
-                                     game for the board's tablet: ``web.table.offer``),
+                                     game for the board's tablet: ``tournament_wire.offer``),
                                      withdraw (that offer taken back, by its id)
     <prefix>/<board>/command/result  board → hub: the board's answer to one command
 
@@ -19,7 +19,7 @@ API's own strict decoder; the hub checks every value (``hub.intake``).
 An event's ``id`` is ``<board>:<match>:<seq>``: the hub keeps one
 row per id, so a board may publish an event any number of times (it does, after the broker
 was away) and the hub still counts it once. An event of a match started from the hub's offer carries
-``pairing``: ``{"id", "round", "table"}`` of the game it is (``web.table.offer``).
+``pairing``: ``{"id", "round", "table"}`` of the game it is (``tournament_wire.offer``).
 """
 
 from __future__ import annotations
@@ -38,8 +38,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from scorekeeper.checks import decode_json
 from scorekeeper.errors import MalformedEventError
-from web.config.settings import MqttSettings
-from web.config.values import parse_mqtt_url
+from tournament_wire.broker import MqttSettings, parse_mqtt_url
 
 WIRE_VERSION = 1
 """Bumped when a payload changes incompatibly."""

@@ -1,7 +1,7 @@
 """A tournament game offered to a board: the pairing, its two players and the format.
 
-It lives with the table, which holds the offer and starts it; the tournament's side
-(``web.tournament``) builds offers and sends them over its wire, so imports still run one way.
+It is part of the contract between the board and the hub: the hub builds offers and sends
+them over the wire, the board's table holds one and starts it (``web.table.core``).
 
 When the hub pairs a round, each board given a game is sent an ``offer`` command carrying
 one :class:`Offer`; the board's tablet shows it and starts it with one tap, so nobody types

@@ -1,12 +1,5 @@
-"""The board's last self-test on the tournament wire: ``<prefix>/<board>/selftest``.
-
-A board publishes it retained, when it connects and whenever a new self-test was kept (by
-``skitter selftest`` or the referee page); the hub shows every board's last one. The message
-is small on purpose (the date, pass or fail, the summary and at most a few failed checks):
-the sheet itself stays on the board. The hub reads it through the wire's one decoder and
-checks every value in :func:`hub.intake.selftest`, like any other message a
-board sends.
-"""
+"""The board's side of the self-test message (:mod:`tournament_wire.selftest_wire`): what it
+says of the kept sheet, and publishing it when it is new or after each (re)connect."""
 
 from __future__ import annotations
 
@@ -14,18 +7,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from tournament_wire import selftest_wire, wire
 from web.table import selftest_record
-from web.tournament import wire
-
-KIND = wire.TopicKind.SELFTEST
-MAX_FAILED = 8
-"""Failed checks named in the message; the count gives the rest."""
-MAX_PAYLOAD = 4096
-"""Bytes a self-test message may have (a full one is well under 1 kB)."""
-
-
-def topic(prefix: str, board: str) -> str:
-    return f"{prefix}/{board}/{KIND}"
 
 
 def payload(board_id: str, sheet: Mapping[str, Any]) -> dict[str, Any]:
@@ -39,7 +22,7 @@ class SelfTestPublisher:
     def __init__(self, directory: Path, board_id: str, prefix: str) -> None:
         self.directory = directory
         self.board_id = board_id
-        self.topic = topic(prefix, board_id)
+        self.topic = selftest_wire.topic(prefix, board_id)
         self._sent: tuple[float, int] | None = None
 
     def reconnected(self) -> None:
