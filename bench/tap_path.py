@@ -34,10 +34,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     print_header("The tap-to-TV path (files, functions, thread hand-offs)")
     roots = [str(Path(__import__(p).__file__).resolve().parent) for p in PACKAGES]

@@ -25,12 +25,13 @@ from hub.model import ReceivedEvent
 from scorekeeper import checks
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event as parse_step
+from scorekeeper.names import MAX_REASON
 from scorekeeper.options import Rules, Setup
 from scorekeeper.shot import RedChoice
 from scorekeeper.state import Phase
 from tournament_wire import selftest_wire, wire
 from tournament_wire.offer import OfferError, pairing_ref
-from web.api.schemas import MAX_REASON, Names
+from web_common.schemas import Names
 
 MAX_SEQ = 1_000_000
 """Steps a match may have (a long real game has a few hundred)."""

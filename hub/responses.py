@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from web.api.responses import Described
+from web_common.schemas import Described
 
 
 def _said() -> Any:

@@ -14,7 +14,7 @@ from serve_proc import free_port, start, stop, wait_ready
 from firmware_bridge.profile import default_profile_path
 from scorekeeper.store import MatchStore
 from web.cli.main import main
-from web.i18n import language
+from web_common.i18n import language
 
 SETUP = {"first": "black", "big": {"black": "center", "white": "center"}}
 

@@ -14,7 +14,7 @@ from hub.store import HubStore
 from scorekeeper.clock import FakeClock
 from tournament_wire.wire import settings_from_url
 from web.cli.hub import build
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 PIN = "4242"
 

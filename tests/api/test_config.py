@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from tournament_wire.broker import MqttSettings, parse_mqtt_url
-from web.config.pin import hash_pin
 from web.config.settings import (
     ConfigError,
     Settings,
@@ -16,6 +15,7 @@ from web.config.settings import (
     parse_source,
     settings_to_toml,
 )
+from web_common.pin import hash_pin
 
 NO_DEFAULT_FILE = Path("/nonexistent/skitter.toml")
 

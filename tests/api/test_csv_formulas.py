@@ -15,7 +15,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from stats_matches import MATCH_1, new_match, play
 
-from web.spreadsheet_csv import FORMULA_STARTS, safe_cell
+from web_common.spreadsheet_csv import FORMULA_STARTS, safe_cell
 
 EVIL = '=HYPERLINK("http://x.invalid")'
 OTHER = "@SUM(1+1)"

@@ -132,10 +132,10 @@ def board_app(tmp: Path) -> Iterator[tuple[Any, Any]]:
     """The board's app on the simulated board (no polling) and its broadcaster."""
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     clock = MonotonicClock()
     broadcaster = Broadcaster()

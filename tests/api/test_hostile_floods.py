@@ -61,10 +61,10 @@ def served(app: Any, **limits: Any) -> Iterator[int]:
 def board_app(tmp_path: Path) -> Iterator[Any]:
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     clock = MonotonicClock()
     pins = PinStore(tmp_path / "data")
@@ -81,7 +81,7 @@ def board_app(tmp_path: Path) -> Iterator[Any]:
 @contextmanager
 def hub_app(tmp_path: Path) -> Iterator[Any]:
     from hub.app import Hub, create_hub_app
-    from web.config.pin import PinStore
+    from web_common.pin import PinStore
 
     with tournament_of(tmp_path, ["Ada", "Bo"]) as t:
         pins = PinStore(tmp_path / "pin")

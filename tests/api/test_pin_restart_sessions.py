@@ -16,7 +16,7 @@ from web.api.deps import Auth
 from web.cli import hub as hub_cli
 from web.cli import serve as serve_cli
 from web.cli.main import build_parser
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 
 def start_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pin: str) -> PinStore:

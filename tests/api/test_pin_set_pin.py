@@ -10,7 +10,7 @@ import pytest
 
 from web.cli import main as cli
 from web.cli import set_pin as cmd_set_pin
-from web.config.pin import PIN_FILE_NAME, PinStore, hash_pin, verify_pin
+from web_common.pin import PIN_FILE_NAME, PinStore, hash_pin, verify_pin
 
 VENUE = """\
 # Skitter at the club: edit and restart the service.

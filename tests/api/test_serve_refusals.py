@@ -18,7 +18,7 @@ from ports import free_port
 from serve_proc import ROOT, start, stop, wait_ready
 
 from web.cli.folder_lock import LOCK_FILE_NAME, FolderInUse, FolderLock
-from web.config.pin import PIN_FILE_NAME
+from web_common.pin import PIN_FILE_NAME
 
 
 def serve(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:

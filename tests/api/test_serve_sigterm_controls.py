@@ -27,8 +27,8 @@ from waiting import wait_until
 
 from firmware_bridge.profile import load_profile
 from web.cli import serve as serve_cli
-from web.config.pin import PinStore
 from web.config.settings import Settings
+from web_common.pin import PinStore
 
 GPIO = load_profile().gpio
 

@@ -24,7 +24,7 @@ from fake_systemd import FakeSystemd
 from serve_proc import free_port
 from waiting import wait_until, wait_until_async
 
-from web.api.watchdog import Watchdog
+from web_common.watchdog import Watchdog
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERVAL = 0.05

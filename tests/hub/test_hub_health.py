@@ -19,7 +19,7 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from tournament_wire.wire import settings_from_url
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 STOPPED = ("the hub has stopped storing what the boards send (its storing thread ended): "
            "restart it")

@@ -10,7 +10,7 @@ from hub import intake
 from scorekeeper.events import parse_event
 from scorekeeper.stream_words import last_shot_line
 from tournament_wire import wire
-from web.i18n import language
+from web_common.i18n import language
 
 pytestmark = pytest.mark.unit
 

@@ -21,7 +21,7 @@ from scorekeeper.clock import FakeClock
 from tournament_wire import wire
 from web.table.wiring import open_table
 from web.tournament.mqtt_table import TableLink
-from web.version import skitter_version
+from web_common.version import skitter_version
 
 
 @pytest.fixture

@@ -285,7 +285,7 @@ def test_rows_an_older_hub_stored_unchecked_do_not_break_it(tmp_path: Path) -> N
     from fastapi.testclient import TestClient
 
     from hub.app import Hub, create_hub_app
-    from web.config.pin import PinStore
+    from web_common.pin import PinStore
 
     path = tmp_path / "hub.db"
     HubStore(path).close()

@@ -19,8 +19,8 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from tournament_wire.offer import GameFormat
-from web.i18n import language
 from web.table.table import Table
+from web_common.i18n import language
 
 GERMAN = language("de")
 

@@ -18,7 +18,7 @@ from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
 from tournament_wire.wire import settings_from_url
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 pytestmark = pytest.mark.mqtt
 

@@ -23,7 +23,7 @@ from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
 from tournament_wire.wire import encode, make_client, settings_from_url
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 pytestmark = pytest.mark.mqtt
 

@@ -23,8 +23,8 @@ from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
 from tournament_wire import selftest_wire, wire
-from web.config.pin import PinStore
 from web.table import selftest_record
+from web_common.pin import PinStore
 
 pytestmark = pytest.mark.mqtt
 

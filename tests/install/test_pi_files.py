@@ -53,7 +53,7 @@ def test_unit_restarts_on_failure(service):
 
 
 def test_unit_waits_for_ready_and_restarts_a_hung_scorekeeper(service):
-    # web/api/watchdog.py sends READY=1 and WATCHDOG=1 from the main process.
+    # web_common/watchdog.py sends READY=1 and WATCHDOG=1 from the main process.
     assert service["Type"] == ["notify"]
     assert service["NotifyAccess"] == ["main"]
     assert int(service["WatchdogSec"][0]) >= 10

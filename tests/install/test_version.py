@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from web.version import DISTRIBUTION, skitter_version
+from web_common.version import DISTRIBUTION, skitter_version
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -43,8 +43,8 @@ from uvicorn.config import Config
 
 from firmware_bridge.clocks import MonotonicClock
 from scorekeeper.clock import Clock
-from web.api.sessions import cookie_name
 from web.config.limits import DEFAULT_LIMITS, Limits
+from web_common.sessions import cookie_name
 
 REQUEST_TIMEOUT = 5.0
 """Seconds a request may take to arrive in full (a browser sends it in one packet)."""

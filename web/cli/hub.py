@@ -19,13 +19,13 @@ from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
 from tournament_wire.broker import MqttSettings
 from tournament_wire.wire import WireError, settings_from_url
-from web.api.broadcaster import PER_MESSAGE_DEFLATE
 from web.api.serving import Stopped, server_config, stop_on_sigterm
 from web.cli import hub_tools
 from web.cli.help_words import WORDS
 from web.cli.language import configured_language
 from web.config.args import command_line_secrets
-from web.config.pin import PinError, PinStore, pin_given
+from web_common.broadcaster import PER_MESSAGE_DEFLATE
+from web_common.pin import PinError, PinStore, pin_given
 
 if TYPE_CHECKING:
     from hub.app import Hub

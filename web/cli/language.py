@@ -3,7 +3,7 @@
 The configuration's ``language`` when the configuration (file, environment or option) sets
 it: the venue chose it. Otherwise the person's own locale (``LANGUAGE``, then ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``, as gettext reads them) when a catalog speaks it; else English.
-Messages are the catalogs' (``web/locale``), as every page's words; so is the ``--help``
+Messages are the catalogs' (``web_common/locale``), as every page's words; so is the ``--help``
 (:mod:`web.cli.help_words`), argparse's own refusals of an argument aside.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from web.i18n import SOURCE, Language, choose, language
+from web_common.i18n import SOURCE, Language, choose, language
 
 LOCALE_VARIABLES = ("LC_ALL", "LC_MESSAGES", "LANG")
 

@@ -25,11 +25,11 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore, StoredMatch, StoreError
 from scorekeeper.words import ENGLISH, Words, players_named
-from web.api.schemas import Names
 from web.cli.help_words import WORDS
 from web.cli.language import command_language
 from web.config.args import add_config_argument
 from web.config.settings import ConfigError, load_settings
+from web_common.schemas import Names
 
 NAME = "log"
 HELP = WORDS.gettext("List stored matches, export or import one, or prune old shot timelines.")

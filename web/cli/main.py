@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from web.cli.help_words import WORDS, Formatter, argparse_refusals, headings
-from web.version import skitter_version
+from web_common.version import skitter_version
 
 COMMAND_MODULES: tuple[str, ...] = (
     "web.cli.rules_check",

@@ -24,8 +24,8 @@ from web.cli.help_words import WORDS
 from web.cli.language import command_language, configured_language
 from web.cli.serve_refusals import cannot_listen, folder_in_use
 from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
-from web.config.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 from web.config.settings import ConfigError, Settings
+from web_common.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 
 if TYPE_CHECKING:
     from web.table.controls import HardwareControls
@@ -102,11 +102,11 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
 
     from firmware_bridge.gpio import lgpio_work_dir
     from web.api.app import create_app
-    from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
     from web.api.deps import Auth
     from web.api.serving import Stopped, server_config, stop_on_sigterm
-    from web.api.watchdog import Watchdog
     from web.table.wiring import open_table, publishing
+    from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
+    from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
@@ -152,7 +152,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     server = uvicorn.Server(server_config(
         app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
         limits=settings.limits,
-        ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web.api.broadcaster: latency first
+        ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web_common.broadcaster: latency first
     ))
     stop_on_sigterm()
     try:

@@ -22,8 +22,8 @@ from scorekeeper.words import ENGLISH, Words
 from web.cli.help_words import WORDS
 from web.cli.language import command_language
 from web.config.args import add_config_argument
-from web.config.pin import PinError, PinStore, check_pin_format, hash_pin
 from web.config.settings import ConfigError, load_settings
+from web_common.pin import PinError, PinStore, check_pin_format, hash_pin
 
 NAME = "set-pin"
 HELP = WORDS.gettext("Set the referee PIN (stored only as a hash).")

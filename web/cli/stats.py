@@ -17,8 +17,8 @@ from web.cli.help_words import WORDS
 from web.cli.language import command_language
 from web.config.args import add_config_argument
 from web.config.settings import ConfigError, load_settings
-from web.spreadsheet_csv import csv_writer
 from web.stats.history import History, Overview
+from web_common.spreadsheet_csv import csv_writer
 
 NAME = "stats"
 HELP = WORDS.gettext("Players' statistics and ratings from the match log; --export writes CSV.")

@@ -120,7 +120,7 @@ class Settings:
     another address and dodge the wrong-PIN throttle)."""
 
     language: str = "en"
-    """The venue's language for pages, answers and commands (a catalog in ``web/locale``);
+    """The venue's language for pages, answers and commands (a catalog in ``web_common/locale``);
     a page may ask for another with ``?lang=`` or its browser's Accept-Language."""
 
     caller_language: str = "en"

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from firmware_bridge.sources import SourceKind, SourceSpec, SpecError, parse_spec
 from tournament_wire.broker import parse_mqtt_url
-from web.config.pin import is_pin_hash
+from web_common.pin import is_pin_hash
 
 ORIGIN_DEFAULT = "default"
 ORIGIN_ENV = "environment"
@@ -173,11 +173,11 @@ def _check_language(key: str, raw: Raw) -> str:
 
 
 def _check_page_language(key: str, raw: Raw) -> str:
-    from web.i18n import available
+    from web_common.i18n import available
 
     text = _want_str(key, raw)
     if text not in available():
-        raise fail(key, raw, f"must be one of {', '.join(available())} (web/locale/*.po)")
+        raise fail(key, raw, f"must be one of {', '.join(available())} (web_common/locale/*.po)")
     return text
 
 

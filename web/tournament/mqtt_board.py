@@ -48,7 +48,7 @@ from web.tournament.board_commands import BoardCommands, CommandHandler
 from web.tournament.board_states import StateFold
 from web.tournament.mqtt_outbox import AckWindow, Outbox
 from web.tournament.selftest_publisher import SelfTestPublisher
-from web.version import skitter_version
+from web_common.version import skitter_version
 
 log = logging.getLogger(__name__)
 

@@ -8,10 +8,16 @@ Their type is ``text/javascript`` (RFC 9239) whatever the machine's MIME table s
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from fastapi.staticfiles import StaticFiles
 from starlette.responses import Response
 from starlette.types import Scope
+
+COMMON = Path(__file__).resolve().parent / "static"
+"""The page files both apps' pages use: the style sheets, the words, the DOM builder, the API
+call and the stream overlay's drawing (the board serves them under ``/static/``, the hub under
+``/shared/``), and the markup parts (:mod:`web_common.page_parts`)."""
 
 SCRIPT = "text/javascript; charset=utf-8"
 """A page script's type, for the folder below and any single module served on its own."""

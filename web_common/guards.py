@@ -33,8 +33,8 @@ from fastapi.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from scorekeeper.checks import MAX_DEPTH, JsonProblem, MalformedJsonError, decode_json
-from web.api.validation_words import validation_message
-from web.i18n import current
+from web_common.i18n import current
+from web_common.validation_words import validation_message
 
 MAX_BODY = 8 * 1024
 """Bytes a request body may hold (the largest real one, a new match, is under 1 kB)."""
@@ -210,7 +210,7 @@ async def validation_error(request: Request, exc: Exception) -> JSONResponse:
 
 def _described(error: Any) -> dict[str, Any]:
     """One error as ``loc``, ``msg`` and ``type``: pydantic's ``input`` and ``ctx`` dropped,
-    the ``msg`` in the request's language (:mod:`web.api.validation_words`); a broken JSON
+    the ``msg`` in the request's language (:mod:`web_common.validation_words`); a broken JSON
     body says where it broke, never what it held."""
     msg = validation_message(error, current())
     return {"loc": list(error.get("loc", ())), "msg": msg[:MAX_MESSAGE],

@@ -1,16 +1,17 @@
-"""Markup that two servers' pages show alike, kept once in ``web/static/parts``.
+"""Markup that two servers' pages show alike, kept once in ``web_common/static/parts``.
 
 The board's stream overlay (``/overlay``) and the hub's table overlay draw one match with one
-script (``web/static/overlay.js``), which fills the same elements; each page names the piece
+script (``web_common/static/overlay.js``), which fills the same elements; each page names the piece
 with a comment ``<!-- part: NAME -->`` and is served with ``parts/NAME.html`` in its place.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-PARTS = Path(__file__).resolve().parent / "static" / "parts"
+from web_common.page_files import COMMON
+
+PARTS = COMMON / "parts"
 _PART = re.compile(r"<!-- part: ([\w-]+) -->")
 
 

@@ -1,6 +1,6 @@
 """The languages people read: gettext catalogs, and which one a page, a socket or a command uses.
 
-Words are written in English in the code (the msgids); ``web/locale/<code>.po`` holds one
+Words are written in English in the code (the msgids); ``web_common/locale/<code>.po`` holds one
 catalog per language, read with Babel when first asked for, so a translator adds a language
 by adding one file (docs/translating.md) and a fresh clone or an installed wheel needs no build
 step. :class:`Language` is the translation object the pure word functions of
@@ -30,7 +30,7 @@ from babel.messages.pofile import read_po
 from babel.numbers import format_decimal
 from babel.support import Translations
 
-from web.page_texts import translate_html
+from web_common.page_texts import translate_html
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 """One catalog per language: ``<code>.po`` (package data, read at run time)."""

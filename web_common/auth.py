@@ -1,10 +1,10 @@
 """The referee's session: a PIN buys an HttpOnly, SameSite=Strict cookie.
 
 The session itself (signed, kept over a restart, ended by a PIN change or a logout, named
-and bound per port) is :mod:`web.api.sessions`.
+and bound per port) is :mod:`web_common.sessions`.
 
 Reading is open to everyone; every change needs the session, because only the referee
-changes a match. The PIN itself is checked by ``web.config.pin.PinStore`` (only its hash is kept).
+changes a match. The PIN itself is checked by ``web_common.pin.PinStore`` (only its hash is kept).
 
 Wrong PINs are slowed down per client address, without sleeping: after the n-th wrong PIN
 in a row that client must wait ``min(CAP, BASE * 2 ** (n - 1))`` seconds before its next
@@ -40,8 +40,8 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, ConfigDict, Field
 
 from scorekeeper.clock import Clock
-from web.api.sessions import COOKIE, SESSION_LIFETIME, Session, Sessions, cookie_name
-from web.i18n import current
+from web_common.i18n import current
+from web_common.sessions import COOKIE, SESSION_LIFETIME, Session, Sessions, cookie_name
 
 __all__ = ["COOKIE", "SESSION_LIFETIME", "Auth", "LoginThrottle", "Session", "Sessions",
            "cookie_name", "delay_after", "log_in", "login_router", "require_referee"]
@@ -218,7 +218,7 @@ Referee = Annotated[Session, Depends(require_referee)]
 
 
 def _session_required(who: str) -> str:
-    """The 401 of a change without a session, in the request's language (``web.i18n``)."""
+    """The 401 of a change without a session, in the request's language (``web_common.i18n``)."""
     t = current()
     if who == "referee":
         return t.gettext("referee session required: log in with the PIN")
@@ -236,7 +236,7 @@ class RefereeAnswer(BaseModel):
 
 def login_router() -> APIRouter:
     """``/api/referee/login``, ``/logout`` and ``/session`` on ``app.state.auth``."""
-    from web.api.routers.json_body import CheckedJSONRoute
+    from web_common.json_body import CheckedJSONRoute
 
     router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
 

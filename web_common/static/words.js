@@ -1,4 +1,4 @@
-// The page's words: the server puts the page's catalog (web/locale, chosen by ?lang=, the
+// The page's words: the server puts the page's catalog (web_common/locale, chosen by ?lang=, the
 // browser's languages or the venue's default) in <script id="skitter-words"> before the
 // scripts. t("{who} to shoot", {who}) and nt(singular, plural, n) are the only ways a page
 // says something: the catalogs have every message (tests/api/test_catalogs.py).

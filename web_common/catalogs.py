@@ -1,16 +1,18 @@
 """Keeping the catalogs in step with the code: extraction with Babel, and the update.
 
-Run ``python -m web.catalogs`` after changing words: it extracts every message from the Python,
-JavaScript and HTML sources (:func:`extract`) and updates each ``web/locale/<code>.po``: new
-messages are added with an empty translation, messages no longer used are dropped, so
-``tests/api/test_catalogs.py`` then names what a translator still has to fill in.
+Run ``python -m web_common.catalogs`` after changing words: it extracts every message from the
+Python, JavaScript and HTML sources (:func:`extract`) and updates each
+``web_common/locale/<code>.po``: new messages are added with an empty translation, messages no
+longer used are dropped, so ``tests/api/test_catalogs.py`` then names what a translator still has to
+fill in.
 
 What is extracted: Python ``t.gettext("...")`` and ``t.ngettext("...", "...", n)`` (any object
 named as you like, the method names count); JavaScript ``t("...")`` and ``nt("...", "...", n)``
-(``web/static/words.js``, on the hub's pages too); a refusal's sentence (``because``,
+(``web_common/static/words.js``, on the hub's pages too); a refusal's sentence (``because``,
 ``refused``, ``refuse``); HTML: the text of every element and its ``title``,
-``placeholder``, ``aria-label`` and ``alt`` attributes (``web.page_texts.extract_html``), which
-``web.page_texts.translate_html`` replaces when a page is served.
+``placeholder``, ``aria-label`` and ``alt`` attributes
+(``web_common.page_texts.extract_html``), which
+``web_common.page_texts.translate_html`` replaces when a page is served.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po, write_po
 
-from web.i18n import LOCALE_DIR, SOURCE, available
+from web_common.i18n import LOCALE_DIR, SOURCE, available
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("scorekeeper", "firmware_bridge", "tournament_wire", "web", "hub")
+SOURCES = ("scorekeeper", "firmware_bridge", "tournament_wire", "web_common", "web", "hub")
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "t": None, "nt": (1, 2),
             "because": None, "refused": (2,), "refuse": (3,), "N_": None,
             "N_plural": (1, 2)}
@@ -39,11 +41,12 @@ METHODS = [
     ("**/vendor/**", "ignore"),
     ("**.py", "python"),
     ("**.js", "javascript"),
-    ("**.html", "web.page_texts:extract_html"),
+    ("**.html", "web_common.page_texts:extract_html"),
 ]
 Message = str | tuple[str, str]
 HEADER = ("# skitter scorekeeper: the words people read, one catalog per language.\n"
-          "# Translating: docs/translating.md. Update after code changes: python -m web.catalogs")
+          "# Translating: docs/translating.md. Update after code changes: "
+          "python -m web_common.catalogs")
 
 
 def extract() -> dict[Message, list[tuple[str, int]]]:
@@ -65,7 +68,7 @@ def _msgid(message: Message) -> str:
 
 
 def update(code: str, messages: dict[Message, list[tuple[str, int]]]) -> tuple[int, int]:
-    """Bring ``web/locale/<code>.po`` in step with ``messages`` (kept translations stay);
+    """Bring ``web_common/locale/<code>.po`` in step with ``messages`` (kept translations stay);
     returns (added, dropped)."""
     path = LOCALE_DIR / f"{code}.po"
     old = Catalog(locale=code)

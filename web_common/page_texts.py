@@ -2,8 +2,8 @@
 
 A text is the text of an element (never inside ``script`` or ``style``) or one of its
 :data:`ATTRIBUTES`, when it holds a letter. Babel calls :func:`extract_html` for every
-``.html`` source (``web.catalogs``); :func:`translate_html` replaces each such text by its
-translation when a page is served (``web.i18n.page_in``).
+``.html`` source (``web_common.catalogs``); :func:`translate_html` replaces each such text by its
+translation when a page is served (``web_common.i18n.page_in``).
 """
 
 from __future__ import annotations
@@ -95,7 +95,7 @@ def _joined(text: str) -> str:
 
 def extract_html(fileobj: Any, keywords: Any, comment_tags: Any,
                  options: Any) -> Iterator[tuple[int, str | None, str, list[str]]]:
-    """Babel extraction method for the pages (``web.catalogs:extract_html``)."""
+    """Babel extraction method for the pages (``web_common.catalogs:extract_html``)."""
     source = fileobj.read().decode("utf-8")
     found: list[str] = []
     parser = _Texts(lambda text: found.append(text) or None)
