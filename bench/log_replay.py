@@ -56,7 +56,7 @@ RESUME_TARGET = 0.2
 """Seconds from process start to the first published state, minus the bare import time."""
 SERVE_IMPORTS = (
     "import time\n"
-    "from web.cli.main import build_parser\n"
+    "from skitter_cli.main import build_parser\n"
     "build_parser()\n"
     "import uvicorn, web.api.app, web_common.broadcaster, web.api.deps, web.table.wiring\n"
     "import web.table.controls\n"

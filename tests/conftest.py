@@ -59,7 +59,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def english_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``skitter`` commands (in this process and the servers it starts) speak English
-    whatever the machine's locale (``web/cli/language.py``), as the tests read their output;
+    whatever the machine's locale (``skitter_cli/language.py``), as the tests read their output;
     a test about another language sets its own locale."""
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)

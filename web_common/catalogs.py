@@ -29,13 +29,14 @@ from babel.messages.pofile import read_po, write_po
 from web_common.i18n import LOCALE_DIR, SOURCE, available
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("scorekeeper", "firmware_bridge", "tournament_wire", "web_common", "web", "hub")
+SOURCES = ("scorekeeper", "firmware_bridge", "tournament_wire", "web_common", "web", "hub",
+           "skitter_cli")
 KEYWORDS = {"gettext": None, "ngettext": (1, 2), "t": None, "nt": (1, 2),
             "because": None, "refused": (2,), "refuse": (3,), "N_": None,
             "N_plural": (1, 2)}
 """The refusals' sentences count too (``scorekeeper.errors.because``/``refused`` and the
 rules' ``refuse``): a page says them in its language (``scorekeeper.words.refusal``). ``N_``
-marks a message another module says (argparse's refusals, :mod:`web.cli.help_words`)."""
+marks a message another module says (argparse's refusals, :mod:`skitter_cli.help_words`)."""
 METHODS = [
     ("web/static/vendor/**", "ignore"),
     ("**/vendor/**", "ignore"),

@@ -55,7 +55,7 @@ def test_the_match_log_csv_has_no_formula_cells(referee: TestClient) -> None:
 
 
 def test_the_stats_export_has_no_formula_cells(referee: TestClient, tmp_path: Path) -> None:
-    from web.cli.main import main
+    from skitter_cli.main import main
 
     new_match(referee, EVIL, OTHER)
     play(referee, MATCH_1)

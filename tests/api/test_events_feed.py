@@ -97,7 +97,7 @@ def test_a_reader_that_goes_away_is_forgotten(tmp_path: Path) -> None:
 def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:
     """``skitter serve``'s uvicorn settings cut a feed still open at a stop, so a stop takes
     about ``GRACEFUL_SHUTDOWN`` seconds, not forever."""
-    from web.api import serving as board_serving
+    from web_common import serving as board_serving
 
     with board_app(tmp_path) as (app, _):
         sock = listening_socket()

@@ -2,7 +2,7 @@
 refused; a live stream whose reader stopped reading is cut.
 
 The board's app and the hub's run on loopback with the serving configuration of ``skitter
-serve`` and ``skitter hub`` (``web.api.serving.server_config``). A flood comes from
+serve`` and ``skitter hub`` (``web_common.serving.server_config``). A flood comes from
 127.0.0.1; the referee and the TV come from 127.0.0.2 and 127.0.0.3 (loopback is a whole
 /8 on Linux), so they are other addresses as they are at a venue. Every flood is bounded in
 count and closed by the test.
@@ -30,8 +30,8 @@ from web_helpers import PIN
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from web.api import serving
-from web.config.limits import DEFAULT_LIMITS
+from web_common import serving
+from web_common.limits import DEFAULT_LIMITS
 
 FLOOD = 1000
 """Idle connections one address opens (the attack run's number)."""

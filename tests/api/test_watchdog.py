@@ -157,7 +157,7 @@ def test_skitter_serve_says_ready_once_serving_and_keeps_pinging(systemd, tmp_pa
     env.update(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC="200000",
                SKITTER_CONFIG=str(config), HOME=str(tmp_path))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(tmp_path / "data"),
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", str(tmp_path / "data"),
          "--port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )

@@ -74,7 +74,7 @@ def test_this_environment_runs_the_locked_versions():
 
 
 def test_uvicorn_is_used_through_its_public_parts_only():
-    """web/api/serving.py wraps the protocol uvicorn builds and configures it, but imports
+    """web_common/serving.py wraps the protocol uvicorn builds and configures it, but imports
     none of uvicorn's protocol modules, so uvicorn needs no upper bound."""
     import tomllib
 

@@ -244,7 +244,7 @@ def test_setup_guide_names_only_files_that_exist():
 
 
 def test_unit_leaves_room_for_the_connection_cap(service):
-    from web.api.serving import MAX_CONNECTIONS, SPARE_DESCRIPTORS
+    from web_common.serving import MAX_CONNECTIONS, SPARE_DESCRIPTORS
 
     assert int(service["LimitNOFILE"][0]) >= MAX_CONNECTIONS + SPARE_DESCRIPTORS
     assert service["KillSignal"] == ["SIGTERM"]

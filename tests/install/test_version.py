@@ -28,7 +28,7 @@ def test_the_version_is_the_package_metadatas_and_pyprojects() -> None:
 
 
 def test_skitter_version_prints_it() -> None:
-    result = subprocess.run([sys.executable, "-m", "web.cli.main", "--version"],
+    result = subprocess.run([sys.executable, "-m", "skitter_cli.main", "--version"],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"skitter {declared()}\n"

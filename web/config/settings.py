@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tournament_wire.broker import MqttSettings, parse_mqtt_url
-from web.config.limits import DEFAULT_LIMITS, Limits
 from web.config.values import (
     ALL_KEYS,
     CALLER_LANGUAGES,
@@ -41,6 +40,7 @@ from web.config.values import (
     flatten_overrides,
     parse_source,
 )
+from web_common.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
     "ALL_KEYS",

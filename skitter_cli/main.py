@@ -11,29 +11,29 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from web.cli.help_words import WORDS, Formatter, argparse_refusals, headings
+from skitter_cli.help_words import WORDS, Formatter, argparse_refusals, headings
 from web_common.version import skitter_version
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "web.cli.rules_check",
-    "web.cli.serve",
-    "web.cli.config_cmd",
-    "web.cli.set_pin",
-    "web.cli.sensors",
-    "web.cli.selftest",
-    "web.cli.calibrate",
-    "web.cli.hardware",
-    "web.cli.hub",
-    "web.cli.log",
-    "web.cli.stats",
+    "skitter_cli.rules_check",
+    "skitter_cli.serve",
+    "skitter_cli.config_cmd",
+    "skitter_cli.set_pin",
+    "skitter_cli.sensors",
+    "skitter_cli.selftest",
+    "skitter_cli.calibrate",
+    "skitter_cli.hardware",
+    "skitter_cli.hub",
+    "skitter_cli.log",
+    "skitter_cli.stats",
 )
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser with every registered subcommand, its help in the command's language
     (``argv``'s ``--config`` file, else the usual one, else the locale: see
-    :mod:`web.cli.language`)."""
-    from web.cli.language import configured_language
+    :mod:`skitter_cli.language`)."""
+    from skitter_cli.language import configured_language
 
     WORDS.t = configured_language(_config_in(sys.argv[1:] if argv is None else argv))
     argparse_refusals()

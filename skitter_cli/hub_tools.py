@@ -1,6 +1,6 @@
 """``skitter hub``'s tools for an event: backups, ``restore``, ``boards add/revoke``.
 
-``skitter hub`` itself serves the tournament (:mod:`web.cli.hub`); this module adds the
+``skitter hub`` itself serves the tournament (:mod:`skitter_cli.hub`); this module adds the
 options for its backups and the subcommands an organiser runs beside it:
 
 - ``skitter hub restore FILE``: check a backup and make it the hub's file again;
@@ -40,9 +40,9 @@ from hub.event_import import ImportRefused, import_event, read_event_file
 from hub.restore import RestoreError, restore
 from hub.store import HubStore, HubStoreError
 from hub.tournament import Tournament
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
 from tournament_wire.wire import WireError, settings_from_url
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
 
 PASSWD = Path("/etc/mosquitto/skitter.passwd")
 ACL = Path("/etc/mosquitto/skitter.acl")
@@ -149,7 +149,7 @@ def _fail(message: str) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from web.cli.hub import default_db
+    from skitter_cli.hub import default_db
 
     t = configured_language()
     db = args.db or default_db()
@@ -230,7 +230,7 @@ def run_boards_revoke(args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> Tournament:
     from firmware_bridge.clocks import WallClock
-    from web.cli.hub import default_db
+    from skitter_cli.hub import default_db
 
     return Tournament(HubStore(args.db or default_db()), WallClock())
 

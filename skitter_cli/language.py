@@ -4,7 +4,7 @@ The configuration's ``language`` when the configuration (file, environment or op
 it: the venue chose it. Otherwise the person's own locale (``LANGUAGE``, then ``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``, as gettext reads them) when a catalog speaks it; else English.
 Messages are the catalogs' (``web_common/locale``), as every page's words; so is the ``--help``
-(:mod:`web.cli.help_words`), argparse's own refusals of an argument aside.
+(:mod:`skitter_cli.help_words`), argparse's own refusals of an argument aside.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import argparse
 import sys
 
 from scorekeeper.scenarios import run_paths
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
 
 NAME = "rules-check"
 HELP = WORDS.gettext("Run rules scenario files (a folder means every *.json under it) and report.")

@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from scorekeeper.words import Words
-from web.cli.help_words import WORDS
+from skitter_cli.help_words import WORDS
 from web.config.settings import Settings, load_settings
 
 # (option names, settings key, type, what the help calls its value, help: marked for the

@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from scorekeeper.clock import Clock
+from skitter_cli import hub_tools
+from skitter_cli.args import command_line_secrets
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
 from tournament_wire.broker import MqttSettings
 from tournament_wire.wire import WireError, settings_from_url
-from web.api.serving import Stopped, server_config, stop_on_sigterm
-from web.cli import hub_tools
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
-from web.config.args import command_line_secrets
 from web_common.broadcaster import PER_MESSAGE_DEFLATE
 from web_common.pin import PinError, PinStore, pin_given
+from web_common.serving import Stopped, server_config, stop_on_sigterm
 
 if TYPE_CHECKING:
     from hub.app import Hub

@@ -19,9 +19,9 @@ import tomlkit
 
 from firmware_bridge.files import replace_file
 from scorekeeper.words import ENGLISH, Words
-from web.cli.help_words import WORDS
-from web.cli.language import command_language
-from web.config.args import add_config_argument
+from skitter_cli.args import add_config_argument
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import command_language
 from web.config.settings import ConfigError, load_settings
 from web_common.pin import PinError, PinStore, check_pin_format, hash_pin
 

@@ -25,9 +25,9 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore, StoredMatch, StoreError
 from scorekeeper.words import ENGLISH, Words, players_named
-from web.cli.help_words import WORDS
-from web.cli.language import command_language
-from web.config.args import add_config_argument
+from skitter_cli.args import add_config_argument
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import command_language
 from web.config.settings import ConfigError, load_settings
 from web_common.schemas import Names
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
-from web.config.args import add_settings_arguments, settings_from_args
+from skitter_cli.args import add_settings_arguments, settings_from_args
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
 from web.config.settings import ConfigError, settings_as_dict, settings_to_toml
 
 NAME = "config"

@@ -8,7 +8,7 @@ import errno
 import socket
 
 from scorekeeper.words import ENGLISH, Words
-from web.cli.folder_lock import FolderInUse
+from skitter_cli.folder_lock import FolderInUse
 
 
 def folder_in_use(exc: FolderInUse, t: Words = ENGLISH) -> str:

@@ -1,11 +1,11 @@
 """The ``skitter`` command's ``--help`` in the command's language.
 
-Help texts are written where each option is, as ``WORDS.gettext("...")`` (so
-``python -m web_common.catalogs`` finds them); :func:`web.cli.main.build_parser` sets the language
-first (:func:`web.cli.language.configured_language` decides), so they are made in it. The
-module constants (a command's ``HELP``) are made at import, in English, and translated when
-the parser is built. argparse's own headings are translated there too, and so are its
-refusals of an argument (:func:`argparse_refusals`).
+Help texts are written where each option is, as ``WORDS.gettext("...")`` (so ``python -m
+web_common.catalogs`` finds them); :func:`skitter_cli.main.build_parser` sets the language first
+(:func:`skitter_cli.language.configured_language` decides), so they are made in it. The module
+constants (a command's ``HELP``) are made at import, in English, and translated when the parser is
+built. argparse's own headings are translated there too, and so are its refusals of an argument
+(:func:`argparse_refusals`).
 """
 
 from __future__ import annotations

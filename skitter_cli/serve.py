@@ -19,11 +19,11 @@ from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP, SourceKind
 from scorekeeper.store import StoreError
 from scorekeeper.words import ENGLISH, Words, refusal
-from web.cli.folder_lock import FolderInUse, FolderLock
-from web.cli.help_words import WORDS
-from web.cli.language import command_language, configured_language
-from web.cli.serve_refusals import cannot_listen, folder_in_use
-from web.config.args import add_settings_arguments, command_line_secrets, settings_from_args
+from skitter_cli.args import add_settings_arguments, command_line_secrets, settings_from_args
+from skitter_cli.folder_lock import FolderInUse, FolderLock
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import command_language, configured_language
+from skitter_cli.serve_refusals import cannot_listen, folder_in_use
 from web.config.settings import ConfigError, Settings
 from web_common.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 
@@ -103,9 +103,9 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     from firmware_bridge.gpio import lgpio_work_dir
     from web.api.app import create_app
     from web.api.deps import Auth
-    from web.api.serving import Stopped, server_config, stop_on_sigterm
     from web.table.wiring import open_table, publishing
     from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
+    from web_common.serving import Stopped, server_config, stop_on_sigterm
     from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd

@@ -1,5 +1,5 @@
 """``skitter sensors``: the live cell map and field counts, for building and checking a board.
-(``--audit``: the sensors' record over past matches instead, see ``web.cli.sensors_audit``.)
+(``--audit``: the sensors' record over past matches instead, see ``skitter_cli.sensors_audit``.)
 
 A builder runs it while passing a magnet over each cell: every cell lights up in the map
 next to the field it belongs to, so a miswired sensor shows at once. ``--json`` prints one
@@ -26,9 +26,9 @@ from firmware_bridge.timeline import reading_json
 from scorekeeper.clock import Clock
 from scorekeeper.reading import BoardReading
 from scorekeeper.words import ENGLISH, Words
-from web.cli import sensors_audit
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
+from skitter_cli import sensors_audit
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
 
 NAME = "sensors"
 HELP = WORDS.gettext("Show the live sensor cells and field counts of a board.")

@@ -43,7 +43,7 @@ from uvicorn.config import Config
 
 from firmware_bridge.clocks import MonotonicClock
 from scorekeeper.clock import Clock
-from web.config.limits import DEFAULT_LIMITS, Limits
+from web_common.limits import DEFAULT_LIMITS, Limits
 from web_common.sessions import cookie_name
 
 REQUEST_TIMEOUT = 5.0

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from firmware_bridge.profile import ProfileError, load_profile
 from firmware_bridge.wiring import bom_csv, schematic_svg
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
 
 NAME = "hardware"
 HELP = WORDS.gettext("Write the board's wiring diagram (SVG) and parts list (CSV), made from "

@@ -13,9 +13,9 @@ from pathlib import Path
 from scorekeeper.stats import PlayerStats
 from scorekeeper.store import StoreError
 from scorekeeper.words import ENGLISH, Words
-from web.cli.help_words import WORDS
-from web.cli.language import command_language
-from web.config.args import add_config_argument
+from skitter_cli.args import add_config_argument
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import command_language
 from web.config.settings import ConfigError, load_settings
 from web.stats.history import History, Overview
 from web_common.spreadsheet_csv import csv_writer

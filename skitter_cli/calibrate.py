@@ -16,9 +16,9 @@ from firmware_bridge.clocks import MonotonicClock
 from firmware_bridge.profile import ProfileError, is_shipped_copy
 from firmware_bridge.source import SourceError
 from firmware_bridge.sources import SPECS_HELP
-from web.cli.help_words import WORDS
-from web.cli.language import configured_language
-from web.cli.sensors import open_for_command
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import configured_language
+from skitter_cli.sensors import open_for_command
 
 ETC_PROFILE = "/etc/skitter/board.toml"
 """Where install.sh puts the builder's own copy of the reference profile."""

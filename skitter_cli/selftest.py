@@ -29,9 +29,9 @@ from firmware_bridge.source import Source, SourceError
 from firmware_bridge.sources import SPECS_HELP
 from scorekeeper.clock import Clock
 from scorekeeper.words import ENGLISH, Words
-from web.cli.help_words import WORDS
-from web.cli.language import command_language
-from web.cli.sensors import open_for_command
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import command_language
+from skitter_cli.sensors import open_for_command
 from web.config.settings import ConfigError, load_settings
 from web.table import selftest_record
 

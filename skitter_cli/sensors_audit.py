@@ -10,8 +10,8 @@ import sys
 
 from firmware_bridge.profile import ProfileError, load_profile
 from scorekeeper.store import MatchStore, StoreError
-from web.cli.help_words import WORDS
-from web.cli.language import command_language
+from skitter_cli.help_words import WORDS
+from skitter_cli.language import command_language
 from web.config.settings import ConfigError, load_settings
 from web.table.audit_read import read_audit
 
