@@ -42,12 +42,6 @@ DEFAULT_PORT = 8100
 
 
 
-def default_db(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path:
-    base = environ.get("SKITTER_DATA")
-    root = Path(base).expanduser() if base else Path.home() / ".local" / "share" / "skitter"
-    return root / "hub.db"
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--mqtt", metavar="URL",
                         help=WORDS.gettext("broker: mqtt[s]://[user:password@]host[:port]"))
@@ -63,7 +57,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--topic-prefix", default="skitter",
                         help=WORDS.gettext("first topic level"))
     parser.add_argument("--db", type=Path, help=WORDS.gettext(
-                        "the hub's SQLite file (default {path})").format(path=default_db()))
+                        "the hub's SQLite file (default {path})").format(
+                            path=hub_tools.default_db()))
     parser.add_argument("--host", default="127.0.0.1",
                         help=WORDS.gettext("address to listen on (0.0.0.0: the venue's network)"))
     parser.add_argument("--port", type=int, default=DEFAULT_PORT,
@@ -107,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if args.mqtt is None:
         print("skitter hub: " + t.gettext("the broker is needed: --mqtt URL"), file=sys.stderr)
         return 2
-    db = args.db or default_db()
+    db = args.db or hub_tools.default_db()
     for warning in command_line_secrets(args.pin, args.mqtt, t):
         print("skitter hub: " + t.gettext("warning: {warning}").format(warning=warning),
               file=sys.stderr)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sqlite3
 import sys
 import time
@@ -49,6 +50,13 @@ ACL = Path("/etc/mosquitto/skitter.acl")
 """Where ``hardware/mosquitto/skitter.conf`` tells the broker to find its users."""
 PAGE_URL = "http://{board}.local:8000/referee"
 """A board's referee page, by the host name its SD card was given (its board id)."""
+
+
+def default_db(environ: os._Environ[str] | dict[str, str] = os.environ) -> Path:
+    """The hub's SQLite file when ``--db`` names none (``skitter hub`` and its tools alike)."""
+    base = environ.get("SKITTER_DATA")
+    root = Path(base).expanduser() if base else Path.home() / ".local" / "share" / "skitter"
+    return root / "hub.db"
 
 
 def add_backup_arguments(parser: argparse.ArgumentParser) -> None:
@@ -149,7 +157,6 @@ def _fail(message: str) -> int:
 
 
 def run_restore(args: argparse.Namespace) -> int:
-    from skitter_cli.hub import default_db
 
     t = configured_language()
     db = args.db or default_db()
@@ -230,7 +237,6 @@ def run_boards_revoke(args: argparse.Namespace) -> int:
 
 def _tournament(args: argparse.Namespace) -> Tournament:
     from firmware_bridge.clocks import WallClock
-    from skitter_cli.hub import default_db
 
     return Tournament(HubStore(args.db or default_db()), WallClock())
 
