@@ -5,7 +5,7 @@ from the network, trusted no more than a request to a board's API. So each messa
 through the API's own decoder (:func:`tournament_wire.wire.decode`: a size cap, UTF-8, no
 NaN or Infinity, bounded depth, safe integers, no lone surrogates) and then through the
 value checks below: integer ranges, players' names as the board's own API checks them
-(:class:`web.api.schemas.Names`), steps as the rules engine parses them, bounded lists. A
+(:class:`web_common.schemas.Names`), steps as the rules engine parses them, bounded lists. A
 payload that fails raises :class:`~tournament_wire.wire.WireError` naming the key at fault;
 the link drops it, counts it for that board and shows it to the hub's referee.
 

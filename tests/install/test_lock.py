@@ -78,7 +78,7 @@ def test_uvicorn_is_used_through_its_public_parts_only():
     none of uvicorn's protocol modules, so uvicorn needs no upper bound."""
     import tomllib
 
-    source = (ROOT / "web" / "api" / "serving.py").read_text()
+    source = (ROOT / "web_common" / "serving.py").read_text()
     assert "uvicorn.protocols" not in source and "H11Protocol" not in source
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     (uvicorn,) = [Requirement(d) for d in deps if Requirement(d).name == "uvicorn"]
