@@ -1,4 +1,7 @@
-"""The JSON bodies the API accepts, checked by FastAPI before a handler runs.
+"""The JSON bodies the board's API accepts, checked by FastAPI before a handler runs.
+
+They are made of the pieces both web apps use (:mod:`web_common.schemas`: strict bodies,
+shown text, players' names, path numbers).
 
 A body that does not fit gets 422 with FastAPI's ``detail`` list, each item naming the field
 (``loc``) and the problem. Steps themselves (``{"shot": {...}}`` ...) are checked by the
@@ -15,11 +18,7 @@ from pydantic import ConfigDict, Field, model_validator
 from firmware_bridge.physics_board import MAX_ANGLE
 from firmware_bridge.physics_board import SPEEDS as FLICK_SPEEDS
 from scorekeeper.options import Finger, Hand, ShootingLine
-from web_common.schemas import (
-    Names,
-    Strict,
-    check_reason,
-)
+from web_common.schemas import Names, Strict, check_reason
 
 PlayerName = Literal["black", "white"]
 MAX_FLICK_DEGREES = round(math.degrees(MAX_ANGLE))
