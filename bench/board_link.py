@@ -28,7 +28,7 @@ from machine import print_header
 from matchgen import RULES, SETUP, random_steps
 
 from scorekeeper.store import MatchStore
-from web.config.settings import MqttSettings
+from tournament_wire.broker import MqttSettings
 from web.tournament.mqtt_board import BoardLink
 
 NAMES = {"black": "Annabel", "white": "Bartholomew"}

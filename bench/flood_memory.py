@@ -81,7 +81,7 @@ def measure(pid: int, port: int, path: str, websocket: bool,
 
 def board(src: Path, args: argparse.Namespace) -> dict[str, float]:
     start = (f"import sys; sys.path.insert(0, {str(src)!r}); "
-             "from web.cli.main import main; sys.exit(main())")
+             "from skitter_cli.main import main; sys.exit(main())")
     with tempfile.TemporaryDirectory() as tmp, \
             ServeProcess(Path(tmp), command=[sys.executable, "-c", start, "serve"]) as server:
         time.sleep(2.0)

@@ -21,7 +21,7 @@ from mqtt_broker import free_port
 from mqtt_sim import SimBoard
 from mqtt_tournament_support import PLANS
 
-from web.tournament.wire import settings_from_url
+from tournament_wire.wire import settings_from_url
 
 PIN = "1357"
 BOARDS_PER_PROCESS = 32
@@ -54,7 +54,7 @@ class Hub:
         env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
         env["HOME"] = str(folder)
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "web.cli.main", "hub", "--mqtt", url, "--db",
+            [sys.executable, "-m", "skitter_cli.main", "hub", "--mqtt", url, "--db",
              str(folder / "hub.db"), "--port", str(self.port), "--pin", PIN],
             cwd=src, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30

@@ -24,7 +24,7 @@ from hub.model import ReceivedEvent
 from hub.store import HubStore
 from hub.store.received import kept_state
 from scorekeeper.store import MatchStore
-from web.tournament import wire
+from tournament_wire import wire
 from web.tournament.board_states import replay_states
 
 NAMES = {"black": "Annabel", "white": "Bartholomew"}

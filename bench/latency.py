@@ -37,7 +37,7 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.rules import apply as apply_rules
 from scorekeeper.shot import Shot
-from web.api.broadcaster import PER_MESSAGE_DEFLATE
+from web_common.broadcaster import PER_MESSAGE_DEFLATE
 
 TARGET_P99_MS = 20.0
 LONG_MATCH = {"points_to_win_round": 50, "rounds_to_win_game": 10, "first": "black"}
@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deflate", choices=("on", "off"),
                         default="on" if PER_MESSAGE_DEFLATE else "off",
                         help="permessage-deflate on the server "
-                        "(default: web.api.broadcaster.PER_MESSAGE_DEFLATE)")
+                        "(default: web_common.broadcaster.PER_MESSAGE_DEFLATE)")
     args = parser.parse_args(argv)
     shots = args.shots or (6 if args.quick else 40)
     levels = [int(n) for n in args.clients.split(",")]

@@ -3,7 +3,7 @@
 Run by ``bench/latency.py`` as a child process (``--data-dir DIR --port N --pin PIN
 --echo-port M [--deflate off]``). The app is wired exactly as ``skitter serve`` wires it
 (simulated board, monotonic clock, the polling loop, uvicorn's defaults but
-``ws_per_message_deflate=web.api.broadcaster.PER_MESSAGE_DEFLATE``); bench-only additions
+``ws_per_message_deflate=web_common.broadcaster.PER_MESSAGE_DEFLATE``); bench-only additions
 stand beside it:
 
 - ``GET /bench/last-event``: the clock time of the simulated board's last cell change and
@@ -28,10 +28,10 @@ from websockets.asyncio.server import ServerConnection, serve
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from web.api.app import create_app
-from web.api.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
 from web.api.deps import Auth
-from web.config.pin import PinStore
 from web.table.wiring import open_table
+from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
+from web_common.pin import PinStore
 
 
 async def echo(connection: ServerConnection) -> None:

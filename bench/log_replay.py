@@ -50,15 +50,15 @@ from serve_proc import PIN, ROOT, ServeProcess
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.store import MatchStore
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 RESUME_TARGET = 0.2
 """Seconds from process start to the first published state, minus the bare import time."""
 SERVE_IMPORTS = (
     "import time\n"
-    "from web.cli.main import build_parser\n"
+    "from skitter_cli.main import build_parser\n"
     "build_parser()\n"
-    "import uvicorn, web.api.app, web.api.broadcaster, web.api.deps, web.table.wiring\n"
+    "import uvicorn, web.api.app, web_common.broadcaster, web.api.deps, web.table.wiring\n"
     "import web.table.controls\n"
     "print(time.time())\n")
 """A child that imports what ``skitter serve`` imports and prints when it is done."""

@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
 def code_in(folder: Path) -> list[str]:
     """``skitter`` run from the code in ``folder`` (ahead of this checkout on the path)."""
     start = (f"import sys; sys.path.insert(0, {str(folder.resolve())!r}); "
-             "from web.cli.main import main; sys.exit(main())")
+             "from skitter_cli.main import main; sys.exit(main())")
     return [sys.executable, "-c", start, "serve"]
 
 

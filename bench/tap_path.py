@@ -41,10 +41,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     print_header("The correction path (files, functions, thread hand-offs)" if args.correction
                  else "The tap-to-TV path (files, functions, thread hand-offs)")

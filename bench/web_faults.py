@@ -40,10 +40,10 @@ from serve_proc import ServeProcess
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import open_sqlite
 from web.api.app import create_app
-from web.api.auth import Auth
-from web.api.broadcaster import Broadcaster
-from web.config.pin import PinStore
 from web.table.wiring import open_table
+from web_common.auth import Auth
+from web_common.broadcaster import Broadcaster
+from web_common.pin import PinStore
 
 PIN = "731904"
 BODY = 100 * 1024 * 1024

@@ -2,7 +2,7 @@
 
 Reading is open to everyone; every change (players, pairing a round, a board for a game, a
 command to a board) needs the tournament referee's session: the hub's own PIN buys an
-HttpOnly, SameSite=Strict cookie through the board's own login routes (``web.api.auth``).
+HttpOnly, SameSite=Strict cookie through the board's own login routes (``web_common.auth``).
 
 The page's live feed (``hub.feed``) is refreshed when something changed,
 at most once every ``BATCH`` seconds: a burst of events from many boards costs one rebuild of
@@ -60,18 +60,17 @@ from hub.wake import Wake
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
-from web.api.auth import Auth, Referee, login_router
-from web.api.broadcaster import Broadcaster
-from web.api.guards import install_guards
-from web.api.routers.json_body import CheckedJSONRoute
-from web.api.routers.scoreboard import STATIC as BOARD_STATIC
-from web.api.schemas import PathNumber
-from web.config.pin import PinStore
-from web.i18n import SOURCE, LanguageMiddleware, for_request, page_in
-from web.page_files import SCRIPT, PageFiles
-from web.table.offer import GameFormat, Offer, OfferError
-from web.tournament.wire import CommandKind, WireError, check_board_id
-from web.version import skitter_version
+from tournament_wire.offer import GameFormat, Offer, OfferError
+from tournament_wire.wire import CommandKind, WireError, check_board_id
+from web_common.auth import Auth, Referee, login_router
+from web_common.broadcaster import Broadcaster
+from web_common.guards import install_guards
+from web_common.i18n import SOURCE, LanguageMiddleware, for_request, page_in
+from web_common.json_body import CheckedJSONRoute
+from web_common.page_files import COMMON, SCRIPT, PageFiles
+from web_common.pin import PinStore
+from web_common.schemas import PathNumber
+from web_common.version import skitter_version
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -79,10 +78,10 @@ T = TypeVar("T")
 STATIC = Path(__file__).parent / "static"
 SHARED = {"skitter.css": "text/css", "overlay.css": "text/css", "words.js": SCRIPT,
           "dom.js": SCRIPT, "api.js": SCRIPT, "overlay.js": SCRIPT}
-"""The board's files the hub's pages use, as they are: the board pages' style sheet and the
-stream overlay's, and the ES modules the hub's own modules import from ``/shared/``: the
-page's words, the DOM builder, the API call and socket, the stream overlay's drawing. A
-shared module's own imports (``./words.js``) stay among these."""
+"""The page files both apps' pages use (``web_common/static``), as they are: the board pages' style
+sheet and the stream overlay's, and the ES modules the hub's own modules import from ``/shared/``:
+the page's words, the DOM builder, the API call and socket, the stream overlay's drawing. A shared
+module's own imports (``./words.js``) stay among these."""
 BATCH = 0.05
 """Seconds between two refreshes at least, while changes keep coming (a burst is one frame)."""
 
@@ -111,7 +110,7 @@ class Hub:
         """``monotonic`` times the wrong-PIN waits: a clock that never jumps. The referee's
         session expires by the tournament's wall clock: it outlives the process and a
         reboot, which restarts the monotonic clock (a session set back with the clock is
-        refused, see ``web.api.sessions``)."""
+        refused, see ``web_common.sessions``)."""
         self.tournament = tournament
         self.sender = sender
         self.auth = Auth.create(pins, monotonic, who="tournament referee",
@@ -180,7 +179,7 @@ api = APIRouter(prefix="/api", tags=["tournament"], route_class=CheckedJSONRoute
 
 @pages.get("/", include_in_schema=False)
 async def index(request: Request) -> HTMLResponse:
-    """The hub's page, its texts in the language asked for (``web.i18n``)."""
+    """The hub's page, its texts in the language asked for (``web_common.i18n``)."""
     source = (STATIC / "index.html").read_text(encoding="utf-8")
     return HTMLResponse(page_in(source, for_request(request)),
                         headers={"Vary": "Accept-Language"})
@@ -190,7 +189,7 @@ async def index(request: Request) -> HTMLResponse:
 async def shared_file(name: str) -> FileResponse:
     if name not in SHARED:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no shared file {name!r}")
-    return FileResponse(BOARD_STATIC / name, media_type=SHARED[name])
+    return FileResponse(COMMON / name, media_type=SHARED[name])
 
 
 @pages.websocket("/ws")
@@ -378,6 +377,6 @@ def create_hub_app(hub: Hub, allowed_origins: tuple[str, ...] = (), *,
     app.include_router(field_pages)
     app.mount("/static", PageFiles(directory=STATIC), name="static")
     install_guards(app, allowed_origins)
-    # each request's refusals in its page's language (web.i18n: ?lang=, Accept-Language)
+    # each request's refusals in its page's language (web_common.i18n: ?lang=, Accept-Language)
     app.add_middleware(LanguageMiddleware, default=lambda: getattr(app.state, "language", SOURCE))
     return app

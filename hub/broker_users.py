@@ -23,14 +23,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_bridge.files import replace_file
-from web.tournament.wire import check_board_id
+from tournament_wire.wire import check_board_id
 
 HUB_USER = "hub"
 ITERATIONS = 101
 """Mosquitto 2's own count for ``$7$`` hashes (``mosquitto_passwd`` writes the same)."""
 SALT_BYTES = 12
 BOARD_WRITES = ("state", "events", "status", "command/result", "selftest")
-"""What a board publishes under ``<prefix>/<board id>/`` (``web.tournament.wire``)."""
+"""What a board publishes under ``<prefix>/<board id>/`` (``tournament_wire.wire``)."""
 BOARD_READS = ("command",)
 
 

@@ -28,7 +28,7 @@ import paho.mqtt.client as mqtt
 from hub import intake
 from hub.tournament import Tournament
 from scorekeeper import checks
-from web.tournament import selftest_wire, wire
+from tournament_wire import selftest_wire, wire
 
 log = logging.getLogger(__name__)
 

@@ -30,7 +30,7 @@ from hub.model import GameResult, ReceivedEvent, StoredGame
 from hub.store.connection import dump_json
 from hub.tournament import Tournament
 from hub.verify import judge
-from web.tournament.wire import event_id
+from tournament_wire.wire import event_id
 
 IMPORTED = "imported:"
 """The settings key of an imported event (its players and rounds, and when)."""

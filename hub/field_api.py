@@ -24,10 +24,11 @@ from hub import bracket, field_changes
 from hub.responses import BracketView, FieldChanged, FieldChangeRow
 from hub.said import detail, worded
 from hub.tournament import StaleChange, Tournament, TournamentError
-from web.api.auth import Referee
-from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import MAX_REASON, PathNumber, ShownText, Strict
-from web.i18n import current, for_request, page_in
+from scorekeeper.names import MAX_REASON
+from web_common.auth import Referee
+from web_common.i18n import current, for_request, page_in
+from web_common.json_body import CheckedJSONRoute
+from web_common.schemas import PathNumber, ShownText, Strict
 
 router = APIRouter(prefix="/api", tags=["field"], route_class=CheckedJSONRoute)
 pages = APIRouter(tags=["pages"])
@@ -146,7 +147,7 @@ async def read_changes(request: Request) -> list[dict[str, Any]]:
 @pages.get("/bracket", include_in_schema=False)
 async def bracket_page(request: Request) -> HTMLResponse:
     """The bracket on a page of its own, for the wall or for paper (A4), in the language
-    asked for (``web.i18n``), its catalog with it for the scripts."""
+    asked for (``web_common.i18n``), its catalog with it for the scripts."""
     source = (Path(__file__).parent / "static" / "bracket.html").read_text(encoding="utf-8")
     return HTMLResponse(page_in(source, for_request(request)),
                         headers={"Vary": "Accept-Language"})

@@ -2,7 +2,7 @@
 counts by itself or waits for the hub's referee as a claim.
 
 A board's match that reaches ``game_over`` is found in the pairings by the pairing id it
-carries when it was started from the hub's offer (``web.table.offer``), else by the
+carries when it was started from the hub's offer (``tournament_wire.offer``), else by the
 two players' names (whoever took which colour). A game played to another format than the
 tournament's (:meth:`Tournament.game_format`) never counts by itself: it is held as a claim
 saying so. Its result counts by itself only when that pairing is on
@@ -27,7 +27,7 @@ from hub.said import MARK, Sentence
 from hub.store import HubStore, StoredGame
 from hub.verify import judge
 from scorekeeper.state import Phase
-from web.table.offer import GameFormat
+from tournament_wire.offer import GameFormat
 
 
 class Games(Protocol):

@@ -2,11 +2,11 @@
 
 A board's login lets it publish under its own id only, but what it publishes is still input
 from the network, trusted no more than a request to a board's API. So each message goes
-through the API's own decoder (:func:`web.tournament.wire.decode`: a size cap, UTF-8, no
+through the API's own decoder (:func:`tournament_wire.wire.decode`: a size cap, UTF-8, no
 NaN or Infinity, bounded depth, safe integers, no lone surrogates) and then through the
 value checks below: integer ranges, players' names as the board's own API checks them
-(:class:`web.api.schemas.Names`), steps as the rules engine parses them, bounded lists. A
-payload that fails raises :class:`~web.tournament.wire.WireError` naming the key at fault;
+(:class:`web_common.schemas.Names`), steps as the rules engine parses them, bounded lists. A
+payload that fails raises :class:`~tournament_wire.wire.WireError` naming the key at fault;
 the link drops it, counts it for that board and shows it to the hub's referee.
 
 Only the keys the hub reads are kept: what a board adds beyond them is not stored.
@@ -25,12 +25,13 @@ from hub.model import ReceivedEvent
 from scorekeeper import checks
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.events import parse_event as parse_step
+from scorekeeper.names import MAX_REASON
 from scorekeeper.options import Rules, Setup
 from scorekeeper.shot import RedChoice
 from scorekeeper.state import Phase
-from web.api.schemas import MAX_REASON, Names
-from web.table.offer import OfferError, pairing_ref
-from web.tournament import selftest_wire, wire
+from tournament_wire import selftest_wire, wire
+from tournament_wire.offer import OfferError, pairing_ref
+from web_common.schemas import Names
 
 MAX_SEQ = 1_000_000
 """Steps a match may have (a long real game has a few hundred)."""
@@ -306,7 +307,7 @@ def event(board: str, data: Mapping[str, Any]) -> ReceivedEvent:
 
 
 def _pairing(value: Any) -> dict[str, Any] | None:
-    """The pairing a match started from the hub's offer carries (``web.table.offer``)."""
+    """The pairing a match started from the hub's offer carries (``tournament_wire.offer``)."""
     try:
         return pairing_ref(value)
     except OfferError as exc:
@@ -340,7 +341,7 @@ MAX_SUMMARY = 120
 
 
 def selftest(data: Mapping[str, Any]) -> dict[str, Any]:
-    """A board's last self-test (:mod:`web.tournament.selftest_wire`), as the hub keeps it:
+    """A board's last self-test (:mod:`tournament_wire.selftest_wire`), as the hub keeps it:
     a few failed checks named, their count, pass or fail agreeing with both."""
     passed = _boolean(data.get("passed"), "passed")
     count = _integer(data.get("failed_count"), "failed_count", 0, checks.MAX_INT)

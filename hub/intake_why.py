@@ -15,7 +15,7 @@ from typing import Any
 
 from scorekeeper import checks
 from scorekeeper.errors import ScorekeeperError, Why
-from web.tournament import wire
+from tournament_wire import wire
 
 MAX_TEMPLATE = 400
 """Characters of a refusal's sentence (the longest the rules write is about 200)."""

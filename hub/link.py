@@ -25,9 +25,9 @@ from hub.bursts import MAX_BURST, BurstStore, Stored
 from hub.gaps import GapScheduler
 from hub.offering import offer_games
 from hub.tournament import Tournament
-from web.config.settings import MqttSettings
-from web.table.offer import Offer
-from web.tournament import selftest_wire, wire
+from tournament_wire import selftest_wire, wire
+from tournament_wire.broker import MqttSettings
+from tournament_wire.offer import Offer
 
 log = logging.getLogger(__name__)
 

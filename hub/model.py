@@ -1,7 +1,7 @@
 """The tournament's values: pairings, game results, standings rows, received events and
 recorded games.
 
-A game started from the hub's offer carries its pairing's id (``web.table.offer``), and
+A game started from the hub's offer carries its pairing's id (``tournament_wire.offer``), and
 its result finds the pairing by that id; a game started by hand on a board is found by the
 two players' names.
 """
@@ -131,7 +131,7 @@ class ReceivedEvent:
     setup: Mapping[str, Any] | None = None
     pairing: Mapping[str, Any] | None = None
     """The pairing the board's match was started from (``{"id", "round", "table"}``), when
-    it was started from the hub's offer (``web.table.offer``)."""
+    it was started from the hub's offer (``tournament_wire.offer``)."""
 
     def to_json(self) -> dict[str, Any]:
         return {

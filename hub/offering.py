@@ -1,5 +1,5 @@
 """Offering each board its game: after a round is paired, a game is put on a board, or a
-board (re)connects, the board is sent an ``offer`` command (``web.table.offer``).
+board (re)connects, the board is sent an ``offer`` command (``tournament_wire.offer``).
 
 A board already playing that game, or holding that very offer, takes it again without a
 change, so offering twice is harmless; the board's tablet starts the game with one tap.

@@ -2,7 +2,7 @@
 
 Each board's card carries the overlay's view of its match (:func:`card_view`), in the same
 shape the board's own ``/overlay`` builds from its snapshot, so both pages share one script
-(``web/static/overlay.js``). The words are made here from what the board sent: its names,
+(``web_common/static/overlay.js``). The words are made here from what the board sent: its names,
 its state, and the step the hub received last.
 """
 
@@ -23,8 +23,8 @@ from scorekeeper.state import Phase
 from scorekeeper.store.values import StepSource
 from scorekeeper.stream_words import last_shot_line
 from scorekeeper.words import ENGLISH, Words, moment, players_named, turn_prompt
-from web.i18n import SOURCE, available, for_request, language, page_in
-from web.page_parts import with_parts
+from web_common.i18n import SOURCE, available, for_request, language, page_in
+from web_common.page_parts import with_parts
 
 STATIC = Path(__file__).parent / "static"
 router = APIRouter(tags=["pages"])
@@ -86,7 +86,7 @@ def _safe(words: Any, state: Mapping[str, Any], names: Mapping[str, str], t: Wor
 
 def _page(name: str, request: Request) -> HTMLResponse:
     """An overlay page in its language (``?lang=``, Accept-Language, the default: as every
-    page, ``web.i18n``), its catalog with it for the scripts' ``t``."""
+    page, ``web_common.i18n``), its catalog with it for the scripts' ``t``."""
     source = with_parts((STATIC / name).read_text(encoding="utf-8"))
     return HTMLResponse(page_in(source, for_request(request)),
                         headers={"Cache-Control": "no-cache", "Vary": "Accept-Language"})

@@ -21,9 +21,9 @@ from fastapi.responses import HTMLResponse, Response
 from hub.decisions import ENTERED_BY, in_words, signed
 from hub.said import MARK, answered
 from hub.tournament import Tournament
-from web.api.schemas import PathNumber
-from web.i18n import SOURCE, Language, for_request, language
-from web.spreadsheet_csv import csv_writer
+from web_common.i18n import SOURCE, Language, for_request, language
+from web_common.schemas import PathNumber
+from web_common.spreadsheet_csv import csv_writer
 
 router = APIRouter(tags=["print"])
 VARY = {"Vary": "Accept-Language"}

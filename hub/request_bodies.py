@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from web.api.schemas import ShownText, check_reason
+from web_common.schemas import ShownText, check_reason
 
 
 class NewPlayer(BaseModel):

@@ -1,6 +1,6 @@
 """What each hub call answers, as its ``/openapi.json`` documents it.
 
-As for the board (``web.api.responses``), the handlers build plain dicts and these models
+As for the board, the handlers build plain dicts and these models (``web_common.schemas.Described``)
 describe them; ``extra="allow"`` keeps every key a handler adds.
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from pydantic import Field
 
-from web.api.responses import Described
+from web_common.schemas import Described
 
 
 def _said() -> Any:

@@ -17,9 +17,10 @@ from hub.offering import settle_offer
 from hub.responses import Decision, DecisionMade
 from hub.said import MARK, answered, detail
 from hub.tournament import Tournament, TournamentError
-from web.api.auth import Referee
-from web.api.routers.json_body import CheckedJSONRoute
-from web.api.schemas import MAX_REASON, PathNumber, ShownText, Strict
+from scorekeeper.names import MAX_REASON
+from web_common.auth import Referee
+from web_common.json_body import CheckedJSONRoute
+from web_common.schemas import PathNumber, ShownText, Strict
 
 router = APIRouter(prefix="/api", tags=["results"], route_class=CheckedJSONRoute)
 

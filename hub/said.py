@@ -4,7 +4,7 @@ The hub builds one view for all its pages (``hub.feed`` sends it to each), so
 a sentence in it cannot be in one page's language. Each carries its English ``message`` (for
 logs, printouts and tests) and ``words``: the catalog's key and its arguments, which the page
 words with ``t`` / ``nt`` of ``words.js`` (``hub-words.js``: ``said``). :data:`MARK` marks the
-keys for ``python -m web.catalogs``, which extracts ``gettext`` and ``ngettext`` calls.
+keys for ``python -m web_common.catalogs``, which extracts ``gettext`` and ``ngettext`` calls.
 
 A refusal (:class:`Refusal`: every ``TournamentError``) keeps its sentences the same way, so
 ``str(error)`` stays the English sentence while the API's ``detail`` is worded in the
@@ -174,9 +174,9 @@ class Refusal(Exception):  # noqa: N818 -- a refusal is what a person is told, n
 
 def detail(exc: Exception) -> str:
     """A refusal's words for an HTTP answer's ``detail``: in the language of the request
-    being answered (``web.i18n.current``), English outside a request; any other error's
+    being answered (``web_common.i18n.current``), English outside a request; any other error's
     text as it is."""
-    from web.i18n import current
+    from web_common.i18n import current
 
     return exc.worded(current()) if isinstance(exc, Refusal) else str(exc)
 
@@ -202,8 +202,8 @@ def said_n(kind: str, forms: tuple[str, str], n: int, **args: Any) -> dict[str, 
 
 def answered(message: str, **args: Any) -> str:
     """A refusal (a 409 or 422 ``detail``) in the language of the request being answered
-    (``web.i18n.current``: the page's ``?lang=``, its Accept-Language, the default); English
+    (``web_common.i18n.current``: the page's ``?lang=``, its Accept-Language, the default); English
     outside a request. ``message`` is marked with :data:`MARK` where it is written."""
-    from web.i18n import current
+    from web_common.i18n import current
 
     return Sentence(message, **args).worded(current())

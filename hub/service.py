@@ -1,7 +1,7 @@
 """The hub as a systemd service: "serving now", then a watchdog fed while the hub works.
 
 The hub's unit (``hardware/hub/skitter-hub.service``) is ``Type=notify`` with ``WatchdogSec=``
-like the board's, and the same :class:`web.api.watchdog.Watchdog` talks to systemd: READY once
+like the board's, and the same :class:`web_common.watchdog.Watchdog` talks to systemd: READY once
 uvicorn serves the tournament page, then WATCHDOG=1 every half period while the event loop
 answers and none of the hub's own threads (storing what the boards send, asking for what is
 missing) has ended or fallen behind (:meth:`HubLink.stalled`). A hung hub is killed and
@@ -15,7 +15,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 
 from hub.link import HubLink
-from web.api.watchdog import Watchdog
+from web_common.watchdog import Watchdog
 
 STATUS = "serving the tournament"
 

@@ -40,7 +40,7 @@ from hub.store import (
 )
 from scorekeeper.clock import Clock
 from scorekeeper.names import name_key
-from web.table.offer import GameFormat, Offer
+from tournament_wire.offer import GameFormat, Offer
 
 __all__ = ["Tournament", "TournamentError", "already_registered", "check_name", "name_key",
            "points_of", "same_players", "spelt_as", "still_open"]

@@ -18,7 +18,7 @@ from hub.tournament import Tournament, same_players
 from scorekeeper.errors import Why
 from scorekeeper.state import Phase
 from scorekeeper.words import is_named, players_named, refusal
-from web.i18n import available, language
+from web_common.i18n import available, language
 
 NORMAL_KINDS = frozenset({"restore"})
 """Alerts of a board that are a normal moment of play (putting the board back after a shot

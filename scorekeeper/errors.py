@@ -176,7 +176,7 @@ class IllegalEventError(ScorekeeperError, ValueError):
 
 def refused(key: str, template: str, *, rule: str | tuple[str, ...] | None = None,
             **values: object) -> IllegalEventError:
-    """A refusal by the rules of ``key`` (what :func:`web.catalogs` extracts as words)."""
+    """A refusal by the rules of ``key`` (what :func:`web_common.catalogs` extracts as words)."""
     return IllegalEventError.at(key, template, rule=rule, **values)
 
 

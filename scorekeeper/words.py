@@ -27,7 +27,7 @@ PLAYERS = ("black", "white")
 
 
 class Words(Protocol):
-    """A language's words, given by the caller (``web.i18n.Language``): this package reads no
+    """A language's words, given by the caller (``web_common.i18n.Language``): this package reads no
     catalog itself. The msgids are the English texts below, with ``{name}`` placeholders."""
 
     def gettext(self, message: str) -> str: ...

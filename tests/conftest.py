@@ -59,7 +59,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(autouse=True)
 def english_commands(monkeypatch: pytest.MonkeyPatch) -> None:
     """The ``skitter`` commands (in this process and the servers it starts) speak English
-    whatever the machine's locale (``web/cli/language.py``), as the tests read their output;
+    whatever the machine's locale (``skitter_cli/language.py``), as the tests read their output;
     a test about another language sets its own locale."""
     for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(name, raising=False)
@@ -70,14 +70,14 @@ def english_commands(monkeypatch: pytest.MonkeyPatch) -> None:
 def cheap_pin_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """PINs set in this process are hashed with a token scrypt cost (n=16, r=1, p=1).
 
-    The real cost (``web.config.pin.PIN_COST``, ~50 ms a hash and as much per login, far more
+    The real cost (``web_common.pin.PIN_COST``, ~50 ms a hash and as much per login, far more
     on a loaded machine) dominated the set-up of the web tests, which set a PIN for every app.
     Hashes carry their parameters, so checks against them are as cheap; production code is
     unchanged, and servers started as processes still hash at the real cost. A test about the
     real cost itself is marked ``@pytest.mark.real_pin_cost``.
     """
     if request.node.get_closest_marker("real_pin_cost") is None:
-        from web.config import pin
+        from web_common import pin
 
         monkeypatch.setattr(pin, "PIN_COST", pin.ScryptCost(n=16, r=1, p=1))
 
@@ -122,10 +122,10 @@ def make_client(tmp_path: Path, fake_clock: FakeClock) -> Iterator[Callable[...,
     ``connect`` opens the log's connection (a fault test's failing or stalling disk);
     ``allowed_origins`` as ``skitter serve`` passes its setting of that name."""
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     pins = PinStore(tmp_path / "data")
     pins.set(PIN)
@@ -264,7 +264,7 @@ def hub_client(tmp_path: Path) -> Iterator[TestClient]:
     from hub.app import Hub, create_hub_app
     from hub.store import HubStore
     from hub.tournament import Tournament
-    from web.config.pin import PinStore
+    from web_common.pin import PinStore
 
     clock = FakeClock(1_700_000_000.0)
     pins = PinStore(tmp_path / "hub-pin")

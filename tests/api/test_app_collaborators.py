@@ -16,13 +16,13 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
+from tournament_wire.wire import settings_from_url
 from web.api.app import create_app
-from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.config.pin import PinStore
 from web.table.table import Table
 from web.table.wiring import open_table, publishing
-from web.tournament.wire import settings_from_url
+from web_common.broadcaster import Broadcaster
+from web_common.pin import PinStore
 
 
 class FakeLink:

@@ -11,7 +11,7 @@ from firmware_bridge.audit import MatchSensing, audit
 from firmware_bridge.profile import load_profile
 from firmware_bridge.selftest import SelfTest, steps_for
 from scorekeeper.clock import FakeClock
-from web.i18n import language
+from web_common.i18n import language
 
 GERMAN = language("de")
 DE = {"Accept-Language": "de-DE,de;q=0.9"}

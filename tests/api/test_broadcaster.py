@@ -10,8 +10,8 @@ import pytest
 from starlette.websockets import WebSocketState
 from waiting import turn_of_the_loop
 
-import web.api.broadcaster
-from web.api.broadcaster import QUEUE_LIMIT, Broadcaster
+import web_common.broadcaster
+from web_common.broadcaster import QUEUE_LIMIT, Broadcaster
 
 
 class FakeScreen:
@@ -62,13 +62,13 @@ def test_each_snapshot_is_encoded_once_and_every_screen_gets_the_same_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     encoded: list[int] = []
-    original = web.api.broadcaster.encode
+    original = web_common.broadcaster.encode
 
     def counting(snap: Any) -> str:
         encoded.append(snap["seq"])
         return original(snap)
 
-    monkeypatch.setattr(web.api.broadcaster, "encode", counting)
+    monkeypatch.setattr(web_common.broadcaster, "encode", counting)
 
     async def scenario() -> list[FakeScreen]:
         broadcaster = Broadcaster()

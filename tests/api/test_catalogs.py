@@ -1,7 +1,8 @@
 """Every message in the code has its entry in every catalog, and no catalog keeps a dead one.
 
 The messages are extracted with Babel from the Python, JavaScript and HTML sources
-(``web.catalogs.extract``), as ``python -m web.catalogs`` does when it updates the catalogs.
+(``web_common.catalogs.extract``), as ``python -m web_common.catalogs`` does when it updates
+the catalogs.
 """
 
 from __future__ import annotations
@@ -9,8 +10,8 @@ from __future__ import annotations
 import pytest
 from babel.messages.pofile import read_po
 
-from web.catalogs import extract
-from web.i18n import LOCALE_DIR, SOURCE, available
+from web_common.catalogs import extract
+from web_common.i18n import LOCALE_DIR, SOURCE, available
 
 
 def _entries(code: str) -> dict[str, object]:
@@ -34,8 +35,8 @@ def test_every_message_has_an_entry(code: str, messages: dict[str, list[str]]):
     missing = [f"{m!r} (used in {', '.join(sorted(set(w))[:3])})"
                for m, w in sorted(messages.items()) if m not in entries]
     assert not missing, (
-        f"web/locale/{code}.po has no entry for {len(missing)} message(s); run "
-        "`python -m web.catalogs` and translate them:\n  " + "\n  ".join(missing))
+        f"web_common/locale/{code}.po has no entry for {len(missing)} message(s); run "
+        "`python -m web_common.catalogs` and translate them:\n  " + "\n  ".join(missing))
 
 
 @pytest.mark.parametrize("code", [c for c in available() if c != SOURCE])
@@ -44,15 +45,15 @@ def test_every_entry_is_translated(code: str, messages: dict[str, list[str]]):
     empty = [f"{m!r} (used in {', '.join(sorted(set(messages[m]))[:3])})"
              for m, s in sorted(entries.items()) if m in messages
              and not (s if isinstance(s, str) else all(s))]
-    assert not empty, (f"web/locale/{code}.po leaves {len(empty)} message(s) untranslated:\n  "
-                       + "\n  ".join(empty))
+    assert not empty, (f"web_common/locale/{code}.po leaves {len(empty)} message(s) "
+                       "untranslated:\n  " + "\n  ".join(empty))
 
 
 @pytest.mark.parametrize("code", available())
 def test_no_entry_is_unused(code: str, messages: dict[str, list[str]]):
     unused = sorted(m for m in _entries(code) if m not in messages)
-    assert not unused, (f"web/locale/{code}.po keeps {len(unused)} message(s) no code uses "
-                        "(run `python -m web.catalogs` to drop them):\n  "
+    assert not unused, (f"web_common/locale/{code}.po keeps {len(unused)} message(s) no code uses "
+                        "(run `python -m web_common.catalogs` to drop them):\n  "
                         + "\n  ".join(map(repr, unused)))
 
 
@@ -80,7 +81,7 @@ def test_every_page_script_message_is_extracted(messages: dict[str, list[str]]):
     the board's and the hub's page scripts is extracted."""
     import re
 
-    from web.catalogs import ROOT
+    from web_common.catalogs import ROOT
 
     call = re.compile(r'(?<![\w.$])n?t\(\s*"((?:[^"\\]|\\.)*)"\s*[,)]')
     lost = []

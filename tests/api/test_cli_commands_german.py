@@ -13,8 +13,8 @@ from serve_proc import free_port, start, stop, wait_ready
 
 from firmware_bridge.profile import default_profile_path
 from scorekeeper.store import MatchStore
-from web.cli.main import main
-from web.i18n import language
+from skitter_cli.main import main
+from web_common.i18n import language
 
 SETUP = {"first": "black", "big": {"black": "center", "white": "center"}}
 
@@ -86,7 +86,7 @@ def test_stats_speak_german(german, db, capsys) -> None:
 
 
 def test_the_stats_table_heads_every_column_in_german(capsys) -> None:
-    from web.cli.stats import _table
+    from skitter_cli.stats import _table
 
     row = {"name": "Ann", "rating": 3.44, "matches": 1, "matches_won": 1, "rounds_won": 1,
            "points_per_shot": 0.5}
@@ -191,7 +191,7 @@ def test_argparse_refusals_stay_english_for_an_english_locale(german, monkeypatc
 
 
 def test_a_secret_typed_on_the_command_line_is_warned_of_in_german() -> None:
-    from web.config.args import command_line_secrets
+    from skitter_cli.args import command_line_secrets
 
     said = command_line_secrets("2468", "mqtt://hub:geheim@broker", language("de"))
     assert said == [

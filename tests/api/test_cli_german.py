@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from test_pin_set_pin import no_default_config, set_pin  # noqa: F401  (no stray config)
 
-from web.cli.language import command_language, from_locale
+from skitter_cli.language import command_language, from_locale
 
 
 @pytest.mark.parametrize(("environ", "code"), [

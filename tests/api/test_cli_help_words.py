@@ -1,4 +1,4 @@
-"""``skitter ... --help`` speaks the command's language (``web.cli.language`` decides)."""
+"""``skitter ... --help`` speaks the command's language (``skitter_cli.language`` decides)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from web.cli.main import main
+from skitter_cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,7 +57,7 @@ def test_the_hub_help_is_german_from_the_shell(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items()
            if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     env.update(LANG="de_DE.UTF-8", SKITTER_CONFIG=str(tmp_path / "none.toml"))
-    done = subprocess.run([sys.executable, "-m", "web.cli.main", "hub", "--help"], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "skitter_cli.main", "hub", "--help"], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=60, check=True)
     assert "Die Turnierzentrale starten" in done.stdout
     assert "die SQLite-Datei der" in done.stdout and "Aufruf: skitter hub" in done.stdout

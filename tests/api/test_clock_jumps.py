@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from hub.app import create_hub_app
 from hub.store import HubStore
 from scorekeeper.clock import FakeClock
-from web.cli.hub import build
-from web.config.pin import PinStore
-from web.tournament.wire import settings_from_url
+from skitter_cli.hub import build
+from tournament_wire.wire import settings_from_url
+from web_common.pin import PinStore
 
 PIN = "4242"
 

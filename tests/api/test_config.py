@@ -6,17 +6,16 @@ from pathlib import Path
 
 import pytest
 
-from web.config.pin import hash_pin
+from tournament_wire.broker import MqttSettings, parse_mqtt_url
 from web.config.settings import (
     ConfigError,
-    MqttSettings,
     Settings,
     SourceSpec,
     load_settings,
     parse_source,
     settings_to_toml,
 )
-from web.config.values import parse_mqtt_url
+from web_common.pin import hash_pin
 
 NO_DEFAULT_FILE = Path("/nonexistent/skitter.toml")
 

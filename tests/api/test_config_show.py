@@ -8,8 +8,8 @@ import tomllib
 
 import pytest
 
-from web.cli import config_cmd as cmd_config
-from web.cli import main as cli
+from skitter_cli import config_cmd as cmd_config
+from skitter_cli import main as cli
 
 
 def main(argv: list[str]) -> int:
@@ -21,7 +21,7 @@ def main(argv: list[str]) -> int:
 
 
 def test_config_command_is_registered():
-    assert "web.cli.config_cmd" in cli.COMMAND_MODULES
+    assert "skitter_cli.config_cmd" in cli.COMMAND_MODULES
     assert cmd_config.NAME == "config"
 
 

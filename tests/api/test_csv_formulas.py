@@ -15,7 +15,7 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 from stats_matches import MATCH_1, new_match, play
 
-from web.spreadsheet_csv import FORMULA_STARTS, safe_cell
+from web_common.spreadsheet_csv import FORMULA_STARTS, safe_cell
 
 EVIL = '=HYPERLINK("http://x.invalid")'
 OTHER = "@SUM(1+1)"
@@ -55,7 +55,7 @@ def test_the_match_log_csv_has_no_formula_cells(referee: TestClient) -> None:
 
 
 def test_the_stats_export_has_no_formula_cells(referee: TestClient, tmp_path: Path) -> None:
-    from web.cli.main import main
+    from skitter_cli.main import main
 
     new_match(referee, EVIL, OTHER)
     play(referee, MATCH_1)

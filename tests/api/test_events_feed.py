@@ -97,7 +97,7 @@ def test_a_reader_that_goes_away_is_forgotten(tmp_path: Path) -> None:
 def test_a_stop_is_not_held_up_by_an_open_feed(tmp_path: Path) -> None:
     """``skitter serve``'s uvicorn settings cut a feed still open at a stop, so a stop takes
     about ``GRACEFUL_SHUTDOWN`` seconds, not forever."""
-    from web.api import serving as board_serving
+    from web_common import serving as board_serving
 
     with board_app(tmp_path) as (app, _):
         sock = listening_socket()
@@ -132,10 +132,10 @@ def board_app(tmp: Path) -> Iterator[tuple[Any, Any]]:
     """The board's app on the simulated board (no polling) and its broadcaster."""
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     clock = MonotonicClock()
     broadcaster = Broadcaster()

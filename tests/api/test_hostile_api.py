@@ -27,11 +27,11 @@ from schemathesis import GenerationMode
 
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
-from web.api.auth import COOKIE
-from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.config.pin import PinStore
 from web.table.wiring import open_table
+from web_common.auth import COOKIE
+from web_common.broadcaster import Broadcaster
+from web_common.pin import PinStore
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 PIN = "5173"

@@ -2,7 +2,7 @@
 refused; a live stream whose reader stopped reading is cut.
 
 The board's app and the hub's run on loopback with the serving configuration of ``skitter
-serve`` and ``skitter hub`` (``web.api.serving.server_config``). A flood comes from
+serve`` and ``skitter hub`` (``web_common.serving.server_config``). A flood comes from
 127.0.0.1; the referee and the TV come from 127.0.0.2 and 127.0.0.3 (loopback is a whole
 /8 on Linux), so they are other addresses as they are at a venue. Every flood is bounded in
 count and closed by the test.
@@ -30,8 +30,8 @@ from web_helpers import PIN
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from web.api import serving
-from web.config.limits import DEFAULT_LIMITS
+from web_common import serving
+from web_common.limits import DEFAULT_LIMITS
 
 FLOOD = 1000
 """Idle connections one address opens (the attack run's number)."""
@@ -61,10 +61,10 @@ def served(app: Any, **limits: Any) -> Iterator[int]:
 def board_app(tmp_path: Path) -> Iterator[Any]:
     from firmware_bridge.clocks import MonotonicClock, WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     clock = MonotonicClock()
     pins = PinStore(tmp_path / "data")
@@ -81,7 +81,7 @@ def board_app(tmp_path: Path) -> Iterator[Any]:
 @contextmanager
 def hub_app(tmp_path: Path) -> Iterator[Any]:
     from hub.app import Hub, create_hub_app
-    from web.config.pin import PinStore
+    from web_common.pin import PinStore
 
     with tournament_of(tmp_path, ["Ada", "Bo"]) as t:
         pins = PinStore(tmp_path / "pin")

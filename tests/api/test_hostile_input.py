@@ -12,8 +12,8 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import PIN, logged_in, state, step
 
-from web.api.guards import MAX_BODY
-from web.api.schemas import MAX_REASON
+from scorekeeper.names import MAX_REASON
+from web_common.guards import MAX_BODY
 
 JSON = {"Content-Type": "application/json"}
 

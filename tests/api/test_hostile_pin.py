@@ -1,6 +1,6 @@
 """Someone at the venue guesses the referee PIN.
 
-What ``web.api.auth`` documents: after the n-th wrong PIN in a row a client address waits
+What ``web_common.auth`` documents: after the n-th wrong PIN in a row a client address waits
 ``min(30 s, 2 ** (n - 1) s)`` before its next try is even looked at; a try inside the wait is
 answered 429 without checking the PIN; one guessing address never slows another down. So a
 thousand wrong PINs take hours, and the real referee waits at most 30 s, only if they share
@@ -24,11 +24,11 @@ from fastapi import FastAPI
 
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
-from web.api.auth import CAP_DELAY, FORGET, GLOBAL_BURST, GLOBAL_INTERVAL, delay_after
-from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.config.pin import PinStore
 from web.table.wiring import open_table
+from web_common.auth import CAP_DELAY, FORGET, GLOBAL_BURST, GLOBAL_INTERVAL, delay_after
+from web_common.broadcaster import Broadcaster
+from web_common.pin import PinStore
 
 PIN = "731904"
 GUESSER = "10.0.0.66"

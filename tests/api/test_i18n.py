@@ -8,8 +8,8 @@ from fastapi.testclient import TestClient
 from web_helpers import place_bigs, state, step
 
 from scorekeeper.words import moment, restore_instruction, turn_prompt
-from web.i18n import available, choose, language
 from web.table.snapshot import alerts, worded
+from web_common.i18n import available, choose, language
 
 NAMES = {"black": "Ann", "white": "Bo"}
 DE = language("de")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from web.api.guards import _json_problem
+from web_common.guards import _json_problem
 
 pytestmark = pytest.mark.unit
 

@@ -1,12 +1,12 @@
-"""The overlay's card is written once (``web/static/parts``) and served inside both the board's
-stream overlay and the hub's table overlay, in the page's language."""
+"""The overlay's card is written once (``web_common/static/parts``) and served inside both the
+board's stream overlay and the hub's table overlay, in the page's language."""
 
 from __future__ import annotations
 
 import pytest
 from fastapi.testclient import TestClient
 
-from web.page_parts import PARTS, with_parts
+from web_common.page_parts import PARTS, with_parts
 
 pytestmark = pytest.mark.unit
 

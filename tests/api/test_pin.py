@@ -8,7 +8,7 @@ import stat
 
 import pytest
 
-from web.config.pin import (
+from web_common.pin import (
     PIN_FILE_NAME,
     PinError,
     PinStore,
@@ -193,7 +193,7 @@ def test_a_pin_stored_with_older_stronger_settings_still_verifies() -> None:
 
 
 def test_the_pin_to_set_comes_from_the_option_the_file_or_the_environment(tmp_path) -> None:
-    from web.config.pin import PinError, pin_given
+    from web_common.pin import PinError, pin_given
 
     (tmp_path / "pin").write_text("  483920 \nignored\n")
     env = {"SKITTER_PIN": "111222"}

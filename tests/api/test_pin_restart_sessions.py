@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from scorekeeper.clock import FakeClock
+from skitter_cli import hub as hub_cli
+from skitter_cli import serve as serve_cli
+from skitter_cli.main import build_parser
+from tournament_wire.wire import WireError
 from web.api.deps import Auth
-from web.cli import hub as hub_cli
-from web.cli import serve as serve_cli
-from web.cli.main import build_parser
-from web.config.pin import PinStore
-from web.tournament.wire import WireError
+from web_common.pin import PinStore
 
 
 def start_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pin: str) -> PinStore:

@@ -8,9 +8,9 @@ import tomllib
 
 import pytest
 
-from web.cli import main as cli
-from web.cli import set_pin as cmd_set_pin
-from web.config.pin import PIN_FILE_NAME, PinStore, hash_pin, verify_pin
+from skitter_cli import main as cli
+from skitter_cli import set_pin as cmd_set_pin
+from web_common.pin import PIN_FILE_NAME, PinStore, hash_pin, verify_pin
 
 VENUE = """\
 # Skitter at the club: edit and restart the service.
@@ -38,7 +38,7 @@ def set_pin(argv: list[str], answers: list[str] | None = None) -> int:
 
 
 def test_set_pin_command_is_registered():
-    assert "web.cli.set_pin" in cli.COMMAND_MODULES and cmd_set_pin.NAME == "set-pin"
+    assert "skitter_cli.set_pin" in cli.COMMAND_MODULES and cmd_set_pin.NAME == "set-pin"
 
 
 def test_pin_is_asked_twice_and_stored_as_a_hash(tmp_path, capsys):

@@ -11,8 +11,8 @@ from scorekeeper.clock import FakeClock
 from scorekeeper.errors import Field, Fields, Player, Why, because
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import board_status
-from web.i18n import language
 from web.table.snapshot import alerts
+from web_common.i18n import language
 
 DE = language("de")
 NAMES = {"black": "Ann", "white": "Bo"}

@@ -17,15 +17,15 @@ from pathlib import Path
 from ports import free_port
 from serve_proc import ROOT, start, stop, wait_ready
 
-from web.cli.folder_lock import LOCK_FILE_NAME, FolderInUse, FolderLock
-from web.config.pin import PIN_FILE_NAME
+from skitter_cli.folder_lock import LOCK_FILE_NAME, FolderInUse, FolderLock
+from web_common.pin import PIN_FILE_NAME
 
 
 def serve(data: Path, port: int, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
     env.update(HOME=str(data), LANG="C.UTF-8")
     return subprocess.run(
-        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(data),
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", str(data),
          "--port", str(port), *extra],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False,
     )

@@ -26,9 +26,9 @@ from serve_proc import free_port
 from waiting import wait_until
 
 from firmware_bridge.profile import load_profile
-from web.cli import serve as serve_cli
-from web.config.pin import PinStore
+from skitter_cli import serve as serve_cli
 from web.config.settings import Settings
+from web_common.pin import PinStore
 
 GPIO = load_profile().gpio
 

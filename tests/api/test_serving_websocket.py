@@ -15,7 +15,7 @@ from threaded_server import serve_in_thread
 from waiting import wait_until_async
 from websockets.sync.client import connect
 
-from web.api import serving
+from web_common import serving
 
 
 @pytest.mark.timeout(30)

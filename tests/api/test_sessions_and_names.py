@@ -24,8 +24,8 @@ from web_helpers import PIN, state
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.names import name_key, normal_name
-from web.api.auth import cookie_name
-from web.cli import set_pin as cmd_set_pin
+from skitter_cli import set_pin as cmd_set_pin
+from web_common.auth import cookie_name
 
 NEW_PIN = "975310"
 
@@ -106,10 +106,10 @@ def two_ports(tmp_path: Path) -> Iterator[tuple[TestClient, TestClient]]:
     """Two scorekeepers on ports 8001 and 8002 of one host, sharing even the data directory
     (the worst case: the same secret signs both servers' sessions)."""
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     clock = FakeClock(1000.0)
     pins = PinStore(tmp_path / "data")
@@ -177,7 +177,7 @@ def test_sessions_survive_a_restart_of_skitter_serve_but_not_a_pin_change(
         assert second.get("/api/referee/session") == {"referee": False}
         second.cookie = first.cookie
         subprocess.run(
-            [sys.executable, "-m", "web.cli.main", "set-pin", "--data-dir", str(tmp_path),
+            [sys.executable, "-m", "skitter_cli.main", "set-pin", "--data-dir", str(tmp_path),
              "--pin", NEW_PIN], cwd=ROOT, check=True, capture_output=True, timeout=60)
         assert second.get("/api/referee/session") == {"referee": False}
         status, _ = second.request("POST", "/api/match/undo", {"seq": second.seq or 0})

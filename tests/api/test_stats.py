@@ -102,7 +102,7 @@ def test_stats_page_is_served(client: TestClient) -> None:
 
 def test_cli_prints_and_exports_the_same(played: TestClient, tmp_path: Path,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    from web.cli.main import main
+    from skitter_cli.main import main
 
     db = tmp_path / "skitter.db"
     assert main(["stats", "--db", str(db), "--player", "ann"]) == 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from web_helpers import PIN
 
-from web.api.validation_words import validation_message
-from web.i18n import language
+from web_common.i18n import language
+from web_common.validation_words import validation_message
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}
 

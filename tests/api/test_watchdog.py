@@ -24,7 +24,7 @@ from fake_systemd import FakeSystemd
 from serve_proc import free_port
 from waiting import wait_until, wait_until_async
 
-from web.api.watchdog import Watchdog
+from web_common.watchdog import Watchdog
 
 ROOT = Path(__file__).resolve().parents[2]
 INTERVAL = 0.05
@@ -157,7 +157,7 @@ def test_skitter_serve_says_ready_once_serving_and_keeps_pinging(systemd, tmp_pa
     env.update(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC="200000",
                SKITTER_CONFIG=str(config), HOME=str(tmp_path))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(tmp_path / "data"),
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", str(tmp_path / "data"),
          "--port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )

@@ -100,8 +100,8 @@ def test_a_refused_amendment_names_the_rule(referee: TestClient) -> None:
 
 def test_the_log_words_the_new_shot_inputs() -> None:
     from scorekeeper.shot import Shot
-    from web.i18n import language
     from web.table.review import shot_words
+    from web_common.i18n import language
 
     names = {"black": "Ann", "white": "Bo"}
     said = shot_words(Shot("black", big="off", keep=True), names)

@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 from web_helpers import PIN
 
 from scorekeeper.clock import FakeClock
-from web.api.auth import CAP_DELAY, FORGET, LoginThrottle, Sessions, delay_after
+from web_common.auth import CAP_DELAY, FORGET, LoginThrottle, Sessions, delay_after
 
 
 def login(client: TestClient, pin: str) -> tuple[int, str | None]:

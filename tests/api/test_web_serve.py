@@ -20,7 +20,7 @@ from serve_proc import free_port, post, start, stop, wait_ready
 from waiting import wait_until
 
 from scorekeeper.clock import FakeClock
-from web.cli.serve import page_addresses
+from skitter_cli.serve import page_addresses
 from web.table.wiring import open_table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -162,7 +162,7 @@ def test_the_pin_comes_from_a_file_or_the_environment_and_a_typed_one_warns(
 
 @pytest.mark.timeout(60)
 def test_slow_clients_are_cut_off_and_never_exhaust_the_descriptors(tmp_path: Path) -> None:
-    from web.api.serving import REQUEST_TIMEOUT
+    from web_common.serving import REQUEST_TIMEOUT
 
     def low_fd_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
@@ -170,7 +170,7 @@ def test_slow_clients_are_cut_off_and_never_exhaust_the_descriptors(tmp_path: Pa
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(tmp_path),
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", str(tmp_path),
          "--port", str(port)], cwd=ROOT, env=env | {"HOME": str(tmp_path)},
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, preexec_fn=low_fd_limit,
     )

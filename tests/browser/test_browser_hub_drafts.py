@@ -18,7 +18,7 @@ from hub.app import Hub, create_hub_app
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 PIN = "1357"

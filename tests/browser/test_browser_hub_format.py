@@ -17,7 +17,7 @@ from hub import intake
 from hub.app import Hub
 from hub.tournament import Tournament
 from scorekeeper.options import Rules
-from web.table.offer import GameFormat
+from tournament_wire.offer import GameFormat
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 PIN = "1357"

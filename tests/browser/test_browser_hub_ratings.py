@@ -13,7 +13,7 @@ from hub.model import GameResult
 from hub.store import HubStore, StoredGame
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 

@@ -25,7 +25,7 @@ from tv_support import (
     tv,
 )
 
-from web.table.offer import GameFormat, Offer
+from tournament_wire.offer import GameFormat, Offer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 

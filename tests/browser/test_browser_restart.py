@@ -50,7 +50,7 @@ def test_after_a_server_restart_the_tablet_stays_logged_in_until_the_pin_changes
         tablet.locator("#pause").click()
         expect(tablet.locator("#pause")).to_have_text("Pause sensing")
         # the PIN changed while serving: the old session ends, the page asks again
-        subprocess.run([sys.executable, "-m", "web.cli.main", "set-pin", "--data-dir",
+        subprocess.run([sys.executable, "-m", "skitter_cli.main", "set-pin", "--data-dir",
                         str(tmp_path), "--pin", "97531"], cwd=ROOT, check=True,
                        capture_output=True, timeout=60)
         tablet.locator("#pause").click()

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from browser_support import SIZES, LiveServer, page_at, shown_box, snap
 
-from web.version import skitter_version
+from web_common.version import skitter_version
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

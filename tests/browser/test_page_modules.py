@@ -19,9 +19,12 @@ from browser_support import LiveServer, live_server, settled
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "web" / "static"
 HUB_STATIC = ROOT / "hub" / "static"
+COMMON = ROOT / "web_common" / "static"
+"""Both apps' modules: the board serves them beside its own under /static/, the hub at
+/shared/."""
 PAGES = sorted(STATIC.glob("*.html"))
 HUB_PAGES = sorted(HUB_STATIC.glob("*.html"))
-MODULES = sorted(STATIC.glob("*.js"))
+MODULES = sorted([*STATIC.glob("*.js"), *COMMON.glob("*.js")])
 HUB_MODULES = sorted(HUB_STATIC.glob("*.js"))
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>", re.I)
 IMPORT = re.compile(r'^import\s*(?:\{([^}]*)\}\s*from\s*)?"(\./|/shared/)([\w.-]+)";', re.M)
@@ -47,6 +50,14 @@ def test_every_page_script_is_a_module() -> None:
                for p in PAGES + HUB_PAGES)
 
 
+def _beside(module: Path, name: str) -> Path:
+    """The file ``./name`` names from ``module``: a hub module's folder is its own; the board's
+    /static/ is its own folder and the common one, served as one."""
+    if module.parent == HUB_STATIC:
+        return HUB_STATIC / name
+    return STATIC / name if (STATIC / name).exists() else COMMON / name
+
+
 def test_every_import_names_an_export_of_an_existing_file_and_is_used() -> None:
     """A board module imports from beside it (``./``); a hub module from beside it or the
     board's from ``/shared/`` (as the hub serves them)."""
@@ -61,7 +72,8 @@ def test_every_import_names_an_export_of_an_existing_file_and_is_used() -> None:
         for names, where, name_of_file in IMPORT.findall(text):
             if where == "/shared/" and module.parent != HUB_STATIC:
                 wrong.append(f"{module.name}: only the hub's modules import from /shared/")
-            source = (STATIC if where == "/shared/" else module.parent) / name_of_file
+            source = (COMMON / name_of_file if where == "/shared/"
+                      else _beside(module, name_of_file))
             if source not in exports:
                 wrong.append(f"{module.name}: no file {where}{name_of_file}")
                 continue
@@ -125,7 +137,7 @@ def hub_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     from hub.store import HubStore
     from hub.tournament import Tournament
     from scorekeeper.clock import FakeClock
-    from web.config.pin import PinStore
+    from web_common.pin import PinStore
 
     tmp = tmp_path_factory.mktemp("hub-modules")
     clock = FakeClock(1_700_000_000.0)

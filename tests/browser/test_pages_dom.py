@@ -1,8 +1,9 @@
 """The pages build their DOM from data with text nodes and attributes, never with HTML.
 
-A player's name, a reason or a sensor's message reaches every page; a page that assembled
-markup from it would run whatever the name holds. The shared builders (``h`` and ``svg`` of
-``web/static/dom.js``, which the hub's modules import too) are the one way the pages make elements.
+A player's name, a reason or a sensor's message reaches every page; a page that assembled markup
+from it would run whatever the name holds. The shared builders (``h`` and ``svg`` of
+``web_common/static/dom.js``, which the hub's modules import too) are the one way the pages make
+elements.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = sorted(
-    [*(ROOT / "web" / "static").glob("*.js"), *(ROOT / "hub").rglob("*.js")]
+    [*(ROOT / "web" / "static").glob("*.js"), *(ROOT / "web_common" / "static").glob("*.js"),
+     *(ROOT / "hub").rglob("*.js")]
 )
 MARKUP_SINKS = re.compile(
     r"\.(innerHTML|outerHTML)\s*\+?=|insertAdjacentHTML|document\.write|createContextualFragment"

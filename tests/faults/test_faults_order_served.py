@@ -23,11 +23,11 @@ from web_helpers import PIN, state, step
 
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from web.api.app import create_app
-from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.config.pin import PinStore
 from web.table.order import UNORDERED_S
 from web.table.wiring import open_table
+from web_common.broadcaster import Broadcaster
+from web_common.pin import PinStore
 
 YELLOW = "white.yellow"
 

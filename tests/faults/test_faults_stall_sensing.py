@@ -29,12 +29,12 @@ from firmware_bridge.clocks import MonotonicClock, WallClock
 from firmware_bridge.profile import load_profile
 from scorekeeper.clock import FakeClock
 from web.api.app import create_app
-from web.api.broadcaster import Broadcaster
 from web.api.deps import Auth
-from web.config.pin import PinStore
 from web.table import feed
 from web.table.table import Table
 from web.table.wiring import open_table
+from web_common.broadcaster import Broadcaster
+from web_common.pin import PinStore
 
 PROFILE = load_profile()
 BIG = {"player": "black", "on": True}

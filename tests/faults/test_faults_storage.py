@@ -257,7 +257,7 @@ def test_a_read_only_log_is_refused_at_start_with_one_line(
 def run_serve(db: Path, data_dir: Path) -> subprocess.CompletedProcess[str]:
     """``skitter serve`` on ``db``; it must refuse before it listens."""
     return subprocess.run(
-        [sys.executable, "-m", "web.cli.main", "serve", "--db", str(db), "--source", "sim",
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--db", str(db), "--source", "sim",
          "--port", "8765", "--host", "127.0.0.1", "--data-dir", str(data_dir), "--pin", "2468"],
         capture_output=True, text=True, timeout=60, check=False,
         cwd=Path(__file__).resolve().parents[2],

@@ -16,8 +16,8 @@ from hub.app import STATIC, Hub, create_hub_app
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.api.routers.scoreboard import STATIC as BOARD_STATIC
-from web.config.pin import PinStore
+from web_common.page_files import COMMON
+from web_common.pin import PinStore
 
 PIN = "4321"
 
@@ -91,7 +91,7 @@ def test_the_page_and_its_files_come_from_the_hub_itself(hub_client: TestClient)
 
 SCRIPT_TAG = re.compile(r"<script\b([^>]*)>")
 IMPORTED = re.compile(r'^import\s[^;]*?\bfrom\s*"([^"]+)";', re.M)
-FOLDERS = {"/static/": STATIC, "/shared/": BOARD_STATIC}
+FOLDERS = {"/static/": STATIC, "/shared/": COMMON}
 
 
 def modules_of(page: str) -> dict[str, str]:

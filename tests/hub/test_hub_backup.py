@@ -22,7 +22,7 @@ from hub.restore import RestoreError, check_backup, restore
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
+from skitter_cli.main import main
 
 pytestmark = pytest.mark.unit
 

@@ -10,7 +10,7 @@ from test_hub_bracket import hub, seq, swiss_played  # noqa: F401  (eight player
 from hub.bracket import bracket_view, start_knockout
 from hub.said import Sentence
 from hub.tournament import Tournament, TournamentError
-from web.i18n import language
+from web_common.i18n import language
 
 DE = language("de")
 

@@ -19,7 +19,7 @@ from hub.link import HubLink
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.wire import encode, event_id, settings_from_url
+from tournament_wire.wire import encode, event_id, settings_from_url
 
 
 class Message:

@@ -8,7 +8,7 @@ import pytest
 from ports import free_port
 from waiting import wait_until
 
-from web.cli.main import main
+from skitter_cli.main import main
 
 
 def test_hub_refuses_a_broker_url_that_is_not_mqtt(
@@ -49,7 +49,7 @@ def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")} | {
         "HOME": str(tmp_path)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
+        [sys.executable, "-m", "skitter_cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
          "--db", str(tmp_path / "hub.db"), "--port", str(port)],
         cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True)

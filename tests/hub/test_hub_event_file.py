@@ -18,7 +18,7 @@ from hub.ratings import ratings_view
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
+from skitter_cli.main import main
 
 pytestmark = pytest.mark.unit
 

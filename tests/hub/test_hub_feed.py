@@ -19,8 +19,8 @@ from hub.feed import Feed
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.api.broadcaster import QUEUE_LIMIT, Broadcaster
-from web.config.pin import PinStore
+from web_common.broadcaster import QUEUE_LIMIT, Broadcaster
+from web_common.pin import PinStore
 
 
 def apply(page: dict[str, Any], frame: dict[str, Any]) -> dict[str, Any]:

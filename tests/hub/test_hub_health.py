@@ -18,8 +18,8 @@ from hub.link import BACKLOG, BEHIND, HubLink
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
-from web.tournament.wire import settings_from_url
+from tournament_wire.wire import settings_from_url
+from web_common.pin import PinStore
 
 STOPPED = ("the hub has stopped storing what the boards send (its storing thread ended): "
            "restart it")

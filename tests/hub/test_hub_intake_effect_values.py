@@ -9,8 +9,8 @@ import pytest
 from hub import intake
 from scorekeeper.events import parse_event
 from scorekeeper.stream_words import last_shot_line
-from web.i18n import language
-from web.tournament import wire
+from tournament_wire import wire
+from web_common.i18n import language
 
 pytestmark = pytest.mark.unit
 

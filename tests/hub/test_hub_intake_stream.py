@@ -18,8 +18,8 @@ from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from web.tournament import selftest_wire
-from web.tournament.wire import MAX_PAYLOAD, WireError, encode, event_id, settings_from_url
+from tournament_wire import selftest_wire
+from tournament_wire.wire import MAX_PAYLOAD, WireError, encode, event_id, settings_from_url
 
 NAMES = {"black": "Ann", "white": "Bo"}
 

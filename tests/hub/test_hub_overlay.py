@@ -21,7 +21,7 @@ from hub.store import ReceivedEvent
 from hub.tournament import Tournament
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from web.tournament.wire import Topics, encode, event_id, settings_from_url
+from tournament_wire.wire import Topics, encode, event_id, settings_from_url
 
 pytestmark = pytest.mark.browser
 

@@ -14,7 +14,7 @@ from hub.store import HubStore, StoredGame
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
 from scorekeeper.ratings import Result, rate
-from web.config.pin import PinStore
+from web_common.pin import PinStore
 
 
 class FakeSender:

@@ -18,7 +18,7 @@ from hub.model import Claim, GameResult
 from hub.said import Sentence
 from hub.store import HubStore
 from hub.tournament import TournamentError
-from web.i18n import language
+from web_common.i18n import language
 
 DE = {"Accept-Language": "de-DE,de;q=0.9"}
 

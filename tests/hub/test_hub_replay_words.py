@@ -11,7 +11,7 @@ from typing import Any
 from hub.model import ReceivedEvent
 from hub.said import Sentence
 from hub.verify import judge
-from web.i18n import language
+from web_common.i18n import language
 
 NAMES = {"black": "Ann", "white": "Bo"}
 OPTIONS = ({"variant": "classic"}, {"first": "black"})

@@ -18,10 +18,10 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from hub.view import boards_view
 from scorekeeper.clock import FakeClock
+from tournament_wire import wire
 from web.table.wiring import open_table
-from web.tournament import wire
 from web.tournament.mqtt_table import TableLink
-from web.version import skitter_version
+from web_common.version import skitter_version
 
 
 @pytest.fixture

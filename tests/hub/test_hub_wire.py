@@ -15,10 +15,7 @@ from hub.tournament import Tournament
 from hub.view import answered_in
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
-from web.tournament.board_states import replay_states
-from web.tournament.mqtt_board import BoardLink
-from web.tournament.mqtt_outbox import Outbox
-from web.tournament.wire import (
+from tournament_wire.wire import (
     MAX_PAYLOAD,
     WireError,
     check_board_id,
@@ -27,6 +24,9 @@ from web.tournament.wire import (
     settings_from_url,
     split_topic,
 )
+from web.tournament.board_states import replay_states
+from web.tournament.mqtt_board import BoardLink
+from web.tournament.mqtt_outbox import Outbox
 
 
 def test_topics_name_their_board_and_kind() -> None:
@@ -285,7 +285,7 @@ def test_rows_an_older_hub_stored_unchecked_do_not_break_it(tmp_path: Path) -> N
     from fastapi.testclient import TestClient
 
     from hub.app import Hub, create_hub_app
-    from web.config.pin import PinStore
+    from web_common.pin import PinStore
 
     path = tmp_path / "hub.db"
     HubStore(path).close()

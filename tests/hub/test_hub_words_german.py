@@ -18,9 +18,9 @@ from hub import view
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.i18n import language
-from web.table.offer import GameFormat
+from tournament_wire.offer import GameFormat
 from web.table.table import Table
+from web_common.i18n import language
 
 GERMAN = language("de")
 

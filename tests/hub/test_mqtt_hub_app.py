@@ -17,8 +17,8 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
-from web.tournament.wire import settings_from_url
+from tournament_wire.wire import settings_from_url
+from web_common.pin import PinStore
 
 pytestmark = pytest.mark.mqtt
 

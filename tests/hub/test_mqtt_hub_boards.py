@@ -16,7 +16,7 @@ from test_mqtt_security import Peer
 
 from hub.board_credentials import read_credentials
 from hub.broker_users import BrokerFiles, password_matches
-from web.cli.main import main
+from skitter_cli.main import main
 
 pytestmark = pytest.mark.mqtt
 

@@ -17,7 +17,7 @@ from mqtt_broker import Broker
 from mqtt_sim import SimBoard, wait_until
 from mqtt_tournament_support import PLANS, HubUnderTest
 
-from web.tournament.wire import settings_from_url
+from tournament_wire.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

@@ -31,8 +31,8 @@ from hub.backup import latest_backup
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
-from web.tournament.wire import settings_from_url
+from skitter_cli.main import main
+from tournament_wire.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 
@@ -58,7 +58,7 @@ def start_hub(db: Path, url: str, backups: Path | None, log: Path) -> subprocess
     extra = [] if backups is None else ["--backup-dir", str(backups), "--backup-every", "0.01"]
     with log.open("a") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "web.cli.main", "hub", "--mqtt", url, "--db", str(db),
+            [sys.executable, "-m", "skitter_cli.main", "hub", "--mqtt", url, "--db", str(db),
              "--port", str(free_port()), *extra],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
 

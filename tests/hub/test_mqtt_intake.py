@@ -22,8 +22,8 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
-from web.tournament.wire import encode, make_client, settings_from_url
+from tournament_wire.wire import encode, make_client, settings_from_url
+from web_common.pin import PinStore
 
 pytestmark = pytest.mark.mqtt
 

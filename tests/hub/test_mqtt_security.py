@@ -20,7 +20,7 @@ from hub.link import HubLink
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.wire import make_client, settings_from_url
+from tournament_wire.wire import make_client, settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

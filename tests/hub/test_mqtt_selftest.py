@@ -22,9 +22,9 @@ from hub.store import HubStore
 from hub.tournament import Tournament
 from hub.wake import Wake
 from scorekeeper.clock import FakeClock
-from web.config.pin import PinStore
+from tournament_wire import selftest_wire, wire
 from web.table import selftest_record
-from web.tournament import selftest_wire, wire
+from web_common.pin import PinStore
 
 pytestmark = pytest.mark.mqtt
 

@@ -18,9 +18,9 @@ from hub.link import HubLink
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
+from tournament_wire.wire import settings_from_url
 from web.table.wiring import open_table
 from web.tournament.mqtt_table import TableLink
-from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 T = TypeVar("T")

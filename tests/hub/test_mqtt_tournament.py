@@ -14,8 +14,8 @@ from mqtt_broker import Broker, broker_fixture
 from mqtt_sim import SimBoard, expected_result, wait_until
 from mqtt_tournament_support import PLANS, HubUnderTest, play_round
 
+from tournament_wire.wire import settings_from_url
 from web.tournament.mqtt_outbox import Outbox
-from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

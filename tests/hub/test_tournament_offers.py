@@ -16,10 +16,10 @@ from hub.store import HubStore
 from hub.tournament import Tournament, TournamentError
 from scorekeeper.clock import FakeClock
 from scorekeeper.options import Rules
+from tournament_wire import wire
+from tournament_wire.offer import GameFormat, Offer, OfferError
 from web.caller.sentences import next_game
-from web.table.offer import GameFormat, Offer, OfferError
 from web.table.table import Table
-from web.tournament import wire
 from web.tournament.board_commands import BoardCommands
 
 FORMAT = GameFormat(points_to_win_round=5, rounds_to_win_game=1)

@@ -33,10 +33,10 @@ from hub.tournament import StaleChange
 from scorekeeper.clock import FakeClock
 from scorekeeper.options import Rules
 from scorekeeper.store import MatchStore
-from web.table.offer import GameFormat, Offer
+from tournament_wire.offer import GameFormat, Offer
+from tournament_wire.wire import settings_from_url
 from web.table.table import Stale, Table
 from web.tournament.mqtt_table import TableLink
-from web.tournament.wire import settings_from_url
 
 pytestmark = pytest.mark.mqtt
 

@@ -44,7 +44,7 @@ def test_building_the_wheel_leaves_the_checkout_as_cloned(tmp_path: Path) -> Non
     wheel = Path(result.stdout.strip())
     assert wheel.parent == out and wheel.is_file()
     with zipfile.ZipFile(wheel) as z:
-        assert "web/cli/main.py" in z.namelist()
+        assert "skitter_cli/main.py" in z.namelist()
 
     assert git(checkout, "status", "--porcelain", "--ignored") == ""
     assert not (checkout / "build").exists()

@@ -93,7 +93,7 @@ def test_skitter_hub_says_ready_once_serving_and_keeps_feeding_the_watchdog(syst
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
     env.update(NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC="200000", HOME=str(tmp_path))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
+        [sys.executable, "-m", "skitter_cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
          "--db", str(tmp_path / "hub.db"), "--port", str(port)],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
@@ -142,7 +142,7 @@ def test_the_guide_walks_from_boxes_of_pis_to_round_1():
 
 
 def test_every_hub_command_in_the_guide_is_one_skitter_takes():
-    from web.cli.main import build_parser
+    from skitter_cli.main import build_parser
 
     commands = guide_commands()
     assert {c[1] for c in commands} >= {"boards", "restore", "export", "import"}

@@ -11,7 +11,7 @@ import pytest
 from test_install import install, root, stubs  # noqa: F401 - fixtures
 
 from hub.board_credentials import read_credentials
-from web.cli.main import main
+from skitter_cli.main import main
 from web.config.settings import load_settings
 
 

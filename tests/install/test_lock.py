@@ -74,11 +74,11 @@ def test_this_environment_runs_the_locked_versions():
 
 
 def test_uvicorn_is_used_through_its_public_parts_only():
-    """web/api/serving.py wraps the protocol uvicorn builds and configures it, but imports
+    """web_common/serving.py wraps the protocol uvicorn builds and configures it, but imports
     none of uvicorn's protocol modules, so uvicorn needs no upper bound."""
     import tomllib
 
-    source = (ROOT / "web" / "api" / "serving.py").read_text()
+    source = (ROOT / "web_common" / "serving.py").read_text()
     assert "uvicorn.protocols" not in source and "H11Protocol" not in source
     deps = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     (uvicorn,) = [Requirement(d) for d in deps if Requirement(d).name == "uvicorn"]

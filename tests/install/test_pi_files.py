@@ -53,7 +53,7 @@ def test_unit_restarts_on_failure(service):
 
 
 def test_unit_waits_for_ready_and_restarts_a_hung_scorekeeper(service):
-    # web/api/watchdog.py sends READY=1 and WATCHDOG=1 from the main process.
+    # web_common/watchdog.py sends READY=1 and WATCHDOG=1 from the main process.
     assert service["Type"] == ["notify"]
     assert service["NotifyAccess"] == ["main"]
     assert int(service["WatchdogSec"][0]) >= 10
@@ -244,7 +244,7 @@ def test_setup_guide_names_only_files_that_exist():
 
 
 def test_unit_leaves_room_for_the_connection_cap(service):
-    from web.api.serving import MAX_CONNECTIONS, SPARE_DESCRIPTORS
+    from web_common.serving import MAX_CONNECTIONS, SPARE_DESCRIPTORS
 
     assert int(service["LimitNOFILE"][0]) >= MAX_CONNECTIONS + SPARE_DESCRIPTORS
     assert service["KillSignal"] == ["SIGTERM"]

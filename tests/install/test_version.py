@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from web.version import DISTRIBUTION, skitter_version
+from web_common.version import DISTRIBUTION, skitter_version
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +28,7 @@ def test_the_version_is_the_package_metadatas_and_pyprojects() -> None:
 
 
 def test_skitter_version_prints_it() -> None:
-    result = subprocess.run([sys.executable, "-m", "web.cli.main", "--version"],
+    result = subprocess.run([sys.executable, "-m", "skitter_cli.main", "--version"],
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"skitter {declared()}\n"

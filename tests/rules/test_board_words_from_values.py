@@ -11,7 +11,7 @@ from scorekeeper.fields import field_names
 from scorekeeper.reading import BoardReading
 from scorekeeper.tracker import Tracker
 from scorekeeper.words import board_status, board_words
-from web.i18n import language
+from web_common.i18n import language
 
 pytestmark = pytest.mark.unit
 

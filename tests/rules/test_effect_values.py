@@ -118,7 +118,7 @@ def test_a_note_reads_as_what_it_says_in_german_not_as_its_rulings_name() -> Non
     """A note (an open unblock right, a loose skitt kept in hand) said in German is its own
     sentence, naming the player and the fields, never the bare name of its ruling (the right
     to lift a blockade read "Umdrehen", the kept skitt "Pott")."""
-    from web.i18n import language
+    from web_common.i18n import language
 
     de = language("de")
     m = Match(Rules(flipping=True), Setup(first="black", big={"black": "center",

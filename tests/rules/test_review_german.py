@@ -8,9 +8,9 @@ from test_review_words import NAMES, shot
 from web_helpers import place_bigs, state
 
 from scorekeeper.events import Correction, Undo
-from web.i18n import language
 from web.table.match_log import LogEntry
 from web.table.review import later_changes, place_words, step_words
+from web_common.i18n import language
 
 GERMAN = language("de")
 

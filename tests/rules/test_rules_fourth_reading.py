@@ -118,7 +118,7 @@ def test_r7_an_own_goal_and_a_gift_on_the_same_field_each_count_once():
 
 def test_r10_the_order_taken_is_told_in_the_players_names_and_in_german():
     from scorekeeper.effect_words import effect_words
-    from web.i18n import language
+    from web_common.i18n import language
 
     m = play(two_gifts_one_skitt_left(), shot("black", big="white.red",
                                               knocked_big="white.yellow"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.scenarios import run_paths, run_scenario, run_scenario_file
-from web.cli import rules_check as cmd_rules_check
+from skitter_cli import rules_check as cmd_rules_check
 
 pytestmark = pytest.mark.unit
 

@@ -15,7 +15,7 @@ from scorekeeper.events import Event, parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.stream_words import sent_effect_words
-from web.i18n import language
+from web_common.i18n import language
 
 pytestmark = pytest.mark.unit
 

@@ -12,7 +12,7 @@ from scorekeeper.events import StepKind, parse_event
 from scorekeeper.options import Rules, Variant
 from scorekeeper.tracker import Tracker
 from scorekeeper.tracker_status import Mode, PauseReason
-from web.tournament.wire import CommandKind, TopicKind, split_topic
+from tournament_wire.wire import CommandKind, TopicKind, split_topic
 
 pytestmark = pytest.mark.unit
 

@@ -55,7 +55,7 @@ def test_the_board_line_of_a_chains_restore_names_each_player_once():
     ("Bo's red and yellow", never "Bo's red and Bo's yellow"); a bridge between two players'
     fields names both; in English and in German alike."""
     from scorekeeper.words import board_status, board_words
-    from web.i18n import language
+    from web_common.i18n import language
 
     def tracker(*bridges: tuple[str, str]) -> dict[str, object]:
         message = "restore the board: " + ", ".join(
@@ -127,7 +127,7 @@ def test_a_refusal_is_made_from_its_data_in_names_never_from_its_text():
 
 def test_a_refusal_reads_wholly_in_german():
     from scorekeeper.words import refusal
-    from web.i18n import language
+    from web_common.i18n import language
 
     err = _refused({"shot": {"by": "white", "delta": {}}})
     assert refusal(err.why, NAMES, language("de")) == (
@@ -164,7 +164,7 @@ def test_a_score_refusal_needs_no_plural_when_one_point_ends_the_round():
     to one point, the reason must not read "1 Punkte" (a refusal has no plural forms)."""
     from scorekeeper.options import Rules
     from scorekeeper.words import refusal
-    from web.i18n import language
+    from web_common.i18n import language
 
     with pytest.raises(IllegalEventError) as caught:
         Match(Rules(points_to_win_round=1),
@@ -184,7 +184,7 @@ def test_trio_with_flipping_is_refused_in_the_readers_language_with_its_ruling_a
     from scorekeeper.errors import MalformedEventError
     from scorekeeper.options import Rules
     from scorekeeper.words import refusal
-    from web.i18n import language
+    from web_common.i18n import language
 
     with pytest.raises(MalformedEventError) as caught:
         Rules(variant="trio", flipping=True)

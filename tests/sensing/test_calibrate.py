@@ -17,7 +17,7 @@ from firmware_bridge.calibrate import (
 from firmware_bridge.profile import default_profile_path, load_profile
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
+from skitter_cli.main import main
 
 Step = tuple[Callable[[], object] | None, str]
 

@@ -74,7 +74,7 @@ def test_serve_points_lgpio_at_the_data_folder(tmp_path):
     """skitter serve sets LG_WD to its data folder before anything opens a pin."""
     code = (
         "import os, sys\n"
-        "import web.cli.serve as s\n"
+        "import skitter_cli.serve as s\n"
         "def stop(*a, **k):\n"
         "    print(os.environ.get('LG_WD')); sys.exit(0)\n"
         "import web.table.wiring as w\n"
@@ -88,7 +88,7 @@ def test_serve_points_lgpio_at_the_data_folder(tmp_path):
     data = tmp_path / "data"
     setup = (
         "import argparse\n"
-        "from web.cli import serve as _s\n"
+        "from skitter_cli import serve as _s\n"
         "p = argparse.ArgumentParser(); _s.add_arguments(p)\n"
         f"s_args = p.parse_args(['--data-dir', {str(data)!r}, '--pin', '123456'])\n"
     )

@@ -49,7 +49,7 @@ def test_a_board_blinka_is_told_to_be_counts_as_that_pi(tmp_path: Path) -> None:
 def test_serve_with_a_usb_board_off_a_pi_says_each_thing_once(tmp_path: Path) -> None:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "serve", "--source", "serial:/dev/ttyNOPE",
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--source", "serial:/dev/ttyNOPE",
          "--data-dir", str(tmp_path / "data"), "--port", str(port)],
         cwd=ROOT, env=env_for(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True,
@@ -75,7 +75,7 @@ def test_serve_with_a_usb_board_off_a_pi_says_each_thing_once(tmp_path: Path) ->
 
 def test_the_expanders_off_a_pi_are_one_line_that_names_what_to_use(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "web.cli.main", "serve", "--source", "mcp23017",
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--source", "mcp23017",
          "--data-dir", str(tmp_path / "data"), "--port", str(free_port())],
         cwd=ROOT, env=env_for(tmp_path), capture_output=True, text=True, timeout=120,
         check=False,
@@ -91,7 +91,7 @@ def test_a_missing_usb_board_is_one_reason_said_once(tmp_path: Path) -> None:
     """``skitter sensors`` on a port that is not there: the link is down, said once, with the
     system's reason once (pyserial's message repeats it, Errno and all)."""
     result = subprocess.run(
-        [sys.executable, "-m", "web.cli.main", "sensors", "--source", "serial:/dev/ttyNOPE",
+        [sys.executable, "-m", "skitter_cli.main", "sensors", "--source", "serial:/dev/ttyNOPE",
          "--once"],
         cwd=ROOT, env=env_for(tmp_path), capture_output=True, text=True, timeout=120,
         check=False,

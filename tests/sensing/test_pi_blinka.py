@@ -52,7 +52,7 @@ def run_on_pi(board: str, args: list[str], tmp_path: Path, *,
         env["PYTHONPATH"] = str(extra_path)
     controller, terminal = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", *args], cwd=tmp_path, env=env,
+        [sys.executable, "-m", "skitter_cli.main", *args], cwd=tmp_path, env=env,
         stdin=terminal, stdout=terminal, stderr=subprocess.PIPE, text=True,
     )
     os.close(terminal)

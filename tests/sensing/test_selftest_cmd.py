@@ -12,8 +12,8 @@ from source_rigs import PROFILE
 from firmware_bridge.selftest import SelfTest
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
-from web.cli.selftest import walk
+from skitter_cli.main import main
+from skitter_cli.selftest import walk
 from web.table import selftest_record
 
 DEAD = 26

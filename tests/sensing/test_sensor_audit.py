@@ -15,7 +15,7 @@ from web_helpers import run_for, state
 from firmware_bridge.audit import MatchSensing, audit
 from firmware_bridge.profile import load_profile
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
+from skitter_cli.main import main
 from web.table.sensor_health_log import HealthLog
 
 PROFILE = load_profile()

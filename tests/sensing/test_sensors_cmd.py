@@ -10,8 +10,8 @@ from firmware_bridge.profile import load_profile
 from firmware_bridge.replay import read_log
 from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.clock import FakeClock
-from web.cli.main import main
-from web.cli.sensors import render_frame, stream
+from skitter_cli.main import main
+from skitter_cli.sensors import render_frame, stream
 
 
 def bench():

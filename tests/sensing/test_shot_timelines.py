@@ -19,7 +19,7 @@ from firmware_bridge.timeline import Timeline, TimelineRecorder, reading_json
 from scorekeeper.clock import FakeClock
 from scorekeeper.reading import BoardReading
 from scorekeeper.store import MatchStore, StoreUnwritable
-from web.cli.main import main
+from skitter_cli.main import main
 
 PROFILE = load_profile()
 SETUP = {"first": "black", "big": {"black": "center", "white": "center"}}

@@ -68,7 +68,7 @@ def test_every_expander_is_drawn_and_listed_at_its_address(path: Path) -> None:
 
 def test_skitter_hardware_writes_both(tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "web.cli.main", "hardware", "--profile", str(SHIPPED[0]),
+        [sys.executable, "-m", "skitter_cli.main", "hardware", "--profile", str(SHIPPED[0]),
          "--out", str(tmp_path)],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr

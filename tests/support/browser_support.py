@@ -74,10 +74,10 @@ def live_server(tmp: Path, pin: str = "2468", source: str = "sim",
     moves on when the test says (``server.clock.advance``)."""
     from firmware_bridge.clocks import WallClock
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     clock = MovableClock()
     pins = PinStore(tmp / "data")

@@ -23,7 +23,7 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.state import State
 from scorekeeper.store import MatchStore
-from web.config.settings import MqttSettings
+from tournament_wire.broker import MqttSettings
 from web.tournament.mqtt_board import BoardLink
 
 RULES = Rules(rounds_to_win_game=3)

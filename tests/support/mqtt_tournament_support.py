@@ -11,7 +11,7 @@ from hub.link import HubLink
 from hub.store import HubStore
 from hub.tournament import Tournament
 from scorekeeper.clock import FakeClock
-from web.tournament.wire import settings_from_url
+from tournament_wire.wire import settings_from_url
 
 PLANS = [
     [("black", 2), ("black", 3), ("black", 1)],

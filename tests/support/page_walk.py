@@ -14,7 +14,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from web.i18n import LOCALE_DIR
+from web_common.i18n import LOCALE_DIR
 
 LOOK = r"""() => {
   const items = [];

@@ -1,6 +1,6 @@
 """``skitter serve`` in a child process on a free loopback port, for benchmarks and tests.
 
-The server is started exactly as a user starts it (``python -m web.cli.main serve``), with its
+The server is started exactly as a user starts it (``python -m skitter_cli.main serve``), with its
 own data directory and a known PIN, so what is measured is what runs at a venue.
 """
 
@@ -31,7 +31,7 @@ def start(data: Path, port: int, *extra: str) -> subprocess.Popen[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
     env["HOME"] = str(data)
     return subprocess.Popen(
-        [sys.executable, "-m", "web.cli.main", "serve", "--data-dir", str(data),
+        [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", str(data),
          "--port", str(port),
          *extra],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -85,7 +85,7 @@ class ServeProcess:
         """The ``seq`` of the last state this client saw (a change is made against it)."""
         env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
         env["HOME"] = str(data_dir)
-        argv = command or [sys.executable, "-m", "web.cli.main", "serve"]
+        argv = command or [sys.executable, "-m", "skitter_cli.main", "serve"]
         pin_args = [] if pin is None else ["--pin", pin]
         self.started = time.perf_counter()
         """When the child was started (``time.perf_counter``)."""

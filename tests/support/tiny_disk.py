@@ -54,10 +54,10 @@ def referee_on(disk: Path, clock: FakeClock) -> Iterator[TestClient]:
     """The app on the simulated board with its match log and PIN on ``disk``, logged in as
     the referee; the table is closed afterwards."""
     from web.api.app import create_app
-    from web.api.broadcaster import Broadcaster
     from web.api.deps import Auth
-    from web.config.pin import PinStore
     from web.table.wiring import open_table
+    from web_common.broadcaster import Broadcaster
+    from web_common.pin import PinStore
 
     pins = PinStore(disk / "data")
     pins.set(PIN)

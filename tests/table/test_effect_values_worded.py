@@ -11,8 +11,8 @@ from scorekeeper.effect_words import effect_words, sent_effects_in_words
 from scorekeeper.effects import EffectKind
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
-from web.i18n import language
 from web.table.snapshot import sent_entry_in_words
+from web_common.i18n import language
 
 pytestmark = pytest.mark.unit
 

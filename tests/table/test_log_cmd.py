@@ -9,8 +9,8 @@ import pytest
 
 from scorekeeper.clock import FakeClock
 from scorekeeper.store import MatchStore
-from web.cli import log as log_cmd
-from web.cli.main import build_parser, main
+from skitter_cli import log as log_cmd
+from skitter_cli.main import build_parser, main
 
 SETUP = {"first": "black", "big": {"black": "center", "white": "center"}}
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.store import MatchStore
-from web.cli.main import main
+from skitter_cli.main import main
 
 HEADER: dict[str, Any] = {"format": 1, "id": 1, "created_at": 1_700_000_000.0,
                           "rules": {"variant": "classic"},

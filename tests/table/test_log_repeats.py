@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from scorekeeper.clock import FakeClock
-from web.api.serving import RepeatFilter
+from web_common.serving import RepeatFilter
 
 
 def record(msg: str) -> logging.LogRecord:

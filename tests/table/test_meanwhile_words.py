@@ -11,9 +11,9 @@ import pytest
 from scorekeeper.events import Correction, Decision, ShootOff, ShotEvent, Undo
 from scorekeeper.frozen import freeze
 from scorekeeper.shot import Shot
-from web.i18n import language
 from web.table.match_log import LogEntry
 from web.table.meanwhile import since
+from web_common.i18n import language
 
 pytestmark = pytest.mark.unit
 

@@ -62,7 +62,7 @@ def test_a_refused_log_is_told_in_the_players_names_and_the_readers_language(
     stored match cannot be played on: which step, and the rules' reason in the players'
     names, in the reader's language; never the engine's "white"/"black" or its state dump."""
     from scorekeeper.words import refusal
-    from web.i18n import language
+    from web_common.i18n import language
 
     db = tmp_path / "log.db"
     with MatchStore(db) as store:

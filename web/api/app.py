@@ -23,10 +23,7 @@ from firmware_bridge.simulator import SimulatorError
 from scorekeeper.store import StoreUnwritable
 from scorekeeper.words import refusal
 from skibbitt_app.server import router as puzzle_router
-from web.api.auth import Auth, login_router
-from web.api.broadcaster import Broadcaster
 from web.api.docs import install_docs
-from web.api.guards import install_guards
 from web.api.routers import (
     admin,
     board,
@@ -41,17 +38,20 @@ from web.api.routers import (
 )
 from web.caller.caller import LANGUAGES, Caller
 from web.caller.speech import Speech
-from web.i18n import SOURCE, LanguageMiddleware, current
-from web.page_files import PageFiles
 from web.stats.history import History
 from web.table.snapshot import worded
 from web.table.table import Refused, Stale, Table
-from web.version import skitter_version
+from web_common.auth import Auth, login_router
+from web_common.broadcaster import Broadcaster
+from web_common.guards import install_guards
+from web_common.i18n import SOURCE, LanguageMiddleware, current
+from web_common.page_files import PageFiles
+from web_common.version import skitter_version
 
 if TYPE_CHECKING:
-    from web.api.watchdog import Watchdog
     from web.table.controls import HardwareControls
     from web.tournament.mqtt_table import TableLink
+    from web_common.watchdog import Watchdog
 
 log = logging.getLogger("skitter.web")
 
@@ -149,7 +149,9 @@ def create_app(
     # Skibbitt, the puzzle for the wait between matches: a product of its own, at /puzzle.
     app.include_router(puzzle_router())
     selftest.install(app, table, controls=controls, table_link=table_link)
-    app.mount("/static", PageFiles(directory=scoreboard.STATIC), name="static")
+    # The board's own page files, and the ones both apps' pages use (web_common/static).
+    app.mount("/static", PageFiles(directory=scoreboard.STATIC,
+                                   packages=[("web_common", "static")]), name="static")
     _install_error_handlers(app)
     install_guards(app, allowed_origins)
     app.add_middleware(LanguageMiddleware, default=lambda: app.state.language)

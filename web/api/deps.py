@@ -2,7 +2,7 @@
 
 ``Referee`` is the typed dependency every change takes, declared in its signature: a
 request without a live session cookie gets 401 before its handler runs. It, ``Auth`` and the
-login routes live in :mod:`web.api.auth`, shared with the tournament hub.
+login routes live in :mod:`web_common.auth`, shared with the tournament hub.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
-from web.api.auth import Auth, AuthDep, Referee, require_referee
 from web.table.table import Table
+from web_common.auth import Auth, AuthDep, Referee, require_referee
 
 __all__ = ["Auth", "AuthDep", "Referee", "TableDep", "get_table", "require_referee"]
 

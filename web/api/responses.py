@@ -10,11 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
-
-class Described(BaseModel):
-    model_config = ConfigDict(extra="allow")
+from web_common.schemas import Described
 
 
 class Link(Described):

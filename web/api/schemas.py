@@ -1,4 +1,7 @@
-"""The JSON bodies the API accepts, checked by FastAPI before a handler runs.
+"""The JSON bodies the board's API accepts, checked by FastAPI before a handler runs.
+
+They are made of the pieces both web apps use (:mod:`web_common.schemas`: strict bodies,
+shown text, players' names, path numbers).
 
 A body that does not fit gets 422 with FastAPI's ``detail`` list, each item naming the field
 (``loc``) and the problem. Steps themselves (``{"shot": {...}}`` ...) are checked by the
@@ -10,47 +13,15 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from fastapi import Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
 from firmware_bridge.physics_board import MAX_ANGLE
 from firmware_bridge.physics_board import SPEEDS as FLICK_SPEEDS
-from scorekeeper.checks import MAX_INT
-from scorekeeper.names import BIDI_CONTROLS, MAX_REASON, check_shown, normal_name
-from scorekeeper.names import check_reason as check_reason_text
 from scorekeeper.options import Finger, Hand, ShootingLine
-
-__all__ = ["BIDI_CONTROLS", "MAX_REASON", "check_name", "check_text"]
+from web_common.schemas import Names, Strict, check_reason
 
 PlayerName = Literal["black", "white"]
 MAX_FLICK_DEGREES = round(math.degrees(MAX_ANGLE))
-
-
-def check_text(value: str) -> str:
-    """Text shown to players: no control or direction-changing characters, not only spaces
-    (:func:`scorekeeper.names.check_shown`)."""
-    return check_shown(value)
-
-
-def check_reason(correct: object) -> None:
-    """A correction's ``reason`` in a body, by the one rule (:func:`scorekeeper.names.
-    check_reason`), so FastAPI names the field; whether one is required the table says."""
-    if isinstance(correct, dict) and isinstance(correct.get("reason"), str):
-        check_reason_text(correct["reason"])
-
-
-PathNumber = Annotated[int, Path(ge=1, le=MAX_INT)]
-"""A step, match, round or table number in a path: from 1, and within JSON's safe integers
-(beyond 64 bits SQLite cannot even look one up: 422 like every other bad input)."""
-
-ShownText = Annotated[str, AfterValidator(check_text)]
-"""A name or a reason as the pages show it."""
-
-
-class Strict(BaseModel):
-    """No unknown keys, and no coercion: ``"yes"`` is not a boolean, ``true`` is not a number."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 BOOT = Field(default=None, max_length=32, description="The `boot` of the state the person "
@@ -132,23 +103,6 @@ class Handicap(Strict):
     line: ShootingLine = Field(default="standard", description="The shooting line.")
     finger: Finger = Field(default="usual", description="Handicap 2: a different finger.")
     hand: Hand = Field(default="dominant", description="Handicap 2: the non-dominant hand.")
-
-
-def check_name(value: str) -> str:
-    """A player's name, normalised as the hub and the history keep it
-    (:func:`scorekeeper.names.normal_name`: ``"Ann\u200b"`` is ``Ann``), or ``""`` for none
-    (the pages then call the player by the seat). Only spaces stay refused: that is a slip,
-    not a choice."""
-    return normal_name(value) if value else ""
-
-
-NameText = Annotated[str, AfterValidator(check_name)]
-"""A player's name as typed; empty means no name was given."""
-
-
-class Names(Strict):
-    black: NameText = Field(default="", max_length=40, description="Empty: `First player`.")
-    white: NameText = Field(default="", max_length=40, description="Empty: `Second player`.")
 
 
 class Handicaps(Strict):

@@ -1,8 +1,8 @@
 """What the caller says after a step: one short sentence in the players' words.
 
-The sentences are the catalogs' (``web/locale``, as every page's words); :func:`sentence` picks one
-from the last step and its effects (the values, never their JSON) and the state after it, and
-fills in the players' names and the numbers, spoken as words. It is a pure function of the
+The sentences are the catalogs' (``web_common/locale``, as every page's words); :func:`sentence`
+picks one from the last step and its effects (the values, never their JSON) and the state after it,
+and fills in the players' names and the numbers, spoken as words. It is a pure function of the
 committed match, so every screen and every test gets the same words.
 """
 
@@ -19,12 +19,12 @@ from scorekeeper.fields import PLAYERS, opponent
 from scorekeeper.state import State
 from scorekeeper.words import Words
 from web.config.values import CALLER_LANGUAGES as LANGUAGES
-from web.i18n import language as catalog
+from web_common.i18n import language as catalog
 
 __all__ = ["LANGUAGES", "Line", "next_game", "number", "sentence"]
 
 def _table(t: Words) -> dict[str, str]:
-    """The caller's sentences in the language ``t`` (the catalogs of ``web/locale``)."""
+    """The caller's sentences in the language ``t`` (the catalogs of ``web_common/locale``)."""
     return {
         "scores": t.gettext("{shooter} scores, {mine} to {theirs}"),
         "penalty": t.gettext("Penalty for {shooter}"),
@@ -167,7 +167,7 @@ def _scores_for(effect: Effect, shooter: str) -> bool:
 
 def next_game(offer: Mapping[str, Any], language: str) -> Line:
     """What the caller says once when the hub offers the board its next tournament game
-    (``web.table.offer``): the two players, the round and the table."""
+    (``tournament_wire.offer``): the two players, the round and the table."""
     text = catalog(language).gettext("Next: {black} v {white}, round {round}, table {table}")
     return Line(text.format(black=offer["black"], white=offer["white"], round=offer["round"],
                             table=offer["table"]), language)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from web.config.limits import DEFAULT_LIMITS, Limits
+from tournament_wire.broker import MqttSettings, parse_mqtt_url
 from web.config.values import (
     ALL_KEYS,
     CALLER_LANGUAGES,
@@ -38,9 +38,9 @@ from web.config.values import (
     fail,
     flatten_file,
     flatten_overrides,
-    parse_mqtt_url,
     parse_source,
 )
+from web_common.limits import DEFAULT_LIMITS, Limits
 
 __all__ = [
     "ALL_KEYS",
@@ -50,7 +50,6 @@ __all__ = [
     "ORIGIN_ENV",
     "ORIGIN_FILE",
     "ConfigError",
-    "MqttSettings",
     "Settings",
     "SourceSpec",
     "find_config_file",
@@ -66,57 +65,6 @@ DEFAULT_CONFIG_PATH = Path("/etc/skitter/skitter.toml")
 
 PASSWORD_ENV = "SKITTER_MQTT_PASSWORD"
 """The broker password from the environment (wins over the file, loses to the command line)."""
-
-@dataclass(frozen=True)
-class MqttSettings:
-    """How this board reaches the tournament's MQTT broker (``url`` None: no MQTT)."""
-
-    url: str | None = None
-    """``mqtt://host[:port]`` or ``mqtts://host[:port]``; credentials are moved out of it."""
-
-    username: str | None = None
-    """Broker user name (also taken from ``mqtt://user:password@host``)."""
-
-    password: str | None = field(default=None, repr=False)
-    """Broker password; never printed."""
-
-    tls_ca: Path | None = None
-    """CA certificate file that signed the broker's certificate (None: system CAs)."""
-
-    tls_cert: Path | None = None
-    """Client certificate file, for brokers that want one (needs ``tls_key``)."""
-
-    tls_key: Path | None = None
-    """Private key of ``tls_cert``."""
-
-    tls_insecure: bool = False
-    """Skip the broker host name check (self-signed test brokers only)."""
-
-    topic_prefix: str = "skitter"
-    """First level of every topic this board publishes."""
-
-    @property
-    def enabled(self) -> bool:
-        """True when a broker is configured."""
-        return self.url is not None
-
-    @property
-    def host(self) -> str | None:
-        """The broker's host name or address."""
-        return parse_mqtt_url(self.url).host if self.url else None
-
-    @property
-    def port(self) -> int | None:
-        """The broker's port (1883 for mqtt://, 8883 for mqtts:// unless given)."""
-        return parse_mqtt_url(self.url).port if self.url else None
-
-    @property
-    def tls(self) -> bool:
-        """True for ``mqtts://`` or when any certificate is configured."""
-        return bool(self.url and self.url.startswith("mqtts://")) or any(
-            (self.tls_ca, self.tls_cert, self.tls_key)
-        )
-
 
 def _default_data_dir(environ: Mapping[str, str]) -> Path:
     if environ.get("SKITTER_DATA"):
@@ -172,7 +120,7 @@ class Settings:
     another address and dodge the wrong-PIN throttle)."""
 
     language: str = "en"
-    """The venue's language for pages, answers and commands (a catalog in ``web/locale``);
+    """The venue's language for pages, answers and commands (a catalog in ``web_common/locale``);
     a page may ask for another with ``?lang=`` or its browser's Accept-Language."""
 
     caller_language: str = "en"

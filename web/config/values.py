@@ -13,18 +13,15 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 from firmware_bridge.sources import SourceKind, SourceSpec, SpecError, parse_spec
-from web.config.pin import is_pin_hash
+from tournament_wire.broker import parse_mqtt_url
+from web_common.pin import is_pin_hash
 
 ORIGIN_DEFAULT = "default"
 ORIGIN_ENV = "environment"
 ORIGIN_FILE = "file"
 ORIGIN_COMMAND_LINE = "command line"
-
-MQTT_DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883}
-
 
 class ConfigError(ValueError):
     """The configuration cannot be used; the message names the key and where it came from."""
@@ -176,11 +173,11 @@ def _check_language(key: str, raw: Raw) -> str:
 
 
 def _check_page_language(key: str, raw: Raw) -> str:
-    from web.i18n import available
+    from web_common.i18n import available
 
     text = _want_str(key, raw)
     if text not in available():
-        raise fail(key, raw, f"must be one of {', '.join(available())} (web/locale/*.po)")
+        raise fail(key, raw, f"must be one of {', '.join(available())} (web_common/locale/*.po)")
     return text
 
 
@@ -195,49 +192,6 @@ def _check_origins(key: str, raw: Raw) -> tuple[str, ...]:
         if not _ORIGIN.match(origin.rstrip("/")):
             raise fail(key, raw, f"{origin!r} is not an origin like http://host:8000")
     return tuple(o.rstrip("/") for o in raw.value)
-
-
-@dataclass(frozen=True)
-class MqttUrl:
-    """A broker address split from its credentials."""
-
-    url: str
-    """``mqtt[s]://host[:port]``, without user name or password."""
-    username: str | None
-    password: str | None
-    host: str
-    """The broker's host name or address."""
-    port: int
-    """The port given, else the scheme's (1883 for mqtt://, 8883 for mqtts://)."""
-
-
-def parse_mqtt_url(text: str) -> MqttUrl:
-    """Split ``mqtt[s]://[user[:password]@]host[:port]`` (the one parser for board and hub).
-
-    Raises ``ValueError`` saying what is wrong; the message never repeats the URL, which may
-    hold a password.
-    """
-    try:
-        parts = urlsplit(text)
-        port = parts.port
-    except ValueError as exc:
-        raise ValueError(f"not a valid broker URL: {exc}") from None
-    if parts.scheme not in MQTT_DEFAULT_PORTS:
-        raise ValueError("must start with mqtt:// or mqtts://")
-    if not parts.hostname:
-        raise ValueError("names no broker host")
-    if parts.path not in ("", "/") or parts.query or parts.fragment:
-        raise ValueError("must be mqtt[s]://[user:password@]host[:port] only")
-    if port == 0:
-        raise ValueError("port must be between 1 and 65535")
-    host = parts.hostname
-    netloc = f"[{host}]" if ":" in host else host
-    if port:
-        netloc += f":{port}"
-    username = unquote(parts.username) if parts.username is not None else None
-    password = unquote(parts.password) if parts.password is not None else None
-    return MqttUrl(f"{parts.scheme}://{netloc}", username, password, host,
-                   port or MQTT_DEFAULT_PORTS[parts.scheme])
 
 
 def _check_mqtt_url(key: str, raw: Raw) -> str:

@@ -41,13 +41,13 @@ from scorekeeper.store import MatchStore, StoreError
 from scorekeeper.store.values import StepSource
 from scorekeeper.tracker import Expectation, Tracker
 from scorekeeper.words import ENGLISH, PLAYERS, Words, name_of
+from tournament_wire.offer import Offer
 from web.table import records
 from web.table.committed import Committed
 from web.table.errors import Refused, Stale
 from web.table.feed import Feed
 from web.table.live import LiveMatch
 from web.table.match_log import MatchLog
-from web.table.offer import Offer
 from web.table.sensing import Sensing
 from web.table.snapshot import compose, match_part, sensing_part
 from web.table.states import States
@@ -110,7 +110,7 @@ class TableCore:
         self._next_recheck = 0.0
         self.write_timeout = WRITE_TIMEOUT_S
         self.offered: Offer | None = None
-        """The tournament game the hub offers this board (``web.table.offer``) until
+        """The tournament game the hub offers this board (``tournament_wire.offer``) until
         it is started: the tablet starts it with one tap, the TV and the caller announce it."""
         self.published: dict[str, Any] = {}
         """The last snapshot published: what readers get without touching the table."""

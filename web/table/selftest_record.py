@@ -24,6 +24,7 @@ from firmware_bridge.selftest_words import (
     verdict_words,
 )
 from scorekeeper.words import ENGLISH, Words
+from tournament_wire import selftest_wire
 
 FILE = "selftest.json"
 MAX_BYTES = 256 * 1024
@@ -64,7 +65,8 @@ def summary(sheet: dict[str, Any]) -> dict[str, Any]:
               if isinstance(r, dict) and not r.get("passed")]
     return {"date": str(sheet.get("date", ""))[:40], "passed": bool(sheet.get("passed")),
             "summary": str(sheet.get("summary", ""))[:120],
-            "failed": [f[:80] for f in failed[:8]], "failed_count": len(failed)}
+            "failed": [f[:80] for f in failed[:selftest_wire.MAX_FAILED]],
+            "failed_count": len(failed)}
 
 
 def _count(value: Any) -> int:

@@ -38,9 +38,9 @@ from scorekeeper.words import (
     shootoff_prompt,
     turn_prompt,
 )
+from tournament_wire.offer import offer_in_language
 from web.table.committed import Committed
 from web.table.match_log import LogEntry, MatchLog
-from web.table.offer import offer_in_language
 from web.table.order import order_words
 
 LOG_TAIL = 10
@@ -172,8 +172,9 @@ def _last_shot(last: Mapping[str, Any] | None, state: Mapping[str, Any],
 
 
 def worded(snapshot: Mapping[str, Any], code: str | None = None) -> dict[str, Any]:
-    """``snapshot`` in the language ``code`` (default: the request's, ``web.i18n.current``)."""
-    from web.i18n import SOURCE, current, language
+    """``snapshot`` in the language ``code`` (default: the request's,
+    ``web_common.i18n.current``)."""
+    from web_common.i18n import SOURCE, current, language
 
     lang = current() if code is None else language(code)
     return in_language(snapshot, lang, source=lang.code == SOURCE)

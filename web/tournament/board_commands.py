@@ -5,8 +5,8 @@ be a kind the wire knows, and be made against the match and the event the board 
 (the referee at the hub may be looking at an older picture). ``undo`` and ``correct`` then go
 to the table's handler, through the same checks as its tablet; ``resend`` rewinds the link.
 ``offer`` (a tournament game for the tablet to start) is read here by
-:meth:`web.table.offer.Offer.from_json`, checked as the board's API checks a new match,
-and handed to the table as an :class:`~web.table.offer.Offer`; it changes no match, nor
+:meth:`tournament_wire.offer.Offer.from_json`, checked as the board's API checks a new match,
+and handed to the table as an :class:`~tournament_wire.offer.Offer`; it changes no match, nor
 does ``withdraw`` (the offer of that id taken back).
 Every command gets exactly one answer on ``<prefix>/<board>/command/result``. A refusal by
 the rules travels twice: its English ``message`` and its ``why``
@@ -21,8 +21,8 @@ from typing import Any
 import paho.mqtt.client as mqtt
 
 from scorekeeper.errors import IllegalEventError, Why, because
-from web.table.offer import Offer, OfferError, check_pairing_id
-from web.tournament import wire
+from tournament_wire import wire
+from tournament_wire.offer import Offer, OfferError, check_pairing_id
 
 CommandHandler = Callable[[dict[str, Any]], Mapping[str, Any] | None]
 """Applies ``{"kind": "undo"|"correct", "correct": {...}, "match_id", "id"}`` or ``{"kind":

@@ -42,13 +42,13 @@ import paho.mqtt.client as mqtt
 
 from firmware_bridge.clocks import WALL
 from scorekeeper.store import MatchStore, StoreError
-from web.config.settings import MqttSettings
-from web.tournament import wire
+from tournament_wire import wire
+from tournament_wire.broker import MqttSettings
 from web.tournament.board_commands import BoardCommands, CommandHandler
 from web.tournament.board_states import StateFold
 from web.tournament.mqtt_outbox import AckWindow, Outbox
-from web.tournament.selftest_wire import SelfTestPublisher
-from web.version import skitter_version
+from web.tournament.selftest_publisher import SelfTestPublisher
+from web_common.version import skitter_version
 
 log = logging.getLogger(__name__)
 

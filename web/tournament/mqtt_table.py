@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from scorekeeper.events import Undo
-from web.config.settings import MqttSettings
-from web.table.offer import Offer
-from web.tournament import wire
+from tournament_wire import wire
+from tournament_wire.broker import MqttSettings
+from tournament_wire.offer import Offer
 from web.tournament.mqtt_board import BoardLink
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """The referee: pausing sensing, muting cells, the board after a stop.
 
-Logging in with the PIN is :func:`web.api.auth.login_router`, shared with the hub.
+Logging in with the PIN is :func:`web_common.auth.login_router`, shared with the hub.
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ from fastapi import APIRouter
 from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Snapshot
-from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Answer, Change, Mute, Order, Pause
 from web.api.writer import change as change_on_writer
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
+from web_common.json_body import CheckedJSONRoute
 
 router = APIRouter(prefix="/api/referee", tags=["referee"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)

@@ -19,11 +19,11 @@ from firmware_bridge.simulator import SimulatedBoard
 from scorekeeper.errors import because
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, BoardView, Snapshot
-from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import BigSpot, BridgeTap, FieldTap, FlickTap, Launch, LayOut
 from web.api.writer import on_sensing
 from web.table.table import Refused, Table
 from web.table.virtual_board import flick_skitt
+from web_common.json_body import CheckedJSONRoute
 
 router = APIRouter(prefix="/api/board", tags=["virtual board"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)

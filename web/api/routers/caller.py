@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from web.api.deps import Referee, TableDep
 from web.api.responses import CallerLine, CallerStatus, Refusal, StaleCaller
 from web.caller.caller import Caller, CallerStale
-from web.i18n import current
+from web_common.i18n import current
 
 router = APIRouter(tags=["caller"])
 

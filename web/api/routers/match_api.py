@@ -20,13 +20,13 @@ from scorekeeper.events import Undo
 from scorekeeper.words import PLAYERS, name_of, players_named
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, MatchLog, Snapshot, StoredMatch, download
-from web.api.routers.json_body import CheckedJSONRoute
 from web.api.schemas import Amend, Change, NewMatch, Resume, StartOffered, StepRequest
 from web.api.writer import change as change_on_writer
-from web.i18n import SOURCE, current
-from web.spreadsheet_csv import csv_writer
 from web.table import records
 from web.table.snapshot import worded
+from web_common.i18n import SOURCE, current
+from web_common.json_body import CheckedJSONRoute
+from web_common.spreadsheet_csv import csv_writer
 
 router = APIRouter(prefix="/api", tags=["match"], route_class=CheckedJSONRoute)
 change = partial(router.post, response_model=Snapshot, responses=CHANGE_ANSWERS)

@@ -12,17 +12,18 @@ from fastapi.responses import Response
 
 from web.api.deps import Referee, TableDep
 from web.api.responses import CHANGE_ANSWERS, Review, ReviewFile, Snapshot
-from web.api.schemas import PathNumber, ReviewShow
+from web.api.schemas import ReviewShow
 from web.api.writer import change as change_on_writer
-from web.i18n import current
 from web.table import records
 from web.table.table import Table
+from web_common.i18n import current
+from web_common.schemas import PathNumber
 
 router = APIRouter(prefix="/api", tags=["review"])
 
 
 async def _review(table: Table, seq: int) -> dict[str, Any]:
-    t = current()  # the request's language (web.i18n), for the review's sentences
+    t = current()  # the request's language (web_common.i18n), for the review's sentences
     try:
         # off the writer: the committed log and a read-only connection (web.table.records)
         return await asyncio.to_thread(

@@ -16,9 +16,9 @@ from fastapi.responses import HTMLResponse, Response
 
 from web.api.deps import TableDep
 from web.api.responses import About, download
-from web.i18n import CURRENT, for_request, page_in
-from web.page_parts import with_parts
-from web.version import skitter_version
+from web_common.i18n import CURRENT, for_request, page_in
+from web_common.page_parts import with_parts
+from web_common.version import skitter_version
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 PAGES = {"/": "scoreboard.html", "/referee": "referee.html", "/tablet": "tablet.html",

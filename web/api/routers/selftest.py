@@ -17,14 +17,14 @@ from pydantic import Field
 
 from scorekeeper.store import MatchStore
 from web.api.deps import Referee, TableDep
-from web.api.responses import CHANGE_ANSWERS, Described
-from web.api.routers.json_body import CheckedJSONRoute
+from web.api.responses import CHANGE_ANSWERS
 from web.api.routers.scoreboard import page_route
-from web.api.schemas import Strict
-from web.i18n import current
 from web.table.audit_read import read_audit
 from web.table.selftest_run import SelfTestRun, StaleStep, stale_run_words, stale_words
 from web.table.table import Table
+from web_common.i18n import current
+from web_common.json_body import CheckedJSONRoute
+from web_common.schemas import Described, Strict
 
 if TYPE_CHECKING:
     from web.table.controls import HardwareControls

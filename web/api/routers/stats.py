@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse
 
 from web.api.responses import HeadToHead, PlayerDetail, Refusal, StatsOverview
 from web.api.routers.scoreboard import page_route
-from web.i18n import current
 from web.stats.history import History, Overview
+from web_common.i18n import current
 
 router = APIRouter(tags=["stats"])
 

@@ -13,9 +13,9 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from fastapi.responses import StreamingResponse
 
-from web.api.broadcaster import Broadcaster
 from web.api.responses import Snapshot
-from web.i18n import CURRENT
+from web_common.broadcaster import Broadcaster
+from web_common.i18n import CURRENT
 
 KEEPALIVE = 15.0
 """Seconds of quiet after which the feed sends a comment line: proxies keep the stream open,
