@@ -106,8 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"files      {len(files)}")
     print(f"functions  {len(functions)}")
     print(f"threads    {len(threads)}: {', '.join(threads)}")
-    for path in sorted(files):
-        print(f"  {Path(path).relative_to(ROOT)}")
+    for path in sorted(files):  # named from the checkout measured (PYTHONPATH may name another)
+        root = next(Path(r) for r in roots if path.startswith(r))
+        print(f"  {Path(path).relative_to(root.parent)}")
     return 0
 
 
