@@ -9,9 +9,11 @@ dependency overrides are cleared and the table (store and source) is closed in t
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -44,7 +46,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark every test by its folder, and as ``browser`` when it drives Chromium (the
-    ``browser`` fixture), wherever it lives: ``make fast`` selects by these marks."""
+    ``chromium`` fixture, or ``browser`` that uses it), wherever it lives: ``make fast``
+    selects by these marks."""
     for item in items:
         try:
             folder = item.path.relative_to(TESTS).parts[0]
@@ -52,7 +55,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             continue
         if folder in AREAS:
             item.add_marker(folder)
-        if "browser" in getattr(item, "fixturenames", ()) and folder != "browser":
+        if "chromium" in getattr(item, "fixturenames", ()) and folder != "browser":
             item.add_marker("browser")
 
 
@@ -175,44 +178,120 @@ def mock_factory() -> Iterator[MockFactory]:
         Device.pin_factory = save_factory
 
 
-# -- The browser tests' Chromium (one per test file) and a live server on the simulated board --
+# -- The browser tests' Chromium (one per worker) and a live server on the simulated board --
 
-_chromium: list[object] = []
-"""The test file's Chromium, once a test asked for it."""
+class _Chromium:
+    """The worker's one headless Chromium (and the Playwright driving it), started when a
+    test first asks for it and kept for the session: launching both cost some 2 s for every
+    test file that drove a browser.
+
+    Playwright's synchronous API marks its event loop as running in this thread between its
+    calls, so ``asyncio.run`` in a test that drives no browser would refuse to start: such a
+    test runs with the mark taken away, and it is put back after it
+    (:func:`pytest_runtest_protocol`)."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+
+    def get(self) -> Any:
+        """The Chromium, launched now if none runs (or the last one went away)."""
+        from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+
+        require_chromium()
+        if self.browser is not None and self.browser.is_connected():
+            return self.browser
+        if self.playwright is None:
+            from playwright.sync_api import sync_playwright
+
+            self.playwright = sync_playwright().start()
+        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM,
+                                                       args=CHROMIUM_ARGS)
+        return self.browser
+
+    def loop(self) -> asyncio.AbstractEventLoop | None:
+        """Playwright's event loop, while it is open."""
+        return None if self.playwright is None else self.playwright._loop  # noqa: SLF001
+
+    def stop(self) -> None:
+        loop = self.loop()
+        if loop is None:
+            return
+        asyncio.events._set_running_loop(loop)  # as Playwright left it after its last call
+        try:
+            if self.browser is not None and self.browser.is_connected():
+                self.browser.close()
+        finally:
+            self.playwright.stop()
+            self.playwright = self.browser = None
+
+
+_worker_chromium = _Chromium()
+_chromium: list[Any] = []
+"""The worker's Chromium, once a test asked for it."""
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """A test that drives no browser runs without Playwright's "loop running" mark (see
+    :class:`_Chromium`); the mark is back before Playwright is called again."""
+    loop = _worker_chromium.loop()
+    if loop is None or "chromium" in getattr(item, "fixturenames", ()):
+        yield
+        return
+    asyncio.events._set_running_loop(None)
+    try:
+        yield
+    finally:
+        if _worker_chromium.loop() is loop:
+            asyncio.events._set_running_loop(loop)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """The worker's headless Chromium, for the whole session (:class:`_Chromium`)."""
+    browser = _worker_chromium.get()
+    _chromium[:] = [browser]
+    try:
+        yield browser
+    finally:
+        _chromium.clear()
+        _worker_chromium.stop()
+
+
+@pytest.fixture(scope="session")
+def playwright_driver(chromium: Any) -> Any:
+    """The worker's Playwright, for a test that launches a Chromium of its own (a windowed
+    one)."""
+    return _worker_chromium.playwright
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """One headless Chromium for a test file; each test works in contexts of its own, closed
-    when it ends (:func:`browser_contexts_per_test`).
-
-    Not one for the whole session: Playwright's synchronous API keeps its event loop marked
-    running in this thread while it is open, and ``asyncio.run`` in the worker's next
-    non-browser test would refuse to start."""
-    from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
-
-    require_chromium()
-    from playwright.sync_api import expect, sync_playwright
+def browser(chromium: Any) -> Iterator[Any]:
+    """The worker's Chromium for a test file; each test works in contexts of its own, closed
+    when it ends (:func:`browser_contexts_per_test`), and those the file's fixtures opened are
+    closed when the file is done."""
+    from playwright.sync_api import expect
 
     expect.set_options(timeout=EXPECT_TIMEOUT_MS)  # for the file's fixtures too
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        _chromium.append(b)
-        try:
-            yield b
-        finally:
-            _chromium.clear()
-            b.close()
+    browser = _worker_chromium.get()  # (a new one if the last went away)
+    _chromium[:] = [browser]
+    before = set(map(id, browser.contexts))
+    yield browser
+    if browser.is_connected():
+        for ctx in list(browser.contexts):
+            if id(ctx) not in before:
+                ctx.close()
 
 
 @pytest.fixture(autouse=True)
 def browser_contexts_per_test() -> Iterator[None]:
     """The browser contexts (and pages) a test opened are closed when it ends; those of its
     file's fixtures, opened before, stay for the file's other tests."""
-    before = set(map(id, _chromium[0].contexts)) if _chromium else set()  # type: ignore[attr-defined]
+    before = set(map(id, _chromium[0].contexts)) if _chromium else set()
     yield
-    if _chromium:
-        for ctx in list(_chromium[0].contexts):  # type: ignore[attr-defined]
+    if _chromium and _chromium[0].is_connected():
+        for ctx in list(_chromium[0].contexts):
             if id(ctx) not in before:
                 ctx.close()
 
@@ -230,7 +309,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     folder = SCREENSHOTS / "failed"
     folder.mkdir(parents=True, exist_ok=True)
     name = "".join(c if c.isalnum() or c in "-_." else "-" for c in item.nodeid)
-    pages = [page for ctx in _chromium[0].contexts for page in ctx.pages]  # type: ignore[attr-defined]
+    pages = [page for ctx in _chromium[0].contexts for page in ctx.pages]
     for n, page in enumerate(pages):
         try:
             page.screenshot(path=str(folder / f"{name}-{n}.png"), full_page=True, timeout=5000)

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, page_at, snap
+from browser_support import SIZES, LiveServer, at_every_size, page_at, snap
 from tv_support import score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -126,8 +126,8 @@ def test_the_board_a_full_field_and_a_refusal_at_every_size(
     assert api.post(server.url + "/api/board/lay-out",
                     data={"seq": api.get(server.url + "/api/state").json()["seq"]}).ok
     setup.context.close()
-    for name, size in SIZES.items():
-        page = logged_in(browser, server, "/board", size)
+    pages = at_every_size(lambda size: logged_in(browser, server, "/board", size))
+    for name, size, page in pages:
         expect(page.locator("#aim")).to_have_text("Ann shoots at Bo's fields, top.")
         blue = page.locator('#vboard [data-field="black.blue"]')
         expect(blue.locator(".field-count")).to_have_text("16")
@@ -140,15 +140,16 @@ def test_the_board_a_full_field_and_a_refusal_at_every_size(
         assert band["width"] >= 0.9 * rect["width"] and band["y"] >= rect["y"]
         label = blue.locator(".full-label").nth(1).bounding_box()
         assert rect["x"] <= label["x"] and label["x"] + label["width"] <= rect["x"] + rect["width"]
-        long_press(page, '#vboard [data-field="white.yellow"] .field-rect')
         note = page.locator("#tap-note")
+        expect(note).to_be_hidden()  # (a resize hides the last size's note)
+        long_press(page, '#vboard [data-field="white.yellow"] .field-rect')
+        expect(note).to_be_visible()
         expect(note).to_have_text("Not possible: no skitt on Bo's yellow to remove")
         box = note_by_field(page, "white.yellow")  # where the player looks: on screen
         assert box["y"] >= 0 and box["y"] + box["height"] <= size[1], (name, box)
         assert box["x"] >= 0 and box["x"] + box["width"] <= size[0], (name, box)
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name
         snap(page, f"board-{size[0]}x{size[1]}-refused-tap")
-        page.context.close()
 
 
 def play_past_round_ends(api: Any, server: LiveServer, round_ends: int) -> None:
@@ -233,10 +234,9 @@ def test_the_referee_page_at_every_size(browser: Any, server: LiveServer) -> Non
     setup = logged_in(browser, server, "/referee", SIZES["tv"])
     play_past_round_ends(setup.context.request, server, 1)
     setup.context.close()
-    for name, size in SIZES.items():
-        page = logged_in(browser, server, "/referee", size)
+    for name, size, page in at_every_size(lambda size: logged_in(browser, server, "/referee",
+                                                                 size)):
         expect(page.locator("#chart .round-mark")).to_have_count(1)
         expect(page.locator("#log tr.round-sep").first).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name
         snap(page, f"referee-{size[0]}x{size[1]}-rounds")
-        page.context.close()

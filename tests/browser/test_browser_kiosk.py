@@ -94,30 +94,26 @@ def play_one_shot(playwright: Any, display: str, args: list[str], url: str,
 
 
 def test_the_kiosk_tv_plays_the_caller_with_no_tap(server: LiveServer, tmp_path: Path,
-                                                  screen: str) -> None:
-    require_chromium()
+                                                  screen: str, playwright_driver: Any) -> None:
     require_espeak()
-    from playwright.sync_api import sync_playwright
-
     args, url = kiosk_address(server, tmp_path)
-    with sync_playwright() as p:
-        browser, page = play_one_shot(p, screen, args, url, server)
-        try:
-            assert page.evaluate("document.body.dataset.caller") == "on"
-            page.wait_for_function(
-                "document.body.dataset.callerPlayed === 'Ann places the big skitt'",
-                timeout=20000)
-            # "playing" fires as the clip starts; Chromium adds the stretch to ``played`` only
-            # once its clock has moved on, which on a loaded machine can come a moment later.
-            page.wait_for_function(
-                "document.getElementById('caller-audio').played.length >= 1", timeout=20000)
-            played = page.evaluate(
-                "(() => { const a = document.getElementById('caller-audio');"
-                " return {src: a.currentSrc, played: a.played.length, error: a.error}; })()")
-            assert played["src"].endswith(".wav") and played["played"] >= 1
-            assert not played["error"]
-        finally:
-            browser.close()
+    browser, page = play_one_shot(playwright_driver, screen, args, url, server)
+    try:
+        assert page.evaluate("document.body.dataset.caller") == "on"
+        page.wait_for_function(
+            "document.body.dataset.callerPlayed === 'Ann places the big skitt'",
+            timeout=20000)
+        # "playing" fires as the clip starts; Chromium adds the stretch to ``played`` only
+        # once its clock has moved on, which on a loaded machine can come a moment later.
+        page.wait_for_function(
+            "document.getElementById('caller-audio').played.length >= 1", timeout=20000)
+        played = page.evaluate(
+            "(() => { const a = document.getElementById('caller-audio');"
+            " return {src: a.currentSrc, played: a.played.length, error: a.error}; })()")
+        assert played["src"].endswith(".wav") and played["played"] >= 1
+        assert not played["error"]
+    finally:
+        browser.close()
 
 
 def test_the_kiosk_address_shows_sound_on_at_every_size(server: LiveServer,

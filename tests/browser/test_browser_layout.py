@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from browser_support import SIZES, LiveServer, page_at, snap
-from tv_support import post, score_a_point, state, step, wait_for
+from tv_support import bigs_in_centre, post, score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
@@ -40,10 +40,7 @@ OVERLAPPING_LABELS = """(selector) => {
 
 def sensed_start(api: Any, server: LiveServer, **rules: Any) -> None:
     post(api, server, "/api/match/new", {"names": NAMES, "first": "black", **rules})
-    for player in ("black", "white"):
-        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
-        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
-                 and s["tracker"]["mode"] == "ready")
+    bigs_in_centre(api, server)
 
 
 def test_the_review_says_ruled_invalid_and_draws_the_chain(

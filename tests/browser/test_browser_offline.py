@@ -42,6 +42,17 @@ class Link:
         self.open.clear()
 
 
+BACKOFF_MS = 5000
+"""The longest a page waits before it tries to reconnect (``web/static/api.js``)."""
+
+
+def backoff_passed(page: Any) -> bool:
+    """The page's clock moved on past its reconnect backoff: the attempt due is made now
+    (a test waits on the page's attempts, not on its timers in real time)."""
+    page.clock.fast_forward(BACKOFF_MS)
+    return True
+
+
 @pytest.mark.parametrize("path", ["/tablet", "/board", "/referee"])
 @pytest.mark.parametrize("size", [(1024, 768), (390, 844)], ids=["1024x768", "390x844"])
 def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
@@ -53,6 +64,7 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
                               has_touch=size[0] < 600)
     link = Link()
     page = ctx.new_page()
+    page.clock.install()  # the reconnect backoff is waited out on the page's clock
     page.route_web_socket(re.compile(r".*/ws(\?.*)?$"), link.route)
     page.goto(server.url + path)
     page.wait_for_function("document.body.dataset.seq !== undefined")
@@ -63,7 +75,8 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
     link.cut()
     expect(body).to_have_class(OFFLINE)
     # it keeps trying, and stays offline while refused
-    pump_until(page, lambda: link.refused >= 2, "two refused reconnects", every=0.05)
+    pump_until(page, lambda: backoff_passed(page) and link.refused >= 2,
+               "two refused reconnects", every=0.05)
     assert link.refused >= 2
     expect(body).to_have_class(OFFLINE)
     bar = page.evaluate("""() => {
@@ -84,7 +97,9 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
     keep_screenshot(page, f"{name}-{size[0]}x{size[1]}-disconnected")
 
     link.down = False  # the scorekeeper is back: the page finds it by itself
-    expect(body).not_to_have_class(OFFLINE, timeout=10000)
+    pump_until(page, lambda: backoff_passed(page) and bool(link.open), "the page reconnects",
+               every=0.05)
+    expect(body).not_to_have_class(OFFLINE)
     expect(page.locator("#live-status")).to_have_text("live")
     assert link.open, "the page reconnected"
     ctx.close()

@@ -13,7 +13,7 @@ import base64
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, keep_png, settled
+from browser_support import LiveServer, at_every_size, keep_png, settled
 from tv_support import (
     ENGINEER_WORDS,
     LONG,
@@ -211,8 +211,10 @@ def test_round_win_banner_then_every_size(browser: Any, server: LiveServer, api:
     expect(banner.locator(".title")).to_have_text(f"{LONG} wins round 1")
     expect(page.locator('[data-player="black"] .ov-rounds')).to_have_text("●○")
     page.context.close()
-    for w, h in SIZES:
-        page = overlay(browser, server, (w, h), "?corner=bottom-left")
+    sizes = {f"{w}x{h}": (w, h) for w, h in SIZES}
+    opened = at_every_size(lambda size: overlay(browser, server, size, "?corner=bottom-left"),
+                           sizes)
+    for _, (w, h), page in opened:
         b = box(page, ".ov")
         assert b["x"] >= 0 and b["y"] >= 0, (w, h, b)
         assert b["x"] + b["width"] <= w + 0.5 and b["y"] + b["height"] <= h + 0.5, (w, h, b)
@@ -223,7 +225,6 @@ def test_round_win_banner_then_every_size(browser: Any, server: LiveServer, api:
         png = page.screenshot(omit_background=True)
         save(f"overlay-{w}x{h}-round-win", png)
         assert pixels(page, png, [(w - 2, 2)])[0][3] == 0
-        page.context.close()
 
 
 def test_the_instant_replay_plays_on_the_overlay(browser: Any, server: LiveServer,

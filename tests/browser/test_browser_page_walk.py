@@ -17,7 +17,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, live_server, serving, settled, snap
+from browser_support import (
+    SIZES,
+    LiveServer,
+    live_server,
+    probe,
+    quiet_network,
+    serving,
+    settled,
+    snap,
+)
 from hub_app_support import QuietSender
 from page_walk import look, untranslated
 from tv_support import post, step
@@ -101,9 +110,32 @@ def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         store.close()
 
 
-def check(page: Any, url: str, lang: str, where: str, problems: list[str]) -> None:
-    page.goto(url)
-    page.wait_for_load_state("networkidle")
+SEQ = "document.body.dataset.seq !== undefined"
+VERSION = "document.body.dataset.version !== undefined"
+DRAWN = {  # what each page marks once it has drawn what it read (the prints are drawn as sent)
+    "board": {"/": SEQ, "/referee": SEQ, "/tablet": SEQ, "/board": SEQ, "/overlay": SEQ,
+              "/stats": "document.body.dataset.loaded === 'yes'",
+              "/selftest/sheet": "document.body.dataset.passed !== undefined"},
+    "hub": {"/": f"{VERSION} && document.body.dataset.ratings === 'loaded'",
+            "/bracket": "document.body.dataset.loaded === 'yes'",
+            "/overlay": VERSION, "/overlay/standings": VERSION},
+}
+
+
+def drawn(page: Any) -> None:
+    """Wait until every answer the page asked for is in and acted on, and the page has drawn
+    it (after :func:`browser_support.probe`)."""
+    quiet_network(page)
+    settled(page)
+
+
+def check(page: Any, app: str, base: str, path: str, lang: str, where: str,
+          problems: list[str]) -> None:
+    """``path`` of ``app`` ("board" or "hub", served at ``base``) in ``lang``, judged once
+    drawn."""
+    page.goto(f"{base}{path}?lang={lang}")
+    page.wait_for_function(DRAWN[app].get(path, "true"))
+    drawn(page)
     judge(page, lang, where, problems)
 
 
@@ -140,17 +172,18 @@ def test_every_page_fits_and_reads_in_both_languages(
     assert ctx.request.post(board.url + "/api/referee/login", data={"pin": board.pin}).ok
     assert ctx.request.post(hub + "/api/referee/login", data={"pin": HUB_PIN}).ok
     page = ctx.new_page()
+    probe(page)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     problems: list[str] = []
     for lang in ("en", "de"):
         for path in BOARD_PAGES:
             where = f"board {path} {lang} {w}x{h}"
-            check(page, f"{board.url}{path}?lang={lang}", lang, where, problems)
+            check(page, "board", board.url, path, lang, where, problems)
             snap(page, f"walk-{size}-{lang}-board{path.replace('/', '-')}", full_page=True)
         for path in HUB_PAGES:
             where = f"hub {path} {lang} {w}x{h}"
-            check(page, f"{hub}{path}?lang={lang}", lang, where, problems)
+            check(page, "hub", hub, path, lang, where, problems)
             if path == "/print/standings":  # what the live standings rank by, on paper too
                 paper = page.locator("body").inner_text()
                 for said in PAPER_SAYS[lang]:
@@ -181,14 +214,14 @@ def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
         for path in ("/", "/overlay"):
             page.goto(f"{board.url}{path}?lang={lang}")
             expect(page.locator("#review-mirror-words")).to_be_visible()
-            page.wait_for_load_state("networkidle")
+            drawn(page)
             judge(page, lang, f"board {path} review shown {lang} {where}", problems)
             snap(page, f"walk-{size}-{lang}-review{path.replace('/', '-')}", full_page=True)
         page.goto(f"{board.url}/referee?lang={lang}")
         page.locator(f'#log tr[data-seq="{shot}"] button[data-review]').click()
         expect(page.locator("#review")).to_be_visible()
         page.locator("#review").scroll_into_view_if_needed()
-        page.wait_for_load_state("networkidle")
+        drawn(page)
         judge(page, lang, f"board /referee review open {lang} {where}", problems)
         snap(page, f"walk-{size}-{lang}-review-referee", full_page=True)
     post(api, board, "/api/referee/review-show",
@@ -198,8 +231,7 @@ def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
             page.goto(f"{board.url}{path}?lang={lang}")
             page.wait_for_function("document.body.dataset.seq !== undefined")
             page.evaluate(OPEN_EVERY_DETAILS)
-            page.wait_for_load_state("networkidle")
-            settled(page)
+            drawn(page)
             judge(page, lang, f"board {path} every details open {lang} {where}", problems,
                   skip=lambda text: text.startswith("{"))
             snap(page, f"walk-{size}-{lang}-details{path.replace('/', '-')}", full_page=True)
@@ -257,7 +289,7 @@ def test_the_referee_pages_do_not_scroll_sideways_in_german_with_a_question_and_
     open (the log's raw steps, the sensor audit's and the self-test's every cell, the
     tablet's forms): nothing pushes the page wider than the screen."""
     from playwright.sync_api import expect
-    from tv_support import german, wait_for
+    from tv_support import bigs_in_centre, german, wait_for
 
     w, h = SIZES[size]
     page = german(browser, server, "/referee", (w, h))
@@ -267,10 +299,7 @@ def test_the_referee_pages_do_not_scroll_sideways_in_german_with_a_question_and_
     assert api.post(server.url + "/api/referee/selftest/stop", data={"run": run + 1}).ok
     post(api, server, "/api/match/new", {"names": {"black": FIRST, "white": SECOND},
                                          "first": "black"})
-    for player in ("black", "white"):
-        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
-        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
-                 and s["tracker"]["mode"] == "ready")
+    bigs_in_centre(api, server)
     step(api, server, {"correct": {"board": {"white.blue": 13}, "reason": "Zählfehler"}})
     seen = api.get(server.url + "/api/state").json()["seq"]
     assert api.post(server.url + "/api/board/lay-out", data={"seq": seen}).ok

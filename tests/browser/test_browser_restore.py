@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from browser_support import SIZES, LiveServer, page_at, snap
-from tv_support import ENGINEER_WORDS, state, step, wait_for
+from tv_support import ENGINEER_WORDS, bigs_in_centre, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -23,10 +23,7 @@ def start(api: Any, server: LiveServer) -> None:
     r = api.post(server.url + "/api/match/new", data={
         "seq": state(api, server)["seq"], "names": NAMES, "first": "black"})
     assert r.ok, r.text()
-    for player in ("black", "white"):
-        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
-        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
-                 and s["tracker"]["mode"] == "ready")
+    bigs_in_centre(api, server)
 
 
 def on_screen(page: Any, selector: str, size: tuple[int, int]) -> None:

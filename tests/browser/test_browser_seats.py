@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, keep_screenshot, settled
+from browser_support import LiveServer, keep_screenshot, settled
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -41,29 +41,46 @@ def seen_text(page: Any) -> str:
 
 
 def check_pages(browser: Any, server: LiveServer, moment: str) -> None:
-    for w, h in SIZES:
+    """Every page at every size: each page is loaded once for the screens without touch and
+    seen at each of their sizes in turn (the pages lay themselves out again when the window
+    changes size), and once more on a phone."""
+    for sizes in ([size for size in SIZES if size[0] >= 500],
+                  [size for size in SIZES if size[0] < 500]):
+        w, h = sizes[0]
         ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=w < 500)
-        for label, path in PAGES.items():
-            page = ctx.new_page()
-            page.goto(server.url + path)
-            if label == "tablet":  # a fresh context: nobody has signed in on it yet
-                log_in(page, server.pin)
-            page.wait_for_function("document.body.dataset.seq !== undefined")
-            if label == "tablet":
-                page.locator("#sec-new summary").click()
-                assert page.locator("#new-match").is_visible()
-            settled(page)
-            text = seen_text(page)
-            assert text.strip(), (path, w, h)
-            found = [text[max(0, m.start() - 60):m.end() + 60] for m in COLOUR.finditer(text)]
-            assert not found, (moment, path, (w, h), found)
-            assert '{"' not in text, (moment, path, (w, h), text)
-            if w == 390 or label in ("tv", "tablet"):
-                SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-                keep_screenshot(page, f"seats-{moment}-{label}-{w}x{h}",
-                                full_page=True)
-            page.close()
+        pages = {label: open_page(ctx, server, label, path) for label, path in PAGES.items()}
+        for w, h in sizes:
+            for label, page in pages.items():
+                page.set_viewport_size({"width": w, "height": h})
+                settled(page)
+                check_page(page, moment, label, (w, h))
         ctx.close()
+
+
+def open_page(ctx: Any, server: LiveServer, label: str, path: str) -> Any:
+    page = ctx.new_page()
+    page.goto(server.url + path)
+    if label == "tablet":  # a fresh context: nobody has signed in on it yet
+        log_in(page, server.pin)
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    if label == "tablet":
+        page.locator("#sec-new summary").click()
+        assert page.locator("#new-match").is_visible()
+    return page
+
+
+def check_page(page: Any, moment: str, label: str, size: tuple[int, int]) -> None:
+    w, h = size
+    path = PAGES[label]
+    if label == "tablet":
+        assert page.locator("#new-match").is_visible(), (moment, size)
+    text = seen_text(page)
+    assert text.strip(), (path, w, h)
+    found = [text[max(0, m.start() - 60):m.end() + 60] for m in COLOUR.finditer(text)]
+    assert not found, (moment, path, (w, h), found)
+    assert '{"' not in text, (moment, path, (w, h), text)
+    if w == 390 or label in ("tv", "tablet"):
+        keep_screenshot(page, f"seats-{moment}-{label}-{w}x{h}", full_page=True)
 
 
 def test_a_match_without_names_speaks_of_the_first_and_second_player(

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, live_server
+from browser_support import LiveServer, live_server, settled
 from tv_support import snap
 
 from web.table import selftest_record
@@ -54,17 +54,20 @@ def test_an_unsaved_check_sheet_is_said_on_the_referee_page(
         assert stopped.ok and stopped.json()["saved"] is False
         ctx.close()
         for lang, words in WORDS.items():
+            # one page, seen at each size in turn (it lays itself out again when resized)
+            page = referee_page(browser, server, SIZES[0], lang)
             for size in SIZES:
-                page = referee_page(browser, server, size, lang)
+                page.set_viewport_size({"width": size[0], "height": size[1]})
                 unsaved = page.locator("#st-unsaved")
                 expect(unsaved).to_contain_text(words)
                 expect(unsaved).to_be_visible()
+                settled(page)
                 width = page.evaluate("document.documentElement.scrollWidth")
                 assert width <= size[0], (lang, size, width)
                 if size in ((1280, 720), (390, 844)):
                     unsaved.scroll_into_view_if_needed()
                     snap(page, f"referee-selftest-unsaved-{lang}-{size[0]}x{size[1]}")
-                page.context.close()
+            page.context.close()
     page = referee_page(browser, server, (1280, 720), "en")  # the disk has room again
     expect(page.locator("#st-last")).to_contain_text("Last self-test")
     expect(page.locator("#st-unsaved")).to_have_count(0)

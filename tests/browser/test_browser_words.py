@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from browser_support import SIZES, LiveServer, at_once, page_at, snap
-from tv_support import ENGINEER_WORDS, post, score_a_point, state, step, wait_for
+from tv_support import ENGINEER_WORDS, bigs_in_centre, post, score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -184,10 +184,7 @@ def test_a_refusal_on_the_tablet_is_said_without_rule_codes(
     tablet.wait_for_function("document.body.classList.contains('referee')")
     api = tablet.context.request
     post(api, server, "/api/match/new", {"names": NAMES, "first": "black"})
-    for player in ("black", "white"):
-        assert api.post(server.url + "/api/board/big", data={"player": player, "on": True}).ok
-        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
-                 and s["tracker"]["mode"] == "ready")
+    bigs_in_centre(api, server)
     # two skitts at once: more than one shot can add (R2)
     at_once(server, ("place", "white.red"), ("place", "white.red"))
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "review")

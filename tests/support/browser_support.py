@@ -237,17 +237,56 @@ def shown_box(locator: Any) -> dict[str, float]:
     return box
 
 
+TOUCH_BELOW = 600
+"""Screens narrower than this (the phone) are touch screens (``has_touch``)."""
+
+
+def at_every_size(open_page: Callable[[tuple[int, int]], Any],
+                  sizes: dict[str, tuple[int, int]] | None = None
+                  ) -> Iterator[tuple[str, tuple[int, int], Any]]:
+    """``(name, size, page)`` for each of ``sizes`` (:data:`SIZES`) in turn, on as few page
+    loads as the screens allow: ``open_page(size)`` opens a page (in a context of its own) at
+    the first size of the screens without touch, and it is resized to each of their sizes in
+    turn (the pages lay themselves out again when the window changes size); another is opened
+    for the touch screens. Each page is at rest at its size when it is yielded, and its
+    context is closed after its last size."""
+    groups: dict[bool, list[str]] = {}
+    for name, (width, _) in (sizes or SIZES).items():
+        groups.setdefault(width < TOUCH_BELOW, []).append(name)
+    for names in groups.values():
+        page = open_page((sizes or SIZES)[names[0]])
+        try:
+            for name in names:
+                width, height = (sizes or SIZES)[name]
+                page.set_viewport_size({"width": width, "height": height})
+                settled(page)
+                yield name, (width, height), page
+        finally:
+            page.context.close()
+
+
 def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -> Any:
     """A page at ``size`` in a context of its own, logged in as the referee (touch on a
     phone), once its first state is drawn."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
+                              has_touch=size[0] < TOUCH_BELOW)
     r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
     assert r.ok, r.text()
     page = ctx.new_page()
     page.goto(server.url + path)
     page.wait_for_function("document.body.dataset.seq !== undefined")
     return page
+
+
+def board_act(api: Any, server: LiveServer, path: str, data: dict[str, Any]) -> None:
+    """A move on the virtual board through the page's API (``/api/board/big``, ``place``,
+    ``bridge``...), and the board at rest at once: the server's clock is moved past the
+    settle window after it (the move is done when the request is answered), so the next
+    sensing step reads the shot instead of the test waiting out the window in real time."""
+    r = api.post(server.url + path, data=data)
+    assert r.ok, r.text()
+    if server.clock is not None:
+        server.clock.advance(2 * SETTLE_MS / 1000)
 
 
 def at_once(server: LiveServer, *moves: tuple[str, str]) -> None:

@@ -15,7 +15,14 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, at_once, keep_screenshot, live_server
+from browser_support import (
+    SCREENSHOTS,
+    LiveServer,
+    at_once,
+    board_act,
+    keep_screenshot,
+    live_server,
+)
 from waiting import wait_until
 
 LONG = "Annabel Okonkwo-Lindqvist"
@@ -54,6 +61,15 @@ def wait_for(api: Any, server: LiveServer, ok: Any, timeout: float = 10.0) -> di
         return wait_until(check, "the state asked for", timeout=timeout, every=0.02)
     except AssertionError as exc:
         raise AssertionError(f"{exc}; the tracker: {seen[0]['tracker']}") from None
+
+
+def bigs_in_centre(api: Any, server: LiveServer) -> None:
+    """Both players' big skitts placed on the board's centre, one after the other, each read
+    as its shot (the board at rest at once: :func:`browser_support.board_act`)."""
+    for player in ("black", "white"):
+        board_act(api, server, "/api/board/big", {"player": player, "on": True})
+        wait_for(api, server, lambda s, p=player: s["state"]["big"][p] == "center"
+                 and s["tracker"]["mode"] == "ready")
 
 
 def other(p: str) -> str:
