@@ -60,7 +60,7 @@ from hub.wake import Wake
 from scorekeeper.clock import Clock
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
-from web.api.auth import Auth, Referee, login_router
+from web.api.auth import Auth, Referee, RefereeKind, login_router
 from web.api.broadcaster import Broadcaster
 from web.api.guards import install_guards
 from web.api.routers.json_body import CheckedJSONRoute
@@ -114,7 +114,7 @@ class Hub:
         refused, see ``web.api.sessions``)."""
         self.tournament = tournament
         self.sender = sender
-        self.auth = Auth.create(pins, monotonic, who="tournament referee",
+        self.auth = Auth.create(pins, monotonic, who=RefereeKind.HUB,
                                 wall=tournament.clock)
         self.broadcaster = Broadcaster()
         self.feed = Feed()

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import Field, Fields, Player, Why
-from scorekeeper.events import Correction, Event
+from scorekeeper.events import Correction, Event, RoundEnd
 from scorekeeper.expectation import BigDifference
 from scorekeeper.options import Variant
 from scorekeeper.phrases import fill
@@ -361,7 +361,7 @@ def _referee_records(event: Correction, names: Mapping[str, str], t: Words) -> l
         n = event.rounds_to_win_game
         out.append(t.ngettext("{n} round win now wins the game",
                               "{n} round wins now win the game", n).format(n=t.number(n)))
-    if event.end_round == "drawn":
+    if event.end_round == RoundEnd.DRAWN:
         out.append(t.gettext("the round was ended drawn"))
     elif event.end_round is not None:
         out.append(t.gettext("the round was ended, won by {who}").format(
@@ -437,7 +437,7 @@ def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words =
     differences = tracker.get("differences") or {}
     bigs = tracker.get("big_differences") or {}
     bridges = tracker.get("bridges") or ()
-    if tracker.get("mode") == "restore" and (differences or bigs or bridges):
+    if tracker.get("mode") == Mode.RESTORE and (differences or bigs or bridges):
         return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
     text = phrase_words(str(tracker.get("phrase", "")), names, t)
     return text[:1].upper() + text[1:]
