@@ -11,14 +11,17 @@ import math
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from firmware_bridge.physics_board import MAX_ANGLE
 from firmware_bridge.physics_board import SPEEDS as FLICK_SPEEDS
 from scorekeeper.checks import MAX_INT
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.events import Event, parse_event
 from scorekeeper.names import BIDI_CONTROLS, MAX_REASON, check_shown, normal_name
 from scorekeeper.names import check_reason as check_reason_text
 from scorekeeper.options import Finger, Hand, ShootingLine
+from web.table.errors import Refused
 
 __all__ = ["BIDI_CONTROLS", "MAX_REASON", "check_name", "check_text"]
 
@@ -71,10 +74,14 @@ class StepRequest(Change):
         '{"correct": {...}}, {"undo": true} or {"decide": {...}}.'
     )
 
-    @model_validator(mode="after")
-    def _reason(self) -> StepRequest:
-        check_reason(self.step.get("correct"))
-        return self
+    def event(self) -> Event:
+        """The step decoded, once, into the engine's frozen event (:class:`Refused` naming
+        the key at fault); the event is what goes inward to the table and the store, and a
+        correction's reason is checked there, on the event."""
+        try:
+            return parse_event(self.step)
+        except IllegalEventError as exc:
+            raise Refused.of(exc) from None
 
 
 class Blockade(Strict):
