@@ -7,16 +7,35 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from types import MappingProxyType
 
 from firmware_bridge.settle import SettleWaits
 from scorekeeper.fields import DEFAULT_COLORS, Player
 
+
+class Button(StrEnum):
+    """A button a role may have on the Pi's GPIO header (its name in a profile, the same
+    word)."""
+
+    END_TURN = "end_turn"
+    UNDO = "undo"
+    RED_BACK = "red_back"
+
+
+class ButtonRole(StrEnum):
+    """Whose buttons: a player's side or the referee's (the same word in a profile)."""
+
+    BLACK = "black"
+    WHITE = "white"
+    REFEREE = "referee"
+
+
 #: The button names a role may have on the Pi's GPIO header.
-BUTTON_NAMES: tuple[str, ...] = ("end_turn", "undo", "red_back")
+BUTTON_NAMES: tuple[str, ...] = tuple(Button)
 #: The roles that may have buttons.
-BUTTON_ROLES: tuple[str, ...] = ("black", "white", "referee")
+BUTTON_ROLES: tuple[str, ...] = tuple(ButtonRole)
 #: Raspberry Pi user GPIO lines, by BCM number.
 BCM_PINS = range(0, 28)
 #: The Pi's I2C bus lines (BCM), taken when expanders are used.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from firmware_bridge.profile_model import ButtonRole
 from scorekeeper.words import ENGLISH, SEATS, Words, colour_words, field_words
 
 
@@ -86,7 +87,7 @@ def part_words(key: str, t: Words = ENGLISH) -> str:
         return f"the bridge between {field_words(a, seats)} and {colour} fields"
     role, _, name = rest.partition(".")
     button = name.replace("_", " ")
-    if role == "referee":
+    if role == ButtonRole.REFEREE:
         return t.gettext("the referee's {button} button").format(button=button)
     if role in words:
         return words[role]["button"].format(button=button)

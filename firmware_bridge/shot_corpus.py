@@ -14,6 +14,7 @@ import math
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 
 from firmware_bridge.physics import Flick, Geometry, Outcome, Physics, Shot, play
 from firmware_bridge.profile import BoardProfile
@@ -23,7 +24,21 @@ from firmware_bridge.timeline import Change, Timeline
 
 PHYSICS = Physics()
 
-KINDS = ("single", "knock", "creep", "double_bounce", "three_cells", "two_moving", "chain")
+
+
+class ShotKind(StrEnum):
+    """The kinds of shot the corpus plays (a sample's ``kind``, the same word)."""
+
+    SINGLE = "single"
+    KNOCK = "knock"
+    CREEP = "creep"
+    DOUBLE_BOUNCE = "double_bounce"
+    THREE_CELLS = "three_cells"
+    TWO_MOVING = "two_moving"
+    CHAIN = "chain"
+
+
+KINDS = tuple(ShotKind)
 
 
 @dataclass(frozen=True)
@@ -46,27 +61,27 @@ def make_shot(geo: Geometry, kind: str, seed: int) -> Shot:
     x = rng.uniform(0, geo.width)
     _, tx, ty = rng.choice(geo.centres)
     launch = (x, -40.0)
-    if kind == "single":
+    if kind == ShotKind.SINGLE:
         return Shot(kind, seed, (launch,), (Flick(0, rng.uniform(250, 750),
                                                   rng.uniform(-0.3, 0.3)),))
-    if kind == "creep":  # just enough to reach the first field's edge
+    if kind == ShotKind.CREEP:  # just enough to reach the first field's edge
         return Shot(kind, seed, ((tx, -14.0 - rng.uniform(5, 20)),),
                     (Flick(0, rng.uniform(120, 200), rng.uniform(-0.05, 0.05)),))
-    if kind == "three_cells":  # along a field's row of cells
+    if kind == ShotKind.THREE_CELLS:  # along a field's row of cells
         return Shot(kind, seed, ((-30.0, ty),), (Flick(0, rng.uniform(350, 600),
                                                        math.pi / 2 + rng.uniform(-0.02, 0.02)),))
     target = (tx, ty)
     aim = math.atan2(target[0] - x, target[1] + 40.0)
     speed = math.hypot(target[0] - x, target[1] + 40) * rng.uniform(1.8, 3.5) + 100
-    if kind == "knock":
+    if kind == ShotKind.KNOCK:
         return Shot(kind, seed, (launch, target), (Flick(0, speed, aim),))
-    if kind == "double_bounce":
+    if kind == ShotKind.DOUBLE_BOUNCE:
         behind = (target[0] + 20 * math.sin(aim), target[1] + 20 * math.cos(aim) + 5)
         return Shot(kind, seed, (launch, target, behind), (Flick(0, speed, aim),))
-    if kind == "chain":
+    if kind == ShotKind.CHAIN:
         nxt = (target[0] + geo.cell_pitch, target[1])
         return Shot(kind, seed, (launch, target, nxt), (Flick(0, speed * 0.6, aim),))
-    if kind == "two_moving":
+    if kind == ShotKind.TWO_MOVING:
         other = (rng.uniform(0, geo.width), -40.0)
         return Shot(kind, seed, (launch, other),
                     (Flick(0, rng.uniform(250, 700), rng.uniform(-0.3, 0.3)),

@@ -62,7 +62,7 @@ from scorekeeper.errors import IllegalEventError
 from scorekeeper.events import parse_event
 from tournament_wire.offer import GameFormat, Offer, OfferError
 from tournament_wire.wire import CommandKind, WireError, check_board_id
-from web_common.auth import Auth, Referee, login_router
+from web_common.auth import Auth, Referee, RefereeKind, login_router
 from web_common.broadcaster import Broadcaster
 from web_common.guards import install_guards
 from web_common.i18n import SOURCE, LanguageMiddleware, for_request, page_in
@@ -113,7 +113,7 @@ class Hub:
         refused, see ``web_common.sessions``)."""
         self.tournament = tournament
         self.sender = sender
-        self.auth = Auth.create(pins, monotonic, who="tournament referee",
+        self.auth = Auth.create(pins, monotonic, who=RefereeKind.HUB,
                                 wall=tournament.clock)
         self.broadcaster = Broadcaster()
         self.feed = Feed()

@@ -15,11 +15,22 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
+from enum import StrEnum
 
 from hub.model import Pairing
 from hub.said import MARK, Sentence
 
-CREDITS = ("bye", "zero")
+
+class Credit(StrEnum):
+    """What a late entry starts with (the same word in a request)."""
+
+    BYE = "bye"
+    """A bye's worth: one game won, in the newest round."""
+    ZERO = "zero"
+    """Nothing."""
+
+
+CREDITS = tuple(Credit)
 """What a late entry starts with: a bye's worth (one game won) or nothing."""
 
 

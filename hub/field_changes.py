@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from hub.field import (
     CREDITS,
+    Credit,
     drop_problems,
     not_registered,
     seat_of,
@@ -73,7 +74,7 @@ def late_entry(t: Tournament, name: str, *, credit: str, reason: str, seq: int) 
             t.store.add_player(name, at=t.clock.now())
         except HubStoreError as exc:
             raise TournamentError(exc) from None
-        if credit == "bye":
+        if credit == Credit.BYE:
             t.store.add_bye(newest, name)
             words = Sentence(MARK.gettext("{player} entered late, with a bye in round {round}"),
                              player=name, round=newest)

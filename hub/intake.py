@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from typing import Any, get_args
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -42,7 +42,7 @@ MAX_ROUNDS = 1_000
 MAX_EFFECTS = 64
 MAX_EFFECT_FIELDS = 16
 """Fields one effect may name (a clearing names 2, a correction at most the board's)."""
-RED_CHOICES = get_args(RedChoice)
+RED_CHOICES = tuple(RedChoice)
 MAX_POINTS = 100_000
 MAX_SHORT = 64
 """Characters of an id, a kind or a source."""

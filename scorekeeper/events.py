@@ -38,11 +38,20 @@ SHOT_KEYS = ("by", "delta", "off_board", "big", "knocked_big", "chain", "chain_f
 CORRECTION_KEYS = ("score", "board", "blocked", "round_wins", "turn", "big", "handicaps",
                    "points_to_win_round", "rounds_to_win_game", "end_round", "shootoff",
                    "reason")
-END_ROUND = ("black", "white", "drawn")
+
+
+class RoundEnd(StrEnum):
+    """A correction's ``end_round`` that names no winner (a player's side names the winner);
+    its JSON is the same word."""
+
+    DRAWN = "drawn"
+
+
+END_ROUND = ("black", "white", RoundEnd.DRAWN)
 BIG_STATES: tuple[BigState, ...] = tuple(BigState)
 STEP_KEYS = ("shot", "shootoff", "correct", "undo", "decide")
 """The keys a step object may have, one a step (:class:`StepKind`, in this order)."""
-RED_CHOICES = ("advance", "back")
+RED_CHOICES = tuple(RedChoice)
 
 
 class StepKind(StrEnum):
@@ -255,7 +264,7 @@ def _red_list(value: Any, key: str) -> tuple[RedChoice, ...]:
         if item not in RED_CHOICES:
             raise MalformedEventError.at(
                 f"{key}[{i}]", f"expected \"advance\" or \"back\", got {checks.show(item)}")
-    return items  # type: ignore[return-value]
+    return tuple(RedChoice(item) for item in items)
 
 
 def _knocked_big(value: Any) -> tuple[str, ...]:
@@ -415,7 +424,7 @@ def _end_round(value: Any) -> str:
         raise MalformedEventError.at(
             "correct.end_round",
             f"expected \"black\", \"white\" or \"drawn\", got {checks.show(value)}")
-    return text
+    return RoundEnd.DRAWN if text == RoundEnd.DRAWN else text
 
 
 def _true(value: Any, key: str) -> bool:

@@ -11,13 +11,36 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from enum import StrEnum
 
 from scorekeeper.fields import Player
 
-RedChoice = Literal["advance", "back"]
+
+class RedChoice(StrEnum):
+    """A Hit on Red point's choice (R4); its JSON is the same word."""
+
+    ADVANCE = "advance"
+    """The shooter scores the point."""
+    BACK = "back"
+    """The opponent is set back one instead."""
+
+
+class Landing(StrEnum):
+    """Where a skitt ends up that is not a field (R6, R11, R12, R16); its JSON is the same
+    word, written where a field's name could stand."""
+
+    PLACED = "placed"
+    """A big skitt shot onto its spot in the centre (R11)."""
+    MISSED = "missed"
+    """A big skitt shot that did not reach the centre: still in hand (R11)."""
+    OFF = "off"
+    """Off the board (R6)."""
+    LOOSE = "loose"
+    """A big skitt knocked loose, lying on no field (R12)."""
+
+
 BigOutcome = str
-"""``"placed"``, ``"missed"`` or the colour field the big skitt landed on."""
+"""``Landing.PLACED``, ``MISSED``, ``OFF`` or the colour field the big skitt landed on."""
 
 
 @dataclass(frozen=True)

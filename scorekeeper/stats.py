@@ -34,6 +34,7 @@ from scorekeeper.fields import PLAYERS, Player, opponent
 from scorekeeper.match import Match
 from scorekeeper.names import name_key
 from scorekeeper.options import Rules, Setup
+from scorekeeper.shot import RedChoice
 from scorekeeper.state import State
 from scorekeeper.words import UNNAMED  # names that name nobody: such a match is nobody's
 
@@ -108,7 +109,7 @@ def step_tally(event: Event, effects: Iterable[Effect]) -> Tally:
             shots=1,
             points=_points(effects, by),
             red_advance=sum(1 for e in effects if e.kind is EffectKind.POINT
-                            and e.player == by and e.red == "advance"),
+                            and e.player == by and e.red == RedChoice.ADVANCE),
             red_back=sum(1 for e in effects if e.kind is EffectKind.BACK and e.player == other),
             penalties=sum(1 for e in effects if e.kind is EffectKind.PENALTY),
             own_goals=sum(1 for e in effects if e.reason is Reason.OWN_GOAL),

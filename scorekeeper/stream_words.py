@@ -21,6 +21,12 @@ from scorekeeper.words import ENGLISH, Words, name_of, phrase_words
 SEPARATOR = " · "
 
 
+OPENS_WITH_WORDS = frozenset({StepKind.SHOOTOFF, StepKind.CORRECT})
+"""The steps whose words open with a word of the language (``the correction``), which the
+line's start capitalises; the others open with a player's name ("de Vries"), kept as
+written (an undo has its own sentence)."""
+
+
 def one_line(step: str | None, said: Sequence[str], *, kind: str | None,
              entered: bool = False, t: Words = ENGLISH) -> str:
     """``Ann's shot: Ann scores 2 · Bo's blue is cleared``, or ``""`` before the first step.
@@ -35,8 +41,8 @@ def one_line(step: str | None, said: Sequence[str], *, kind: str | None,
     if kind == StepKind.UNDO:
         return t.gettext("The last step was taken back")
     who = step
-    if who.startswith("the "):  # never a name: "de Vries" stays as written
-        who = "The " + who[4:]
+    if kind in OPENS_WITH_WORDS:  # a shot's or decision's words open with a name: as written
+        who = who[:1].upper() + who[1:]
     if entered:
         who += " " + t.gettext("(entered by the referee)")
     said = [text for text in said if text]

@@ -12,11 +12,12 @@ API's refusal messages both use it, so a page never translates by itself.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import Field, Fields, Player, Why
-from scorekeeper.events import Correction, Event
+from scorekeeper.events import Correction, Event, RoundEnd
 from scorekeeper.expectation import BigDifference
 from scorekeeper.options import Variant
 from scorekeeper.phrases import fill
@@ -192,9 +193,65 @@ def skitts_label(n: int, t: Words = ENGLISH) -> str:
     return t.gettext("{n} came off").format(n=t.number(-n)) if n < 0 else t.number(n)
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer the referee taps: its label, and what it says (a count of skitts, or the
+    player whose shot it was and where that answer goes)."""
+
+    label: str
+    skitts: int | None = None
+    by: str | None = None
+    path: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        if self.skitts is not None:
+            return {"skitts": self.skitts, "label": self.label}
+        return {"by": self.by, "label": self.label, "path": self.path, "body": {"by": self.by}}
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A question put to the referee, in words: what is asked (``text``, ``detail``), what
+    everyone else reads meanwhile (``alert``), and the answers (``choices``). ``kind`` and
+    ``heading`` name a question that is not about a full field (whose shot a landing was,
+    ``web.table.order``)."""
+
+    field: str
+    by: str | None
+    text: str
+    detail: str
+    alert: str
+    choices: tuple[Choice, ...]
+    kind: str | None = None
+    heading: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The question as the pages get it."""
+        out: dict[str, Any] = {} if self.kind is None else {"kind": self.kind}
+        out.update({"field": self.field, "by": self.by, "text": self.text,
+                    "detail": self.detail})
+        if self.heading is not None:
+            out["heading"] = self.heading
+        out.update({"alert": self.alert, "choices": [c.to_json() for c in self.choices]})
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """A round or the game won, as the TV shows it large until the next shot."""
+
+    kind: EffectKind
+    """:attr:`EffectKind.ROUND` or :attr:`EffectKind.GAME`."""
+    title: str
+    detail: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": str(self.kind), "title": self.title, "detail": self.detail}
+
+
 def question_words(
     question: Mapping[str, Any] | None, names: Mapping[str, str], t: Words = ENGLISH
-) -> dict[str, Any] | None:
+) -> Question | None:
     """The referee's question about a field as full as its sensors can count, e.g.
     ``Bo's blue is as full as its sensors can count: did Ann's skitt land there?`` with
     one choice per count (``scorekeeper.saturation``); None when nothing is asked."""
@@ -222,20 +279,17 @@ def question_words(
     # what everyone else reads meanwhile (the TV): the referee counts; nothing to take off
     alert = t.gettext("The referee is counting {where}").format(
         where=field_words(str(asked["field"]), names, t))
-    return {"field": asked["field"], "by": question.get("by"), "text": text,
-            "detail": detail, "alert": alert,
-            "choices": [{"skitts": int(n), "label": skitts_label(int(n), t)}
-                        for n in asked["choices"]]}
+    return Question(field=str(asked["field"]), by=question.get("by"), text=text,
+                    detail=detail, alert=alert,
+                    choices=tuple(Choice(skitts_label(int(n), t), skitts=int(n))
+                                  for n in asked["choices"]))
 
 
 def moment(
     state: Mapping[str, Any], names: Mapping[str, str], t: Words = ENGLISH
-) -> dict[str, str] | None:
-    """The round or game moment the TV shows large until the next shot, or None.
-
-    ``{"kind": "round" | "game", "title", "detail"}``: a round won by the last step, or the
-    final result once the game is over.
-    """
+) -> Moment | None:
+    """The round or game moment the TV shows large until the next shot, or None: a round
+    won by the last step, or the final result once the game is over."""
     wins = state.get("round_wins") or {}
     score = state.get("score") or {}
     if state.get("phase") == Phase.GAME_OVER:
@@ -249,19 +303,19 @@ def moment(
             detail = t.ngettext("{mine} round win to {theirs}", "{mine} round wins to {theirs}",
                                 mine)
         detail = detail.format(mine=t.number(mine), theirs=t.number(theirs))
-        return {"kind": "game",
-                "title": t.gettext("{who} wins the game").format(who=name_of(winner, names, t)),
-                "detail": t.gettext("Final result: {detail}").format(detail=detail)}
+        return Moment(EffectKind.GAME,
+                      t.gettext("{who} wins the game").format(who=name_of(winner, names, t)),
+                      t.gettext("Final result: {detail}").format(detail=detail))
     for effect in state.get("last_effects") or ():
         if effect.get("kind") == EffectKind.ROUND and effect.get("player"):
             winner = effect["player"]
             won = sum(int(v) for v in wins.values())
             tally = ", ".join(f"{name_of(p, names, t)} {t.number(int(wins.get(p, 0)))}"
                               for p in PLAYERS)
-            return {"kind": "round",
-                    "title": t.gettext("{who} wins round {n}").format(
-                        who=name_of(winner, names, t), n=t.number(won)),
-                    "detail": t.gettext("Round wins: {tally}").format(tally=tally)}
+            return Moment(EffectKind.ROUND,
+                          t.gettext("{who} wins round {n}").format(
+                              who=name_of(winner, names, t), n=t.number(won)),
+                          t.gettext("Round wins: {tally}").format(tally=tally))
     return None
 
 
@@ -361,7 +415,7 @@ def _referee_records(event: Correction, names: Mapping[str, str], t: Words) -> l
         n = event.rounds_to_win_game
         out.append(t.ngettext("{n} round win now wins the game",
                               "{n} round wins now win the game", n).format(n=t.number(n)))
-    if event.end_round == "drawn":
+    if event.end_round == RoundEnd.DRAWN:
         out.append(t.gettext("the round was ended drawn"))
     elif event.end_round is not None:
         out.append(t.gettext("the round was ended, won by {who}").format(
@@ -395,7 +449,7 @@ def board_status(
     if mode is Mode.QUESTION:
         asked = question_words(tracker.get("question"), names, t)
         if asked:
-            return str(asked["alert"])
+            return asked.alert
     if mode is Mode.RESTORE and (differences or bigs or bridges):
         return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
     if mode is Mode.REVIEW and tracker.get("refusal"):
@@ -437,7 +491,7 @@ def board_words(tracker: Mapping[str, Any], names: Mapping[str, str], t: Words =
     differences = tracker.get("differences") or {}
     bigs = tracker.get("big_differences") or {}
     bridges = tracker.get("bridges") or ()
-    if tracker.get("mode") == "restore" and (differences or bigs or bridges):
+    if tracker.get("mode") == Mode.RESTORE and (differences or bigs or bridges):
         return restore_instruction(differences, bigs, names, bridges=bridges, t=t)
     text = phrase_words(str(tracker.get("phrase", "")), names, t)
     return text[:1].upper() + text[1:]

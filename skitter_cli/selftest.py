@@ -26,7 +26,7 @@ from firmware_bridge.clocks import MonotonicClock
 from firmware_bridge.profile import BoardProfile, ProfileError
 from firmware_bridge.selftest import SelfTest, steps_for
 from firmware_bridge.source import Source, SourceError
-from firmware_bridge.sources import SPECS_HELP
+from firmware_bridge.sources import SPECS_HELP, SourceKind
 from scorekeeper.clock import Clock
 from scorekeeper.words import ENGLISH, Words
 from skitter_cli.help_words import WORDS
@@ -102,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
 def open_buttons(profile: BoardProfile, source: Source, t: Words = ENGLISH) -> dict[str, Any]:
     """The profile's GPIO buttons, when this is the Pi they are wired to; none otherwise
     (the simulator, or a laptop with a serial board: the sheet then lists no buttons)."""
-    if profile.gpio is None or not profile.gpio.buttons or source.name in ("sim", "physics"):
+    if (profile.gpio is None or not profile.gpio.buttons
+            or source.name in (SourceKind.SIM, SourceKind.PHYSICS)):
         return {}
     from firmware_bridge.gpio import Buttons
 

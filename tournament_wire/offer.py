@@ -26,7 +26,7 @@ from typing import Any
 from scorekeeper import checks
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.names import normal_name
-from scorekeeper.options import Rules
+from scorekeeper.options import Rules, Variant
 from scorekeeper.words import ENGLISH, Words
 
 PAIRING_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$")
@@ -106,7 +106,7 @@ class GameFormat:
         """"5 points a round, 3 round wins take the game, no flipping": as the pages say it
         (in the language ``t``)."""
         n = self.points_to_win_round
-        if self.variant == "trio":
+        if self.variant == Variant.TRIO:
             return t.ngettext("Trio to {n} point", "Trio to {n} points", n).format(
                 n=t.number(n))
         points = t.ngettext("{n} point a round", "{n} points a round", n).format(

@@ -33,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import math
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Annotated, Protocol
 
 from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
@@ -175,6 +176,13 @@ def session_of(request: Request, sessions: Sessions) -> Session | None:
     return sessions.get(request.cookies.get(cookie_name(port)), port)
 
 
+class RefereeKind(StrEnum):
+    """Whose session a login makes: the board's referee or the tournament hub's."""
+
+    BOARD = "referee"
+    HUB = "tournament referee"
+
+
 @dataclass
 class Auth:
     """What a login needs: the PIN, the sessions and the wrong-PIN throttle (board or hub)."""
@@ -182,11 +190,11 @@ class Auth:
     pins: PinChecker
     sessions: Sessions
     throttle: LoginThrottle
-    who: str = "referee"
-    """Who the session belongs to, as messages name them ("tournament referee" on the hub)."""
+    who: RefereeKind = RefereeKind.BOARD
+    """Who the session belongs to: the board's referee or the hub's (messages name them)."""
 
     @classmethod
-    def create(cls, pins: PinChecker, clock: Clock, who: str = "referee", *,
+    def create(cls, pins: PinChecker, clock: Clock, who: RefereeKind = RefereeKind.BOARD, *,
                wall: Clock | None = None) -> Auth:
         """``clock`` paces the throttle; sessions expire by ``wall`` (default ``clock``),
         since they outlive the process. Sessions are kept in the PIN's data directory and
@@ -217,12 +225,12 @@ def require_referee(request: Request, auth: AuthDep) -> Session:
 Referee = Annotated[Session, Depends(require_referee)]
 
 
-def _session_required(who: str) -> str:
+def _session_required(who: RefereeKind) -> str:
     """The 401 of a change without a session, in the request's language (``web_common.i18n``)."""
     t = current()
-    if who == "referee":
-        return t.gettext("referee session required: log in with the PIN")
-    return t.gettext("{who} session required: log in with the PIN").format(who=who)
+    if who is RefereeKind.HUB:
+        return t.gettext("tournament referee session required: log in with the PIN")
+    return t.gettext("referee session required: log in with the PIN")
 
 
 class LoginBody(BaseModel):

@@ -14,7 +14,7 @@ from scorekeeper.options import BigState
 from scorekeeper.phrases import slot
 from scorekeeper.rules.scoring import gift_skitt
 from scorekeeper.rules.tally import Tally
-from scorekeeper.shot import Shot
+from scorekeeper.shot import Landing, Shot
 
 Gift = tuple[str, str, Reason]
 """(the shooter's home field that receives it, why, the ruling)."""
@@ -27,13 +27,13 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
     s = t.shooter
     who = slot(s)
     gifts: list[Gift] = []
-    if shot.big == "placed":
+    if shot.big == Landing.PLACED:
         t.big[s] = BigState.CENTER
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt is placed in the centre")
-    elif shot.big == "missed":
+    elif shot.big == Landing.MISSED:
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt missed: still in hand, "
                "try again next turn")
-    elif shot.big == "off":
+    elif shot.big == Landing.OFF:
         t.note(EffectKind.BIG, s, Reason.OPENING, f"{who}'s big skitt flew off the board: still "
                "in hand, try again next turn")
     elif shot.big is not None:
@@ -60,10 +60,10 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
             t.note(EffectKind.RESTORE, s, Reason.DISLODGED_BIG,
                    f"{why}: put one back in the centre by hand")
         for landing in knocked:
-            if landing == "off":
+            if landing == Landing.OFF:
                 t.note(EffectKind.BIG, s, Reason.DISLODGED_BIG,
                        "a big skitt flew off the board: it is re-placed")
-            elif landing != "loose":
+            elif landing != Landing.LOOSE:
                 home = field(s, color_of(landing) or "")
                 gifts.append((home, f"a big skitt knocked onto {where(landing)}",
                               Reason.DISLODGED_BIG))
@@ -72,7 +72,7 @@ def settle_big_skitts(t: Tally, shot: Shot) -> list[Gift]:
 
 def off_board(shot: Shot) -> int:
     """Big skitts this shot sent off the board (R6: a penalty point each)."""
-    return (shot.big == "off") + sum(landing == "off" for landing in shot.knocked_big)
+    return (shot.big == Landing.OFF) + sum(landing == Landing.OFF for landing in shot.knocked_big)
 
 
 def give_gifts(t: Tally, gifts: list[Gift], choices: tuple[str, ...]) -> None:

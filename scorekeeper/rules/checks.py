@@ -19,7 +19,7 @@ from scorekeeper.errors import (
 )
 from scorekeeper.fields import MINUS
 from scorekeeper.options import BigState
-from scorekeeper.shot import Shot
+from scorekeeper.shot import Landing, Shot
 from scorekeeper.state import State
 
 BIG_OUTCOMES = ("placed", "missed", "off")
@@ -120,7 +120,7 @@ def check_knocked_big(state: State, shot: Shot) -> None:
         if landing == MINUS:
             raise refuse(state, "shot.knocked_big", "a big skitt on the minus field is "
                          "\"loose\"", rule="R20")
-        if landing not in ("loose", "off") and landing not in state.rules.color_fields:
+        if landing not in (Landing.LOOSE, Landing.OFF) and landing not in state.rules.color_fields:
             raise refuse(state, "shot.knocked_big", "expected \"loose\", \"off\" or a colour "
                          "field, got {got}", malformed=True, got=show(landing))
     in_centre = sum(1 for v in state.big.values() if v == BigState.CENTER)
@@ -177,7 +177,7 @@ def check_blockade(state: State, shot: Shot) -> None:
             raise refuse(state, "shot.blockade.from", "the blockade on {field} was knocked "
                          "loose once: name each blockade once", rule="R16", field=Field(src))
         seen.add(src)
-        if dst != "off" and dst not in state.rules.fields:
+        if dst != Landing.OFF and dst not in state.rules.fields:
             raise refuse(state, "shot.blockade.to", "expected a field, \"minus\" or \"off\", "
                          "got {got}", malformed=True, got=show(dst))
         if dst == src:

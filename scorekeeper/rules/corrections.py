@@ -15,10 +15,10 @@ from dataclasses import replace
 
 from scorekeeper.effects import Effect, EffectKind, Reason
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import Correction
+from scorekeeper.events import Correction, RoundEnd
 from scorekeeper.fields import MINUS, Player
 from scorekeeper.frozen import FrozenMap
-from scorekeeper.options import Rules
+from scorekeeper.options import BigState, Rules
 from scorekeeper.phrases import field_slot, literal, slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.rounds import end_round, end_round_on_empty_pot
@@ -43,7 +43,7 @@ def correction_phrase(c: Correction) -> str:
         parts.append(f"{slot(c.turn)} to shoot")
     if c.big is not None:
         parts.append("big skitt " + ", ".join(
-            f"{slot(p)} {'in the centre' if v == 'center' else 'in hand'}"
+            f"{slot(p)} {'in the centre' if v == BigState.CENTER else 'in hand'}"
             for p, v in c.big.items()))
     for p, h in (c.handicaps or {}).items():
         parts.append(f"{slot(p)} now shoots from the {h.line} line, {h.finger} finger, "
@@ -53,7 +53,7 @@ def correction_phrase(c: Correction) -> str:
                      + "a round")
     if c.rounds_to_win_game is not None:
         parts.append(f"{c.rounds_to_win_game} round wins now win the game")
-    if c.end_round == "drawn":
+    if c.end_round == RoundEnd.DRAWN:
         parts.append("the round is ended drawn")
     elif c.end_round is not None:
         parts.append(f"the round is ended, won by {slot(c.end_round)}")
@@ -156,7 +156,7 @@ def correct(state: State, c: Correction) -> Transition:
         changes.update(phase=Phase.SHOOTOFF, turn=None)
     new = replace(state, **changes)  # type: ignore[arg-type]
     if c.end_round is not None:
-        return _round_ends(new, None if c.end_round == "drawn" else c.end_round)  # type: ignore[arg-type]
+        return _round_ends(new, None if c.end_round == RoundEnd.DRAWN else c.end_round)  # type: ignore[arg-type]
     if new.pot == 0 and new.phase is Phase.PLAYING and not new.rules.is_trio:
         return _pot_emptied(new)
     new = lose_if_blocked_in(new)

@@ -23,6 +23,7 @@ from scorekeeper.phrases import slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.classic import resolve_classic
 from scorekeeper.rules.tally import Transition
+from scorekeeper.shot import RedChoice
 from scorekeeper.state import Phase, State
 
 
@@ -46,7 +47,7 @@ def _red_choices(state: State, d: Decision) -> tuple[str, ...]:
         if choice == new[i]:
             continue
         key = f"decide.red[{i}]"
-        if choice == "advance":
+        if choice == RedChoice.ADVANCE:
             raise refuse(state, key, "a point can only be changed to back; undo "
                          "the decision to make it advance again", rule="R4")
         if not pending.changeable[i]:

@@ -14,7 +14,7 @@ from scorekeeper.errors import Field, Player
 from scorekeeper.phrases import field_slot, slot
 from scorekeeper.rules.checks import refuse
 from scorekeeper.rules.tally import Tally
-from scorekeeper.shot import Shot
+from scorekeeper.shot import Landing, Shot
 from scorekeeper.state import PendingUnblock
 
 
@@ -48,7 +48,7 @@ def land_blockade(t: Tally, dst: str) -> None:
         t.note(EffectKind.RESTORE, None, Reason.FLIPPING,
                f"the loose blockade and one skitt of {where(dst)} go to the pot", dst)
     else:
-        if dst != "off":
+        if dst != Landing.OFF:
             t.board_must_change = True
         t.note(EffectKind.RESTORE, None, Reason.FLIPPING, "the loose blockade goes to the pot")
 

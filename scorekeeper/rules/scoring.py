@@ -13,6 +13,7 @@ from scorekeeper.effects import EffectKind, Reason, ordinal, where
 from scorekeeper.fields import RED, Player, color_of, opponent
 from scorekeeper.phrases import slot
 from scorekeeper.rules.tally import Tally
+from scorekeeper.shot import RedChoice
 
 
 def points_for(n0: int, n1: int) -> int:
@@ -36,14 +37,14 @@ def score_point(t: Tally, scorer: Player, field_name: str, choices: Sequence[str
         return
     other = opponent(scorer)
     log = t.red_log[scorer]
-    choice = choices[len(log)] if len(log) < len(choices) else "advance"
+    choice = choices[len(log)] if len(log) < len(choices) else RedChoice.ADVANCE
     possible = t.can_be_set_back(other)
-    if choice == "back" and possible:
-        log.append(("back", False))
+    if choice == RedChoice.BACK and possible:
+        log.append((RedChoice.BACK, False))
         t.set_back(other, scorer, field_name)
         return
-    log.append(("advance", possible))
-    if choice == "back":
+    log.append((RedChoice.ADVANCE, possible))
+    if choice == RedChoice.BACK:
         text += f" (Hit on Red: {slot(other)} is at \u22121, so back counts as advance)"
     else:
         text += " (Hit on Red: advance)"

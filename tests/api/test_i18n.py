@@ -7,7 +7,8 @@ import re
 from fastapi.testclient import TestClient
 from web_helpers import place_bigs, state, step
 
-from scorekeeper.words import moment, restore_instruction, turn_prompt
+from scorekeeper.effects import EffectKind
+from scorekeeper.words import Moment, moment, restore_instruction, turn_prompt
 from web.table.snapshot import alerts, worded
 from web_common.i18n import available, choose, language
 
@@ -38,8 +39,8 @@ def test_german_words_come_from_the_catalog_with_plurals_and_numbers():
     assert turn_prompt({"phase": "playing", "turn": "black"}, NAMES, DE) == "Ann ist dran"
     over = {"phase": "game_over", "winner": "black", "round_wins": {"black": 2, "white": 1},
             "rules": {"variant": "classic"}}
-    assert moment(over, NAMES, DE) == {"kind": "game", "title": "Ann gewinnt das Spiel",
-                                      "detail": "Endstand: 2 Rundensiege zu 1"}
+    assert moment(over, NAMES, DE) == Moment(EffectKind.GAME, "Ann gewinnt das Spiel",
+                                             "Endstand: 2 Rundensiege zu 1")
     assert DE.number(1234) == "1.234" and language("en").number(1234) == "1,234"
 
 
@@ -121,16 +122,6 @@ def test_a_restore_and_a_clearing_read_in_german():
     german = worded(snapshot, "de")
     assert german["alerts"][0]["message"] == "Brett für Runde 2 abräumen: alle Skitts herunter"
     assert german["words"]["moment"]["title"] == "Bo gewinnt Runde 1"
-    effects = [{"kind": "chain", "player": "black", "amount": 0, "reason": "R15",
-                "text": "chain between black's red field and white's yellow field: its skitt "
-                        "goes back to the pot"},
-               {"kind": "clear", "player": None, "amount": 0, "reason": "R5",
-                "text": "cleared red on both sides"}]
-    snapshot["state"]["last_effects"] = effects
-    words = worded(snapshot, "de")["words"]["effects"]
-    assert [e["text"] for e in words] == [
-        "Kette zwischen Rot bei Ann und Gelb bei Bo: ihr Skitt geht zurück in den Pott",
-        "Rot auf beiden Seiten abgeräumt"]
 
 
 def test_the_log_download_has_german_headers(referee: TestClient):

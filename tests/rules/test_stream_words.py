@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.events import Correction, ShotEvent, Undo, parse_event
+from scorekeeper.events import Correction, ShootOff, ShotEvent, StepKind, Undo, parse_event
 from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.shot import Shot
-from scorekeeper.stream_words import last_shot_line
+from scorekeeper.stream_words import last_shot_line, one_line
+from web_common.i18n import language
 
 NAMES = {"black": "Ann", "white": "de Vries"}
 
@@ -28,6 +29,16 @@ def test_other_steps_and_no_step() -> None:
     assert last_shot_line(Correction(reason="miscount"), [], NAMES) == "The correction (miscount)"
     assert last_shot_line(Undo(), [], NAMES) == "The last step was taken back"
     assert last_shot_line(None, [], NAMES) == ""
+
+
+def test_the_line_opens_by_the_steps_kind_in_every_language_and_a_name_as_written() -> None:
+    """The line's start is capitalised because of what the step is (a correction, a
+    shoot-off), never by reading its words back: a name opening it stays as written."""
+    german = language("de")
+    assert one_line("die Korrektur (miscount)", [], kind=StepKind.CORRECT, t=german) == (
+        "Die Korrektur (miscount)")
+    assert last_shot_line(ShootOff(black=3, white=3), [], NAMES) == "The shoot-off (3 against 3)"
+    assert one_line("de Vries's decision", [], kind=StepKind.DECIDE) == "de Vries's decision"
 
 
 

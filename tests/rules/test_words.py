@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from scorekeeper.effects import EffectKind
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.match import Match
 from scorekeeper.options import Setup
 from scorekeeper.words import (
+    Moment,
     given_names,
     moment,
     name_of,
@@ -80,11 +82,11 @@ def test_the_board_line_of_a_chains_restore_names_each_player_once():
 def test_the_round_and_the_game_are_moments_with_the_winner_named():
     state = {"phase": "play", "round_wins": {"black": 0, "white": 1},
              "last_effects": [{"kind": "round", "player": "white"}]}
-    assert moment(state, NAMES) == {"kind": "round", "title": "Bo wins round 1",
-                                    "detail": "Round wins: Ann 0, Bo 1"}
+    assert moment(state, NAMES) == Moment(EffectKind.ROUND, "Bo wins round 1",
+                                          "Round wins: Ann 0, Bo 1")
     over = {"phase": "game_over", "winner": "black", "round_wins": {"black": 2, "white": 1},
             "rules": {"variant": "classic"}}
-    assert moment(over, NAMES)["detail"] == "Final result: 2 round wins to 1"
+    assert moment(over, NAMES).detail == "Final result: 2 round wins to 1"  # type: ignore[union-attr]
     assert moment({"phase": "play", "last_effects": []}, NAMES) is None
 
 

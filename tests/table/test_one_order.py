@@ -19,6 +19,7 @@ import pytest
 from order_rig import OrderRig
 
 from firmware_bridge.profile import load_profile
+from scorekeeper.events import parse_event
 from web.table.errors import Stale
 from web.table.order import UNORDERED_S
 
@@ -204,7 +205,7 @@ def test_big_skitt_missed_tapped_as_it_lands_on_its_spot_is_asked_never_bo_s(
             if what == "land":
                 table.on_simulator(lambda sim: sim.place_big("black"))
             else:
-                table.take_step({"shot": {"by": "black", "big": "missed"}})
+                table.take_step(parse_event({"shot": {"by": "black", "big": "missed"}}))
         rig.wait_out()
         assert {"by": "white", "big": "missed"} not in rig.shots()
         order = table.snapshot()["tracker"]["order"]

@@ -13,12 +13,15 @@ from __future__ import annotations
 import math
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field
 
 from firmware_bridge.physics_board import MAX_ANGLE
 from firmware_bridge.physics_board import SPEEDS as FLICK_SPEEDS
+from scorekeeper.errors import IllegalEventError
+from scorekeeper.events import Event, parse_event
 from scorekeeper.options import Finger, Hand, ShootingLine
-from web_common.schemas import Names, Strict, check_reason
+from web.table.errors import Refused
+from web_common.schemas import Names, Strict
 
 PlayerName = Literal["black", "white"]
 MAX_FLICK_DEGREES = round(math.degrees(MAX_ANGLE))
@@ -42,10 +45,14 @@ class StepRequest(Change):
         '{"correct": {...}}, {"undo": true} or {"decide": {...}}.'
     )
 
-    @model_validator(mode="after")
-    def _reason(self) -> StepRequest:
-        check_reason(self.step.get("correct"))
-        return self
+    def event(self) -> Event:
+        """The step decoded, once, into the engine's frozen event (:class:`Refused` naming
+        the key at fault); the event is what goes inward to the table and the store, and a
+        correction's reason is checked there, on the event."""
+        try:
+            return parse_event(self.step)
+        except IllegalEventError as exc:
+            raise Refused.of(exc) from None
 
 
 class Blockade(Strict):

@@ -41,9 +41,9 @@ def _table(t: Words) -> dict[str, str]:
     }
 
 
-def _won(which: str, t: Words, mine: int) -> str:
+def _won(which: EffectKind, t: Words, mine: int) -> str:
     """``{winner} wins the round, two rounds to one``: the count of rounds decides the plural."""
-    if which == "game":
+    if which is EffectKind.GAME:
         return t.ngettext("{winner} wins the game, {mine} round to {theirs}",
                           "{winner} wins the game, {mine} rounds to {theirs}", mine)
     return t.ngettext("{winner} wins the round, {mine} round to {theirs}",
@@ -139,7 +139,7 @@ def _won_sentence(said: _Said, won: Effect) -> str:
     winner = str(won.player)
     counts = said.pair(said.state.round_wins, winner)
     mine = int(said.state.round_wins.get(winner, 0))
-    return _won(str(won.kind), said.t, mine).format(winner=said.name(winner), **counts)
+    return _won(won.kind, said.t, mine).format(winner=said.name(winner), **counts)
 
 
 def _shot_sentence(said: _Said, shooter: str, table: Mapping[str, str]) -> str:

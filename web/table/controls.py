@@ -16,9 +16,11 @@ from typing import Any
 
 from firmware_bridge.gpio import Buttons, Leds
 from firmware_bridge.profile import GpioConfig
+from firmware_bridge.profile_model import Button
 from scorekeeper.errors import Player, because
 from scorekeeper.events import Decision, Undo
 from scorekeeper.fields import PLAYERS
+from scorekeeper.shot import RedChoice
 from web.table.table import Refused, Table
 
 log = logging.getLogger(__name__)
@@ -58,11 +60,11 @@ class HardwareControls:
 
     def _press(self, role: str, name: str) -> None:
         try:
-            if name == "undo":
+            if name == Button.UNDO:
                 self.table.apply_step(Undo(), source="button")
-            elif name == "end_turn":
+            elif name == Button.END_TURN:
                 self._end_turn(role)
-            elif name == "red_back":
+            elif name == Button.RED_BACK:
                 self._red_back(role)
             self.last_message = f"{role}'s {name} button"
         except Refused as exc:
@@ -83,8 +85,8 @@ class HardwareControls:
                                   who=Player(role)), "red")
         choices = list(pending.choices)
         for i, (choice, changeable) in enumerate(zip(choices, pending.changeable, strict=True)):
-            if choice == "advance" and changeable:
-                choices[i] = "back"
+            if choice == RedChoice.ADVANCE and changeable:
+                choices[i] = RedChoice.BACK
                 break
         else:
             raise Refused(because("{who}'s Hit on Red points are all back already",

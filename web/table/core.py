@@ -164,7 +164,7 @@ class TableCore:
 
     def _compose(self, seq: int, view: dict[str, Any]) -> dict[str, Any]:
         return compose(seq, self.states.boot, self.committed.seq, self._part, view,
-                       self.store.write_problem)
+                       self.store.write_problem, self.committed)
 
     def meanwhile(self, seq: int, t: Words = ENGLISH) -> list[str]:
         """What changed in the match after state ``seq`` (``web.table.states``)."""

@@ -22,8 +22,10 @@ from typing import Any
 from scorekeeper.events import ShotEvent
 from scorekeeper.expectation import Expectation
 from scorekeeper.fields import Player, opponent
-from scorekeeper.words import ENGLISH, Words, field_words, name_of
+from scorekeeper.words import ENGLISH, Choice, Question, Words, field_words, name_of
 
+ANSWER_PATH = "/api/referee/board/order"
+"""Where the referee's answer to whose shot it was goes (``web.api``)."""
 UNORDERED_S = 0.25
 """A press and a landing closer than this are not ordered: the sensors' resolution (debounce
 and a poll) plus the time a tap takes to reach the table."""
@@ -73,7 +75,7 @@ class Order:
 
 
 def order_words(order: Mapping[str, Any] | None, names: Mapping[str, str],
-                t: Words = ENGLISH) -> dict[str, Any] | None:
+                t: Words = ENGLISH) -> Question | None:
     """The question in one sentence, in players' names (from :meth:`Order.to_json`), with
     its two choices, shaped like a full field's question (``scorekeeper.words``) so the
     pages show it the same way; None when nothing is asked."""
@@ -90,11 +92,8 @@ def order_words(order: Mapping[str, Any] | None, names: Mapping[str, str],
         what = t.gettext("{who}'s skitt moved the board").format(who=who)
     text = t.gettext("{what} as you pressed 'turn ended': score it for {who}, or is it "
                      "{next}'s shot?").format(what=what, who=who, next=nxt)
-    return {"kind": "order", "field": "", "by": by, "text": text, "detail": "",
-            "heading": t.gettext("Whose shot was it?"),
-            "alert": text, "choices": [
-                {"by": by, "label": t.gettext("Score it for {who}").format(who=who),
-                 "path": "/api/referee/board/order", "body": {"by": by}},
-                {"by": after, "label": t.gettext("{who}'s shot").format(who=nxt),
-                 "path": "/api/referee/board/order", "body": {"by": after}},
-            ]}
+    return Question(
+        kind="order", field="", by=by, text=text, detail="",
+        heading=t.gettext("Whose shot was it?"), alert=text, choices=(
+            Choice(t.gettext("Score it for {who}").format(who=who), by=by, path=ANSWER_PATH),
+            Choice(t.gettext("{who}'s shot").format(who=nxt), by=after, path=ANSWER_PATH)))

@@ -17,18 +17,18 @@ from scorekeeper.store import MatchStore
 from scorekeeper.words import ENGLISH, Words, players_named
 from web.table.committed import Committed
 from web.table.review import build_review
-from web.table.snapshot import entry_in_words, sent_entry_in_words
+from web.table.snapshot import entry_in_words
 
 
 def full_log(now: Committed, t: Words | None = None) -> list[dict[str, Any]]:
     """Every committed entry, with ``words`` and effects in the players' names; in the
     language ``t`` when one other than the rules' is given (the steps from their values)."""
-    entries = [entry_in_words(e, undone, now.names)
-               for e, undone in now.log.tail_entries(len(now.log))]
     if t is None:
-        return entries
-    names = players_named(now.names, t)
-    return [sent_entry_in_words(e, names, t) for e in entries]
+        t, names = ENGLISH, now.names
+    else:
+        names = players_named(now.names, t)
+    return [entry_in_words(e, undone, names, t)
+            for e, undone in now.log.tail_entries(len(now.log))]
 
 
 def review(

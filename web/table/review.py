@@ -18,18 +18,19 @@ from typing import Any
 from firmware_bridge.counts import big_spots, bridges, field_counts
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.replay import REVIEW_VERSION
+from firmware_bridge.selftest_words import PartKind
 from firmware_bridge.timeline import Timeline
 from scorekeeper.effects import EffectKind
 from scorekeeper.events import Correction, Event, ShotEvent, StepKind
-from scorekeeper.shot import Shot
+from scorekeeper.shot import Landing, Shot
 from scorekeeper.store.values import StepSource
 from scorekeeper.words import ENGLISH, Words, field_words, name_of, phrase_words
 from web.table.match_log import LogEntry, MatchLog
 
 
-def _no_timeline(kind: str, t: Words) -> str:
-    """Why a step has no timeline to play back."""
-    if kind == "manual":
+def _no_timeline(entered: bool, t: Words) -> str:
+    """Why a step has no timeline to play back (``entered``: by hand, not sensed)."""
+    if entered:
         return t.gettext("entered by hand: no sensor timeline (the sensors did not make this "
                          "step)")
     return t.gettext("this step's sensor timeline was removed (skitter log --prune-timelines)")
@@ -82,7 +83,7 @@ def build_review(
         "note": "",
     }
     if timeline is None:
-        out["note"] = _no_timeline("manual" if entry.source != StepSource.SENSOR else "pruned", t)
+        out["note"] = _no_timeline(entry.source != StepSource.SENSOR, t)
         return out
     try:
         parsed = Timeline.from_json(timeline)
@@ -125,11 +126,11 @@ def place_words(role: str, names: Mapping[str, str], t: Words = ENGLISH) -> str:
     if not what:
         return field_words(kind, names, t) if kind else t.gettext(
             "a cell that counts for nothing")
-    if kind == "big":
+    if kind == PartKind.BIG:
         return t.gettext("{who}'s big skitt spot").format(who=name_of(what, names, t))
-    if kind == "launch":
+    if kind == PartKind.LAUNCH:
         return t.gettext("{who}'s launch spot").format(who=name_of(what, names, t))
-    if kind == "bridge":
+    if kind == PartKind.BRIDGE:
         a, _, b = what.partition("/")
         return t.gettext("the bridge between {first} and {second}").format(
             first=field_words(a, names, t), second=field_words(b, names, t))
@@ -242,11 +243,11 @@ def shot_words(shot: Shot, names: Mapping[str, str], t: Words = ENGLISH) -> str:
     if shot.off_board:
         parts.append(t.ngettext("{n} skitt off the board", "{n} skitts off the board",
                                 shot.off_board).format(n=t.number(shot.off_board)))
-    if shot.big == "placed":
+    if shot.big == Landing.PLACED:
         parts.append(t.gettext("big skitt placed"))
-    elif shot.big == "missed":
+    elif shot.big == Landing.MISSED:
         parts.append(t.gettext("big skitt missed its spot"))
-    elif shot.big == "off":
+    elif shot.big == Landing.OFF:
         parts.append(t.gettext("big skitt off the board"))
     elif shot.big is not None:
         parts.append(t.gettext("big skitt on {place}").format(

@@ -16,6 +16,7 @@ from typing import Any
 from firmware_bridge.files import replace_file
 from firmware_bridge.selftest import Sheet
 from firmware_bridge.selftest_words import (
+    RowKind,
     expander_part,
     item_words,
     outcome_words,
@@ -75,11 +76,11 @@ def _count(value: Any) -> int:
 
 def _row_in(row: dict[str, Any], t: Words) -> dict[str, Any]:
     kind = row.get("kind")
-    if kind not in ("cell", "button", "expander"):
+    if kind not in tuple(RowKind):
         return row  # kept before rows carried their data: as it was written
     step = str(row.get("step") or "")
     part = part_words(step, t) if step else (
-        expander_part(t) if kind == "expander" else row.get("part", ""))
+        expander_part(t) if kind == RowKind.EXPANDER else row.get("part", ""))
     return {**row, "item": item_words(kind, str(row.get("label", "")), t), "part": part,
             "result": outcome_words(kind, str(row.get("code", "")), _count(row.get("count")), t)}
 

@@ -19,6 +19,7 @@ from firmware_bridge.pipeline import Pipeline
 from firmware_bridge.profile import BoardProfile
 from firmware_bridge.simulator import SimulatedBoard, SimulatorError
 from firmware_bridge.source import LinkStatus, SensorEvent, Source
+from scorekeeper.options import BigState
 from scorekeeper.reading import BoardReading
 
 
@@ -208,7 +209,7 @@ class Sensing:
             sim.remove_bridge(*b)
         spots = big_spots(self.profile, active)
         for player, on_spot in spots.items():
-            want = big.get(player) == "center"
+            want = big.get(player) == BigState.CENTER
             if want and not on_spot:
                 sim.place_big(player)
             elif on_spot and not want:

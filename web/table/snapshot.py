@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.effect_words import effect_words, effects_in_names, sent_effects_in_words
+from scorekeeper.effect_words import effect_words, effects_in_names
 from scorekeeper.effects import EffectKind
 from scorekeeper.errors import IllegalEventError
-from scorekeeper.events import Correction, Decision, Event, ShotEvent, parse_event
+from scorekeeper.events import Correction, Decision, Event, ShotEvent
+from scorekeeper.expectation import BigDifference
 from scorekeeper.options import Handicap
 from scorekeeper.state import Phase, State
 from scorekeeper.step_words import step_words
@@ -23,6 +24,8 @@ from scorekeeper.tracker import Tracker
 from scorekeeper.tracker_status import Mode
 from scorekeeper.words import (
     ENGLISH,
+    Moment,
+    Question,
     Words,
     board_status,
     board_words,
@@ -101,7 +104,12 @@ def match_words(state: State, shown: Mapping[str, Any], last: LogEntry | None,
         phrase_words(last.event.phrase(), names), [e["text"] for e in effects], kind=last.kind,
         entered=last.source == StepSource.MANUAL)
     return {"effects": effects, "turn": turn_prompt(shown, names),
-            "moment": moment(shown, names), "last_shot": line}
+            "moment": _json(moment(shown, names)), "last_shot": line}
+
+
+def _json(value: Moment | Question | None) -> dict[str, Any] | None:
+    """A moment's or a question's words as sent (the JSON edge)."""
+    return None if value is None else value.to_json()
 
 
 def _decided_shot(log: MatchLog) -> LogEntry | None:
@@ -116,59 +124,97 @@ def _decided_shot(log: MatchLog) -> LogEntry | None:
     return None
 
 
-def _in_words(entry: LogEntry | None, names: Mapping[str, str]) -> dict[str, Any] | None:
-    return None if entry is None else entry_in_words(entry, False, names)
+def _in_words(entry: LogEntry | None, names: Mapping[str, str],
+              t: Words = ENGLISH) -> dict[str, Any] | None:
+    return None if entry is None else entry_in_words(entry, False, names, t)
 
 
-def entry_in_words(entry: LogEntry, undone: bool, names: Mapping[str, str]) -> dict[str, Any]:
+def entry_in_words(entry: LogEntry, undone: bool, names: Mapping[str, str],
+                   t: Words = ENGLISH) -> dict[str, Any]:
     """A log entry as sent, with ``words`` (the step in names) beside the raw ``text`` and its
-    effects in words; each effect keeps the rules' text as ``rule_text`` and its values
-    (``fields``...: another language words it again from those)."""
-    return {**entry.to_json(undone=undone), "words": phrase_words(entry.event.phrase(), names),
-            # the rules' effect line says a correction's reason: the heading does not again
-            "heading": heading(entry.event, names, reason=False),
-            "effects": [{**e.to_json(), "text": effect_words(e, names), "rule_text": e.text}
-                        for e in entry.effects]}
+    effects in words, made from the entry's values in the language ``t``; each effect keeps
+    the rules' text as ``rule_text`` and its values (``fields``...)."""
+    if t is ENGLISH:
+        return {**entry.to_json(undone=undone),
+                "words": phrase_words(entry.event.phrase(), names),
+                # the rules' effect line says a correction's reason: the heading does not again
+                "heading": heading(entry.event, names, reason=False),
+                "effects": [{**e.to_json(), "text": effect_words(e, names), "rule_text": e.text}
+                            for e in entry.effects]}
+    return {**entry.to_json(undone=undone), "words": step_words(entry.event, names, t),
+            "heading": heading(entry.event, names, t),
+            "effects": [{**e.to_json(), "text": effect_words(e, names, t, source=False),
+                         "rule_text": e.text} for e in entry.effects]}
+
+
+class Snapshot(dict[str, Any]):
+    """A snapshot as published (JSON-ready, in the rules' language) with the committed match
+    its words are made from, and its words in each other language, rendered once each
+    (:func:`in_language`): every page, socket and answer in German gets the same rendering
+    of one snapshot."""
+
+    def __init__(self, data: Mapping[str, Any], committed: Committed | None = None) -> None:
+        super().__init__(data)
+        self.committed = committed
+        """The match as committed when the snapshot was composed (None: a snapshot built
+        from its JSON alone, whose log is not worded again)."""
+        self.rendered: dict[str, dict[str, Any]] = {}
+        """The snapshot in each language it was asked for, by the language's code."""
 
 
 def in_language(snapshot: Mapping[str, Any], t: Words, *, source: bool) -> dict[str, Any]:
-    """``snapshot`` with every word a person reads made again in the language ``t``, from the
-    snapshot's own data (names, state, tracker, log texts): the one path for the pages, the
-    WebSocket and every API answer in another language. ``source``: ``t`` is the language the
-    rules write their texts in (then the snapshot is already in it)."""
+    """``snapshot`` with every word a person reads made in the language ``t``, from values:
+    the log, the last shot and the effects from the committed match it was composed from
+    (:class:`Snapshot`), the board's words from the state and tracker data as composed; the
+    one path for the pages, the WebSocket and every API answer in another language, rendered
+    once per snapshot and language. ``source``: ``t`` is the language the rules write their
+    texts in (then the snapshot is already in it)."""
     if source or not snapshot or "state" not in snapshot:
         return dict(snapshot)
+    if isinstance(snapshot, Snapshot):
+        kept = snapshot.rendered.get(t.code)
+        if kept is None:
+            kept = snapshot.rendered[t.code] = _rendered(snapshot, snapshot.committed, t)
+        return kept
+    return _rendered(snapshot, None, t)
+
+
+def _rendered(snapshot: Mapping[str, Any], committed: Committed | None,
+              t: Words) -> dict[str, Any]:
     names = players_named(snapshot.get("given_names") or {}, t)
     state = snapshot["state"]
     view = {k: snapshot[k] for k in ("link", "sensors", "tracker", "sensing") if k in snapshot}
     storage = snapshot.get("storage") or {}
-
-    def reword(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
-        return None if entry is None else sent_entry_in_words(entry, names, t)
-
-    return {
+    out = {
         **snapshot,
         "names": names,
-        "log": [reword(e) for e in snapshot.get("log") or []],
-        "taken_back": reword(snapshot.get("taken_back")),
-        "decided_shot": reword(snapshot.get("decided_shot")),
         "alerts": alerts(state, view, names, storage=None if storage.get("ok", True)
                          else storage.get("message"), t=t),
-        "words": {**words_part(state, view, names, t),
-                  **table_words(state, names, t, snapshot.get("handicaps") or {}),
-                  "last_shot": _last_shot(snapshot.get("last_step"), state, names, t)},
+        "words": {**board_part(state, view, names, t, source=False),
+                  "turn": "" if self_testing(view) else turn_prompt(state, names, t),
+                  "moment": _json(moment(state, names, t)),
+                  **table_words(state, names, t, snapshot.get("handicaps") or {})},
         "offered": offer_in_language(snapshot.get("offered"), t),
     }
-
-
-def _last_shot(last: Mapping[str, Any] | None, state: Mapping[str, Any],
-               names: Mapping[str, str], t: Words) -> str:
-    """The overlay's last-shot line in ``t``, from the standing step as sent and its effects
-    (as the hub words a board's, :func:`~scorekeeper.stream_words.last_shot_line`)."""
-    if last is None:
-        return ""
-    return last_shot_line(parse_event(last["step"]), state.get("last_effects") or [], names,
-                          entered=last.get("source") == StepSource.MANUAL, t=t)
+    if committed is None:
+        # no match values: only a snapshot made by hand, with no steps (nothing to word)
+        if snapshot.get("log") or snapshot.get("last_step"):
+            raise ValueError("a snapshot's steps are worded from its committed match")
+        out["words"]["effects"] = []
+        out["words"]["last_shot"] = ""
+        return out
+    log, match_state = committed.log, committed.match.state
+    last = log.last_standing()
+    out["log"] = [entry_in_words(e, undone, names, t)
+                  for e, undone in log.tail_entries(LOG_TAIL)]
+    out["taken_back"] = _in_words(log.taken_back_last(), names, t)
+    out["decided_shot"] = _in_words(_decided_shot(log), names, t)
+    out["words"]["effects"] = effects_in_names(match_state.last_effects, names, t,
+                                               source=False)
+    out["words"]["last_shot"] = "" if last is None else last_shot_line(
+        last.event, state.get("last_effects") or [], names,
+        entered=last.source == StepSource.MANUAL, t=t)
+    return out
 
 
 def worded(snapshot: Mapping[str, Any], code: str | None = None) -> dict[str, Any]:
@@ -178,21 +224,6 @@ def worded(snapshot: Mapping[str, Any], code: str | None = None) -> dict[str, An
 
     lang = current() if code is None else language(code)
     return in_language(snapshot, lang, source=lang.code == SOURCE)
-
-
-def sent_entry_in_words(entry: Mapping[str, Any], names: Mapping[str, str],
-                        t: Words) -> dict[str, Any]:
-    """A log entry as sent, worded again in ``t``: the step from its step object (so a
-    person's words in it stay as typed), each effect from its values
-    (:func:`~scorekeeper.effect_words.sent_effects_in_words`; an entry stored before effects
-    carried them, from its rules text, ``rule_text``)."""
-    raw = [{**e, "text": e.get("rule_text", e.get("text", ""))}
-           for e in entry.get("effects") or []]
-    event = parse_event(entry["step"])
-    return {**entry, "words": step_words(event, names, t),
-            "heading": heading(event, names, t),
-            "effects": [{**w, "rule_text": str(e.get("text", ""))}
-                        for w, e in zip(sent_effects_in_words(raw, names, t), raw, strict=True)]}
 
 
 def tracker_part(
@@ -231,13 +262,14 @@ def sensing_part(
 
 def compose(
     seq: int, boot: str, version: int, match: Mapping[str, Any], view: Mapping[str, Any],
-    storage: str | None,
-) -> dict[str, Any]:
-    """A whole snapshot: the match part (built by the writer after a commit), the sensing
-    view, and what follows from both; ``storage``: why the log cannot be written, if so."""
+    storage: str | None, committed: Committed | None = None,
+) -> Snapshot:
+    """A whole snapshot: the match part (built by the writer after a commit from
+    ``committed``), the sensing view, and what follows from both; ``storage``: why the log
+    cannot be written, if so."""
     state = match["state"]
     names = match["names"]
-    return {
+    return Snapshot({
         "seq": seq,
         "boot": boot,
         "version": version,
@@ -248,7 +280,7 @@ def compose(
         "words": {**match["words"], **board_part(state, view, names),
                   **table_words(state, names, ENGLISH, match.get("handicaps") or {}),
                   **({"turn": ""} if self_testing(view) else {})},
-    }
+    }, committed)
 
 
 def alerts(
@@ -280,9 +312,9 @@ def alerts(
     question = question_words(tracker.get("question"), names, t)
     order = order_words(tracker.get("order"), names, t)
     if order is not None:
-        out.append({"kind": "order", "message": order["alert"]})
+        out.append({"kind": "order", "message": order.alert})
     elif tracker["mode"] == Mode.QUESTION and question:
-        out.append({"kind": "question", "message": question["alert"]})
+        out.append({"kind": "question", "message": question.alert})
     elif tracker["mode"] == Mode.RESTORE:
         differences = tracker.get("differences") or {}
         bigs = tracker.get("big_differences") or {}
@@ -337,7 +369,7 @@ def _new_round_clearing(
     board = state.get("board") or {}
     return (ended and state.get("phase") == Phase.PLAYING and bool(differences)
             and not any(board.values()) and all(d > 0 for d in differences.values())
-            and all(b == "unexpected" for b in bigs.values()))
+            and all(b == BigDifference.UNEXPECTED for b in bigs.values()))
 
 
 def board_part(
@@ -348,21 +380,8 @@ def board_part(
     return {
         "board": board_words(view["tracker"], names, t) if source
         else board_status(view["tracker"], state, names, t),
-        "question": order_words(view["tracker"].get("order"), names, t)
-        or question_words(view["tracker"].get("question"), names, t),
-    }
-
-
-def words_part(
-    state: Mapping[str, Any], view: Mapping[str, Any], names: Mapping[str, str], t: Words,
-) -> dict[str, Any]:
-    """The words of a snapshot as sent, made again in the language ``t`` (not the rules'):
-    effects, the turn, a round or game moment, and what the board needs."""
-    return {
-        **board_part(state, view, names, t, source=False),
-        "effects": sent_effects_in_words(state.get("last_effects") or [], names, t),
-        "turn": "" if self_testing(view) else turn_prompt(state, names, t),
-        "moment": moment(state, names, t),
+        "question": _json(order_words(view["tracker"].get("order"), names, t)
+                          or question_words(view["tracker"].get("question"), names, t)),
     }
 
 

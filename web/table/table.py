@@ -18,9 +18,9 @@ from concurrent.futures import Future
 from typing import Any
 
 from firmware_bridge.simulator import SimulatedBoard
-from scorekeeper.errors import IllegalEventError, because
-from scorekeeper.events import Correction, Event, ShotEvent, Undo, parse_event
-from scorekeeper.shot import Shot
+from scorekeeper.errors import because
+from scorekeeper.events import Correction, Event, ShotEvent, Undo
+from scorekeeper.shot import Landing, Shot
 from scorekeeper.store import StoreUnwritable
 from scorekeeper.store.values import StepSource
 from web.table.core import TableCore, _on_owner
@@ -243,22 +243,18 @@ class Table(TableCore):
             self.apply_step(shot, source=source)
         self._owned(run)
 
-    def take_step(self, step: Mapping[str, Any], *, pressed_at: float | None = None) -> None:
-        """A person's step from a page (``pressed_at``: when pressed, by the table's clock).
-        A shot by the player due that changes nothing on the board (a big skitt missed, a
-        shot with no delta) is ordered against a landing like "turn ended"
+    def take_step(self, event: Event, *, pressed_at: float | None = None) -> None:
+        """A person's step from a page, decoded at the edge (``pressed_at``: when pressed, by
+        the table's clock). A shot by the player due that changes nothing on the board (a big
+        skitt missed, a shot with no delta) is ordered against a landing like "turn ended"
         (:meth:`no_change`); every other step is applied as it is."""
-        try:
-            event = parse_event(step)
-        except IllegalEventError as exc:
-            raise Refused.of(exc) from None
         pressed = self.clock.now() if pressed_at is None else pressed_at
 
         def run() -> None:
             due = self.committed.match.state
             if not (isinstance(event, ShotEvent) and self.sensing is not None
                     and event.shot == Shot(by=event.shot.by, big=event.shot.big)
-                    and event.shot.big in (None, "missed") and event.shot.by == due.turn):
+                    and event.shot.big in (None, Landing.MISSED) and event.shot.by == due.turn):
                 self.apply_step(event, source="manual")
                 return
             shot = self.watch.no_change(pressed, self.clock.now(), event)

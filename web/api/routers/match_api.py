@@ -91,9 +91,10 @@ async def list_matches(table: TableDep) -> list[dict[str, Any]]:
 @change("/match/steps", summary="Apply one scenario-format step")
 async def post_step(body: StepRequest, table: TableDep, _: Referee) -> dict[str, Any]:
     """Shots, shoot-off values, corrections (with ``reason``), decisions, undo."""
+    event = body.event()  # the edge: decoded once, the event goes inward
     pressed = table.clock.now()  # a shot that changes nothing is ordered against a landing
     return await change_on_writer(
-        table, lambda: table.take_step(body.step, pressed_at=pressed), seq=body.seq,
+        table, lambda: table.take_step(event, pressed_at=pressed), seq=body.seq,
         boot=body.boot)
 
 
