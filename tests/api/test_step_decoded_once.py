@@ -10,8 +10,8 @@ import pytest
 from fastapi.testclient import TestClient
 from web_helpers import step
 
-import web.api.schemas
 import web.table.core
+import web_common.schemas
 from scorekeeper.events import Correction, Event
 from scorekeeper.names import MAX_REASON
 
@@ -46,8 +46,8 @@ def test_a_corrections_reason_is_checked_once(referee: TestClient,
 
     monkeypatch.setattr(web.table.core, "check_reason",
                         counting(web.table.core.check_reason))
-    monkeypatch.setattr(web.api.schemas, "check_reason_text",
-                        counting(web.api.schemas.check_reason_text))
+    monkeypatch.setattr(web_common.schemas, "check_reason_text",  # the bodies' check
+                        counting(web_common.schemas.check_reason_text))
     assert step(referee, CORRECTION).status_code == 200
     assert checked == ["seen by both"]
 
