@@ -28,6 +28,7 @@ from web_helpers import PIN, logged_in, run_for, state, step
 from firmware_bridge.clocks import MonotonicClock, WallClock
 from firmware_bridge.profile import load_profile
 from scorekeeper.clock import FakeClock
+from scorekeeper.events import parse_event
 from web.api.app import create_app
 from web.api.deps import Auth
 from web.table import feed
@@ -251,7 +252,7 @@ def test_a_landing_after_a_tablet_s_step_that_waits_on_the_disk_is_judged_after_
         busy = threading.Event()
         table.writer.submit(busy.wait, WAIT_S)  # the owner is held up, e.g. by the disk
         tablet = table.writer.submit(  # as the server takes a tablet's step
-            table.take_step, {"shot": {"by": "black", "big": "missed"}},
+            table.take_step, parse_event({"shot": {"by": "black", "big": "missed"}}),
             pressed_at=fake_clock.now())
         assert table.sensing is not None and table.sensing.simulator is not None
         table.feed.thread.submit(table.sensing.simulator.place_big, "black").result(WAIT_S)
