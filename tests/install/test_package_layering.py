@@ -13,6 +13,13 @@ by networkx as strongly connected components.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
 import grimp
 import networkx as nx
 import pytest
@@ -32,9 +39,37 @@ PACKAGES = ("scorekeeper", "firmware_bridge", "web_common", "tournament_wire", "
             "skitter_cli", "skibbitt", "skibbitt_app")
 
 
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def project_first() -> Iterator[None]:
+    """Each package found where the project keeps it. grimp finds a package by its import
+    spec, and pytest puts ``tests/`` on ``sys.path``: there ``tests/hub/`` (the hub's tests,
+    no ``__init__.py``) would be found as a namespace package ``hub`` before the installed
+    one is looked for. A namespace package picked up that way is forgotten again after."""
+    saved = list(sys.path)
+    sys.path.insert(0, str(ROOT))
+    importlib.invalidate_caches()
+    for name in PACKAGES:
+        module = sys.modules.get(name)
+        if module is not None and getattr(module, "__file__", None) is None:
+            del sys.modules[name]
+    try:
+        yield
+    finally:
+        sys.path[:] = saved
+        importlib.invalidate_caches()
+
+
 @pytest.fixture(scope="module")
 def graph() -> grimp.ImportGraph:
-    return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True, cache_dir=None)
+    with project_first():
+        for name in PACKAGES:  # the project's own packages, not a folder of tests
+            spec = importlib.util.find_spec(name)
+            assert spec is not None and spec.origin == str(ROOT / name / "__init__.py"), spec
+        return grimp.build_graph(*PACKAGES, exclude_type_checking_imports=True,
+                                 cache_dir=None)
 
 
 def test_no_package_imports_one_above_it_or_beside_it(graph: grimp.ImportGraph) -> None:
