@@ -63,8 +63,9 @@ def _card_words(payload: Mapping[str, Any], state: Mapping[str, Any],
     if last is not None and last.seq == payload.get("seq"):
         line = last_shot_line(_words(last.event), state.get("last_effects") or [], names,
                               entered=last.source == StepSource.MANUAL, t=t)
+    shown = _safe(moment, state, names, t)
     return {"names": names, "turn_words": _safe(turn_prompt, state, names, t),
-            "last_shot": line, "moment": _safe(moment, state, names, t)}
+            "last_shot": line, "moment": None if shown is None else shown.to_json()}
 
 
 def _words(event: Mapping[str, Any]) -> Event | None:

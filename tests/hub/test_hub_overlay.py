@@ -5,6 +5,7 @@ alerts; live as the board's events arrive."""
 from __future__ import annotations
 
 import base64
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,20 @@ def test_card_view_in_names_and_never_an_alert() -> None:
     # a state the words cannot read still gives an overlay
     odd = card_view({"seq": 1, "names": names, "state": {"phase": 3, "rules": []}}, None)
     assert odd is not None and odd["moment"] is None
+
+
+def test_the_game_won_moment_reaches_the_overlay_as_json() -> None:
+    """The overlay's socket sends the card as JSON: the moment in words, in each language."""
+    names = {"black": "Ann", "white": "Bo"}
+    match = Match(Rules(), Setup(first="black"), names)  # type: ignore[arg-type]
+    over = {**match.state.to_json(), "phase": "game_over", "winner": "black",
+            "round_wins": {"black": 2, "white": 1}}
+    view = card_view({"match_id": 1, "seq": 9, "names": names, "state": over}, None)
+    assert view is not None
+    assert view["moment"] == {"kind": "game", "title": "Ann wins the game",
+                              "detail": "Final result: 2 round wins to 1"}
+    assert view["words_in"]["de"]["moment"]["title"] == "Ann gewinnt das Spiel"
+    json.loads(json.dumps(view))
 
 
 def alpha_at(page: Any, png: bytes, x: int, y: int) -> int:
