@@ -150,7 +150,13 @@ NEXT_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnima
 
 def settled(page: Any) -> None:
     """Wait until ``page`` (or a frame) has drawn what it was given: its fonts loaded, no
-    transition or finite animation running, and two frames laid out since."""
+    transition or finite animation running, and two frames laid out since.
+
+    The page is brought to the front first: of the pages of one browser context only the
+    one in front is drawn at the display's pace, and the frames of one behind came some
+    2 s apart (a test with a TV, a tablet and a board page open waited 2 s a look)."""
+    front = getattr(page, "page", page)  # a frame's page
+    front.bring_to_front()
     page.wait_for_function(SETTLED)
     page.evaluate(NEXT_FRAMES)
 
