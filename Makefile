@@ -62,7 +62,7 @@ test: $(STAMP)
 # folder (tests/conftest.py), so `pytest -m hub` and the like pick an area too.
 FAST := tests/rules tests/sensing tests/table tests/api
 fast: $(STAMP)
-	$(VENV)/bin/pytest -n auto -q -m "not browser" --durations=5 $(FAST)
+	SKITTER_LANE=fast $(VENV)/bin/pytest -n auto -q -m "not browser" --durations=5 $(FAST)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

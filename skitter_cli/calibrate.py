@@ -23,7 +23,6 @@ from skitter_cli.sensors import open_for_command
 ETC_PROFILE = "/etc/skitter/board.toml"
 """Where install.sh puts the builder's own copy of the reference profile."""
 
-NAME = "calibrate"
 HELP = WORDS.gettext("Learn how many skitts each number of active cells means, field by "
                      "field, and up to how many the counts can be trusted.")
 

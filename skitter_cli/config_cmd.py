@@ -14,7 +14,6 @@ from skitter_cli.help_words import WORDS
 from skitter_cli.language import configured_language
 from web.config.settings import ConfigError, settings_as_dict, settings_to_toml
 
-NAME = "config"
 HELP = WORDS.gettext("Check the configuration and print the settings in effect (password masked).")
 
 

@@ -12,7 +12,6 @@ from firmware_bridge.wiring import bom_csv, schematic_svg
 from skitter_cli.help_words import WORDS
 from skitter_cli.language import configured_language
 
-NAME = "hardware"
 HELP = WORDS.gettext("Write the board's wiring diagram (SVG) and parts list (CSV), made from "
                      "its profile.")
 

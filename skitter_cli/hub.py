@@ -35,7 +35,6 @@ if TYPE_CHECKING:
 # The hub itself (its pairings pull in networkx) is imported when it runs, not when the
 # command line is built: `skitter serve` builds it too and would carry ~15 MB it never uses.
 
-NAME = "hub"
 HELP = WORDS.gettext(
     "Run the tournament hub: every board live, standings, pairings (needs an MQTT broker).")
 DEFAULT_PORT = 8100

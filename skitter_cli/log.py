@@ -31,7 +31,6 @@ from skitter_cli.language import command_language
 from web.config.settings import ConfigError, load_settings
 from web_common.schemas import Names
 
-NAME = "log"
 HELP = WORDS.gettext("List stored matches, export or import one, or prune old shot timelines.")
 
 

@@ -1,6 +1,6 @@
 """The ``skitter`` command line: one subcommand per module, registered below.
 
-Each command module provides ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+Each command module provides ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``. Keeping them apart keeps this file a table of contents.
 """
 
@@ -14,19 +14,23 @@ from collections.abc import Sequence
 from skitter_cli.help_words import WORDS, Formatter, argparse_refusals, headings
 from web_common.version import skitter_version
 
-COMMAND_MODULES: tuple[str, ...] = (
-    "skitter_cli.rules_check",
-    "skitter_cli.serve",
-    "skitter_cli.config_cmd",
-    "skitter_cli.set_pin",
-    "skitter_cli.sensors",
-    "skitter_cli.selftest",
-    "skitter_cli.calibrate",
-    "skitter_cli.hardware",
-    "skitter_cli.hub",
-    "skitter_cli.log",
-    "skitter_cli.stats",
-)
+COMMANDS: dict[str, str] = {
+    "rules-check": "skitter_cli.rules_check",
+    "serve": "skitter_cli.serve",
+    "config": "skitter_cli.config_cmd",
+    "set-pin": "skitter_cli.set_pin",
+    "sensors": "skitter_cli.sensors",
+    "selftest": "skitter_cli.selftest",
+    "calibrate": "skitter_cli.calibrate",
+    "hardware": "skitter_cli.hardware",
+    "hub": "skitter_cli.hub",
+    "log": "skitter_cli.log",
+    "stats": "skitter_cli.stats",
+}
+"""Each subcommand's name and the module that holds it. Only the module of the command asked
+for is imported (each brings what its work needs, the web app, the hub, the sensors: all of
+them took a second to import on every ``skitter`` run); ``skitter`` alone, or ``--help``, or
+a name it does not know imports them all to list them."""
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -45,14 +49,24 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"skitter {skitter_version()}",
                         help=WORDS.gettext("show the version of skitter and stop"))
     sub = parser.add_subparsers(dest="command", metavar=WORDS.gettext("COMMAND"))
-    for dotted in COMMAND_MODULES:
+    chosen = _command_in(sys.argv[1:] if argv is None else argv)
+    for name, dotted in COMMANDS.items():
+        if chosen in COMMANDS and name != chosen:
+            sub.add_parser(name)  # only its name is needed: the command asked for is another
+            continue
         module = importlib.import_module(dotted)
         about = WORDS.gettext(module.HELP)
-        p = sub.add_parser(module.NAME, help=about, description=about)
+        p = sub.add_parser(name, help=about, description=about)
         headings(p)
         module.add_arguments(p)
         p.set_defaults(_run=module.run)
     return parser
+
+
+def _command_in(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` asks for: its first word that is not an option (the options
+    before a command take no value)."""
+    return next((arg for arg in argv if not arg.startswith("-")), None)
 
 
 def _config_in(argv: Sequence[str]) -> str | None:

@@ -13,7 +13,6 @@ from scorekeeper.scenarios import run_paths
 from skitter_cli.help_words import WORDS
 from skitter_cli.language import configured_language
 
-NAME = "rules-check"
 HELP = WORDS.gettext("Run rules scenario files (a folder means every *.json under it) and report.")
 
 

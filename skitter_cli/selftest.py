@@ -35,7 +35,6 @@ from skitter_cli.sensors import open_for_command
 from web.config.settings import ConfigError, load_settings
 from web.table import selftest_record
 
-NAME = "selftest"
 HELP = WORDS.gettext(
     "Walk through every sensor cell and button of a board and print its check sheet.")
 

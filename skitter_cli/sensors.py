@@ -30,7 +30,6 @@ from skitter_cli import sensors_audit
 from skitter_cli.help_words import WORDS
 from skitter_cli.language import configured_language
 
-NAME = "sensors"
 HELP = WORDS.gettext("Show the live sensor cells and field counts of a board.")
 
 

@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from web.table.controls import HardwareControls
     from web.table.table import Table
 
-NAME = "serve"
 HELP = WORDS.gettext(
     "Run the scorekeeper: live scoreboard, referee display, tablet and virtual board.")
 

@@ -25,7 +25,6 @@ from skitter_cli.language import command_language
 from web.config.settings import ConfigError, load_settings
 from web_common.pin import PinError, PinStore, check_pin_format, hash_pin
 
-NAME = "set-pin"
 HELP = WORDS.gettext("Set the referee PIN (stored only as a hash).")
 
 

@@ -20,7 +20,6 @@ from web.config.settings import ConfigError, load_settings
 from web.stats.history import History, Overview
 from web_common.spreadsheet_csv import csv_writer
 
-NAME = "stats"
 HELP = WORDS.gettext("Players' statistics and ratings from the match log; --export writes CSV.")
 
 COLUMNS = ("name", "rating", "matches", "matches_won", "rounds_won", "rounds_played", "shots",

@@ -10,15 +10,19 @@ dependency overrides are cleared and the table (store and source) is closed in t
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import lanes
 import pytest
 from fastapi.testclient import TestClient
 from gpiozero import Device
 from gpiozero.pins.mock import MockFactory
+from hypothesis import settings
 from web_helpers import PIN, logged_in
 
 from scorekeeper.clock import FakeClock
@@ -38,7 +42,28 @@ AREAS = {
 """Test folders; each test is marked with its folder's name (``pytest -m rules``)."""
 
 
+RAM_DISK = Path("/dev/shm")
+"""Where the tests' temporary folders go when the machine has it (Linux's RAM disk)."""
+
+
+def temporary_folders_in_ram(config: pytest.Config) -> None:
+    """The tests' temporary folders (``tmp_path``, and ``TMPDIR`` for the servers they start)
+    on the RAM disk: the match log commits each change with an fsync, which took 10 to 30 ms
+    on this machine's disk and was most of the time of a test of the API. A test of a full
+    or failing disk mounts one of its own (``tests/support/tiny_disk.py``). A worker is given
+    its folder, under the controller's, by pytest-xdist; ``--basetemp`` is kept."""
+    if config.option.basetemp or hasattr(config, "workerinput"):
+        return
+    if RAM_DISK.is_dir() and os.access(RAM_DISK, os.W_OK | os.X_OK):
+        tempfile.tempdir = str(RAM_DISK)
+        os.environ["TMPDIR"] = str(RAM_DISK)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    temporary_folders_in_ram(config)
+    if lanes.FAST:  # a property test without its own count tries a quarter of the 100
+        settings.register_profile("fast", max_examples=lanes.examples(100))
+        settings.load_profile("fast")
     for area, what in AREAS.items():
         if area != "browser":  # declared in pyproject.toml
             config.addinivalue_line("markers", f"{area}: tests in tests/{area}: {what}")

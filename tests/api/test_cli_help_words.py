@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from skitter_cli.main import main
+from skitter_cli.main import COMMANDS, build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,3 +73,22 @@ def test_each_override_names_what_it_takes_not_its_internal_name(
     for shown in ("--port PORT", "--host ADDRESS", "--data-dir DIR", "--db FILE",
                   "--source SOURCE", "--mqtt URL", "--settle-ms MS", "--board-id NAME"):
         assert shown in out, shown
+
+
+def test_a_command_imports_its_own_module_only_and_skitter_alone_lists_every_command() -> None:
+    """``skitter serve`` does not import the hub's command (nor the hub, nor its pairing
+    library); ``skitter --help`` lists every command with its help."""
+    probe = ("import sys; from skitter_cli.main import build_parser; "
+             "build_parser(sys.argv[1:]); "
+             "print(' '.join(m for m in ('skitter_cli.hub', 'skitter_cli.log', 'networkx', "
+             "'skitter_cli.serve') if m in sys.modules))")
+    run = [sys.executable, "-c", probe]
+    asked = subprocess.run([*run, "serve", "--help"], capture_output=True, text=True,
+                           check=True).stdout.split()
+    assert asked == ["skitter_cli.serve"], asked
+    everything = subprocess.run([*run, "--help"], capture_output=True, text=True,
+                                check=True).stdout.split()
+    assert everything == ["skitter_cli.hub", "skitter_cli.log", "networkx", "skitter_cli.serve"]
+    listed = build_parser(["--help"]).format_help()
+    for name in COMMANDS:
+        assert name in listed, name

@@ -21,8 +21,7 @@ def main(argv: list[str]) -> int:
 
 
 def test_config_command_is_registered():
-    assert "skitter_cli.config_cmd" in cli.COMMAND_MODULES
-    assert cmd_config.NAME == "config"
+    assert cli.COMMANDS["config"] == cmd_config.__name__
 
 
 @pytest.fixture

@@ -23,6 +23,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
+from lanes import examples
 from schemathesis import GenerationMode
 
 from scorekeeper.clock import FakeClock
@@ -35,7 +36,7 @@ from web_common.pin import PinStore
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 PIN = "5173"
-EXAMPLES = 60 if FULL else 10
+EXAMPLES = examples(60 if FULL else 10)
 """Generated requests per operation and mode (the board's and the hub's API together take
 about half a minute)."""
 _turn = itertools.count()
@@ -73,10 +74,17 @@ def sim_api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
         table.close()
 
 
+NEVER_ENDS = frozenset({"GET /api/events"})
+"""Operations whose answer is a stream that never ends: a generated request would wait out the
+client's 10 s timeout each time. The live feed takes no input to generate (its language comes
+from the middleware every request passes); ``tests/api/test_events_feed.py`` reads it."""
+
+
 def operations(sim_api: Api) -> list[Any]:
-    """Every operation the app's OpenAPI document lists."""
+    """Every operation the app's OpenAPI document lists, the never-ending streams aside."""
     schema = schemathesis.openapi.from_asgi("/openapi.json", sim_api.app)
-    return [result.ok() for result in schema.get_all_operations()]
+    return [op for op in (result.ok() for result in schema.get_all_operations())
+            if op.label not in NEVER_ENDS]
 
 
 def exercise(sim_api: Api, operation: Any, mode: GenerationMode, seen: Counter[str],
@@ -113,6 +121,7 @@ def test_no_request_makes_the_api_answer_with_a_server_error(
 ) -> None:
     ops = operations(sim_api)
     assert len(ops) >= 15, [op.label for op in ops]  # the whole API is documented
+    assert sim_api.app.openapi()["paths"]["/api/events"], "the feed left: NEVER_ENDS is stale"
     seen: Counter[str] = Counter()
     for operation in ops:
         exercise(sim_api, operation, mode, seen)
@@ -174,7 +183,7 @@ def test_no_request_makes_the_hub_answer_with_a_server_error(
     assert len(ops) >= 10, [op.label for op in ops]
     seen: Counter[str] = Counter()
     for operation in ops:
-        exercise(hub_api, operation, mode, seen, examples=EXAMPLES // 2)
+        exercise(hub_api, operation, mode, seen, examples=max(3, EXAMPLES // 2))
     assert seen["POST 422"] > 0 and seen["POST 401"] > 0
 
 

@@ -38,7 +38,7 @@ def set_pin(argv: list[str], answers: list[str] | None = None) -> int:
 
 
 def test_set_pin_command_is_registered():
-    assert "skitter_cli.set_pin" in cli.COMMAND_MODULES and cmd_set_pin.NAME == "set-pin"
+    assert cli.COMMANDS["set-pin"] == cmd_set_pin.__name__
 
 
 def test_pin_is_asked_twice_and_stored_as_a_hash(tmp_path, capsys):

@@ -7,6 +7,7 @@ import itertools
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lanes import examples
 
 from hub.pairings import (
     PairingError,
@@ -107,7 +108,7 @@ def test_swiss_gives_black_to_who_had_it_less() -> None:
     assert pairs == [("B", "A")]
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(min_value=9, max_value=17), st.randoms(use_true_random=False))
 def test_swiss_tournament_has_no_rematch_and_at_most_one_bye_each(n: int, rnd) -> None:
     players = names(n)

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lanes import examples
 from rules_support import game, refused
 from web_helpers import state
 
@@ -25,7 +26,8 @@ from scorekeeper.options import Rules, Setup
 from scorekeeper.scenarios import run_paths, run_scenario
 from scorekeeper.store import MatchStore, StoreError
 
-HOSTILE = settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+HOSTILE = settings(max_examples=examples(300), deadline=None,
+                   suppress_health_check=list(HealthCheck))
 KEYS = [*STEP_KEYS, "by", "delta", "off_board", "big", "knocked_big", "chain", "blockade",
         "red", "opponent_red", "unblock", "invalid", "score", "board", "blocked",
         "round_wins", "turn", "reason", "black", "white", "from", "to", "white.red", "minus",

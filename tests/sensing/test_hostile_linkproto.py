@@ -12,6 +12,7 @@ import os
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from lanes import examples
 
 from firmware_bridge.linkproto import (
     MAX_LINE,
@@ -31,7 +32,7 @@ from firmware_bridge.linkproto import (
 
 FULL = os.environ.get("SKITTER_FULL_FAULTS") == "1"
 fuzz = settings(
-    max_examples=2000 if FULL else 150,
+    max_examples=examples(2000 if FULL else 150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

@@ -10,6 +10,7 @@ import pytest
 from brute import all_chains, rating, score
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lanes import examples
 
 from skibbitt.generator import daily, generate
 from skibbitt.puzzle import Difficulty, puzzle_of
@@ -40,7 +41,7 @@ def assert_valid(rounds: list[list[str]], difficulty: Difficulty) -> tuple:
     return top, chain
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.sampled_from(list(Difficulty)), st.integers(min_value=0, max_value=2**48))
 def test_every_generated_puzzle_is_valid_and_its_best_chain_is_the_brute_forces(
         difficulty: Difficulty, seed: int) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
+from lanes import examples
 
 from scorekeeper.errors import IllegalEventError
 from scorekeeper.fields import opponent
@@ -14,7 +15,7 @@ from scorekeeper.match import Match
 from scorekeeper.options import Rules, Setup
 from scorekeeper.state import State
 
-SETTINGS = settings(max_examples=100, deadline=None,
+SETTINGS = settings(max_examples=examples(100), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

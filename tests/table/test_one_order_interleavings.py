@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from lanes import examples
 from order_rig import OrderRig
 
 from web.table.errors import Refused, Stale
@@ -109,7 +110,7 @@ def play(rig: OrderRig, plan: Plan) -> Played:
     return played
 
 
-@settings(max_examples=100, deadline=None,
+@settings(max_examples=examples(100), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(plan=plans)
 def test_every_interleaving_keeps_the_three_invariants(plan: Plan) -> None:
