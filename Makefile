@@ -57,9 +57,10 @@ test: $(STAMP)
 	$(VENV)/bin/python tests/find_assertless.py
 	$(VENV)/bin/pytest -n auto --durations=10
 
-# The lane to run while changing code (under a minute): every test of the rules, sensing,
-# the table and the API that needs no browser, on every core. Tests are marked by their
-# folder (tests/conftest.py), so `pytest -m hub` and the like pick an area too.
+# The lane to run while changing code (about 90 s on two cores): every test of the rules,
+# sensing, the table and the API that needs no browser, on every core, property tests trying
+# a quarter of their examples (SKITTER_LANE=fast, tests/support/lanes.py). Tests are marked
+# by their folder (tests/conftest.py), so `pytest -m hub` and the like pick an area too.
 FAST := tests/rules tests/sensing tests/table tests/api
 fast: $(STAMP)
 	SKITTER_LANE=fast $(VENV)/bin/pytest -n auto -q -m "not browser" --durations=5 $(FAST)

@@ -3,8 +3,9 @@ middle of a match with long names: no page scrolls sideways, no visible text is 
 other text, no word is broken mid-word, no text is cut off (an ellipsis, a list clipped at
 the bottom), and a German page has no English word outside the players' names.
 
-One browser, one context per size; the board's pages and the hub's are loaded in a
-mid-match state (a blockade, a choice still open, points on the board, a kept self-test
+One browser; one context for the screens without touch, each page loaded once and looked at
+in each of their sizes in turn, and one for the phone. The board's pages and the hub's are
+loaded in a mid-match state (a blockade, a choice still open, points on the board, a kept self-test
 sheet; the hub with a round paired, a result in, a player dropped out and a board playing).
 Then the moments the standing pages do not show: the last shot's review on the TV, the
 overlay and the referee page; the tablet's and the referee page's every form open; the
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 from browser_support import (
     SIZES,
+    TOUCH_BELOW,
     LiveServer,
     live_server,
     probe,
@@ -129,14 +131,40 @@ def drawn(page: Any) -> None:
     settled(page)
 
 
-def check(page: Any, app: str, base: str, path: str, lang: str, where: str,
+SCREENS = {
+    "screens": [name for name, (w, _) in SIZES.items() if w >= TOUCH_BELOW],
+    "touch": [name for name, (w, _) in SIZES.items() if w < TOUCH_BELOW],
+}
+"""The sizes looked at in one context: the screens without touch (each page loaded once and
+resized to each size in turn: the pages lay themselves out again when the window changes
+size), and the phone (a touch screen, a context of its own)."""
+
+
+def at_each_size(page: Any, names: list[str], wait: Any = None) -> Iterator[tuple[str, str]]:
+    """``(name, "WxH")`` for each of ``names`` with ``page`` resized to it and drawn
+    (:func:`drawn`, or ``wait(page)`` when given)."""
+    for name in names:
+        w, h = SIZES[name]
+        page.set_viewport_size({"width": w, "height": h})
+        (wait or drawn)(page)
+        yield name, f"{w}x{h}"
+
+
+def check(page: Any, app: str, base: str, path: str, lang: str, names: list[str],
           problems: list[str]) -> None:
-    """``path`` of ``app`` ("board" or "hub", served at ``base``) in ``lang``, judged once
-    drawn."""
+    """``path`` of ``app`` ("board" or "hub", served at ``base``) in ``lang``, loaded once
+    and judged at each of ``names``' sizes once drawn."""
     page.goto(f"{base}{path}?lang={lang}")
     page.wait_for_function(DRAWN[app].get(path, "true"))
-    drawn(page)
-    judge(page, lang, where, problems)
+    for size, where in at_each_size(page, names):
+        judge(page, lang, f"{app} {path} {lang} {where}", problems)
+        if app == "hub" and path == "/print/standings":  # what the live standings rank by
+            paper = page.locator("body").inner_text()
+            for said in PAPER_SAYS[lang]:
+                if not any(words in paper for words in said):
+                    problems.append(f"hub {path} {lang} {where}: the printed standings lack "
+                                    f"{said[0]!r}")
+        snap(page, f"walk-{size}-{lang}-{app}{path.replace('/', '-')}", full_page=True)
 
 
 def judge(page: Any, lang: str, where: str, problems: list[str],
@@ -162,12 +190,13 @@ def judge(page: Any, lang: str, where: str, problems: list[str],
             problems.append(f"{where}: English on a German page: {text}")
 
 
-@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("screens", list(SCREENS))
 def test_every_page_fits_and_reads_in_both_languages(
-    browser: Any, board: LiveServer, hub: str, size: str
+    browser: Any, board: LiveServer, hub: str, screens: str
 ) -> None:
-    w, h = SIZES[size]
-    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=w < 600,
+    names = SCREENS[screens]
+    w, h = SIZES[names[0]]
+    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=w < TOUCH_BELOW,
                               locale="en-GB")
     assert ctx.request.post(board.url + "/api/referee/login", data={"pin": board.pin}).ok
     assert ctx.request.post(hub + "/api/referee/login", data={"pin": HUB_PIN}).ok
@@ -178,30 +207,21 @@ def test_every_page_fits_and_reads_in_both_languages(
     problems: list[str] = []
     for lang in ("en", "de"):
         for path in BOARD_PAGES:
-            where = f"board {path} {lang} {w}x{h}"
-            check(page, "board", board.url, path, lang, where, problems)
-            snap(page, f"walk-{size}-{lang}-board{path.replace('/', '-')}", full_page=True)
+            check(page, "board", board.url, path, lang, names, problems)
         for path in HUB_PAGES:
-            where = f"hub {path} {lang} {w}x{h}"
-            check(page, "hub", hub, path, lang, where, problems)
-            if path == "/print/standings":  # what the live standings rank by, on paper too
-                paper = page.locator("body").inner_text()
-                for said in PAPER_SAYS[lang]:
-                    if not any(words in paper for words in said):
-                        problems.append(f"{where}: the printed standings lack {said[0]!r}")
-            snap(page, f"walk-{size}-{lang}-hub{path.replace('/', '-')}", full_page=True)
-    walk_the_moments(page, board, f"{w}x{h}", size, problems)
+            check(page, "hub", hub, path, lang, names, problems)
+    walk_the_moments(page, board, names, problems)
     ctx.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
 
 
-def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
+def walk_the_moments(page: Any, board: LiveServer, names: list[str],
                      problems: list[str]) -> None:
-    """The moments the standing pages do not show, in both languages: the last shot's
-    review on the TV, the stream overlay's replay and the referee's review panel; the
-    self-test running (the TV, the referee's walk, the tablet). The board is left as it was
-    found for the next size."""
+    """The moments the standing pages do not show, in both languages, at each of ``names``'
+    sizes: the last shot's review on the TV, the stream overlay's replay and the referee's
+    review panel; the self-test running (the TV, the referee's walk, the tablet). The board
+    is left as it was found for the next screens."""
     from playwright.sync_api import expect
 
     api = page.context.request
@@ -214,16 +234,18 @@ def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
         for path in ("/", "/overlay"):
             page.goto(f"{board.url}{path}?lang={lang}")
             expect(page.locator("#review-mirror-words")).to_be_visible()
-            drawn(page)
-            judge(page, lang, f"board {path} review shown {lang} {where}", problems)
-            snap(page, f"walk-{size}-{lang}-review{path.replace('/', '-')}", full_page=True)
+            for size, where in at_each_size(page, names):
+                judge(page, lang, f"board {path} review shown {lang} {where}", problems)
+                snap(page, f"walk-{size}-{lang}-review{path.replace('/', '-')}",
+                     full_page=True)
         page.goto(f"{board.url}/referee?lang={lang}")
         page.locator(f'#log tr[data-seq="{shot}"] button[data-review]').click()
         expect(page.locator("#review")).to_be_visible()
-        page.locator("#review").scroll_into_view_if_needed()
-        drawn(page)
-        judge(page, lang, f"board /referee review open {lang} {where}", problems)
-        snap(page, f"walk-{size}-{lang}-review-referee", full_page=True)
+        for size, where in at_each_size(page, names):
+            page.locator("#review").scroll_into_view_if_needed()
+            drawn(page)
+            judge(page, lang, f"board /referee review open {lang} {where}", problems)
+            snap(page, f"walk-{size}-{lang}-review-referee", full_page=True)
     post(api, board, "/api/referee/review-show",
          {"seq": None, "seen": api.get(board.url + "/api/state").json()["seq"]})
     for lang in ("en", "de"):  # every form and details box open (the log's raw steps aside)
@@ -231,10 +253,11 @@ def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
             page.goto(f"{board.url}{path}?lang={lang}")
             page.wait_for_function("document.body.dataset.seq !== undefined")
             page.evaluate(OPEN_EVERY_DETAILS)
-            drawn(page)
-            judge(page, lang, f"board {path} every details open {lang} {where}", problems,
-                  skip=lambda text: text.startswith("{"))
-            snap(page, f"walk-{size}-{lang}-details{path.replace('/', '-')}", full_page=True)
+            for size, where in at_each_size(page, names):
+                judge(page, lang, f"board {path} every details open {lang} {where}", problems,
+                      skip=lambda text: text.startswith("{"))
+                snap(page, f"walk-{size}-{lang}-details{path.replace('/', '-')}",
+                     full_page=True)
     run = api.get(board.url + "/api/selftest").json()["run"]
     assert api.post(board.url + "/api/referee/selftest/start", data={"run": run}).ok
     try:
@@ -246,10 +269,11 @@ def walk_the_moments(page: Any, board: LiveServer, where: str, size: str,
                 if path == "/referee":
                     expect(page.locator("#st-walk")).to_be_visible()
                     expect(page.locator("#st-instruction")).not_to_be_empty()
-                settled(page)
-                judge(page, lang, f"board {path} self-test running {lang} {where}", problems)
-                snap(page, f"walk-{size}-{lang}-selftest{path.replace('/', '-')}",
-                     full_page=True)
+                for size, where in at_each_size(page, names, wait=settled):
+                    judge(page, lang, f"board {path} self-test running {lang} {where}",
+                          problems)
+                    snap(page, f"walk-{size}-{lang}-selftest{path.replace('/', '-')}",
+                         full_page=True)
     finally:
         assert api.post(board.url + "/api/referee/selftest/stop", data={"run": run + 1}).ok
 
