@@ -1,5 +1,8 @@
 """The tournament game the hub offers a board, on the tablet and the TV, at every size.
 
+The flow runs twice, on the screens without touch and on the phone (a touch screen); the
+pages are resized to each size of their group in turn where the layout is checked.
+
 Two tablets (each its own browser context) show the offer with both names and the format;
 a match is running, so each asks before ending it. The first tablet starts the game; the
 second, whose person decided on the picture before, is refused and told what changed (the
@@ -12,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer
+from browser_support import SCREENS, TOUCH_BELOW, LiveServer, at_each_size
 from tv_support import (
     board_fits,
     in_view,
@@ -46,14 +49,15 @@ def no_sideways_scroll(page: Any) -> bool:
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1"))
 
 
-@pytest.mark.parametrize("size_name", list(SIZES))
+@pytest.mark.parametrize("screens", list(SCREENS))
 def test_two_tablets_one_starts_the_offered_game_the_other_is_told(
-    browser: Any, server: LiveServer, api: Any, size_name: str
+    browser: Any, server: LiveServer, api: Any, screens: str
 ) -> None:
     from playwright.sync_api import expect
 
-    size = SIZES[size_name]
-    table_no = list(SIZES).index(size_name) + 1
+    sizes = SCREENS[screens]
+    size = next(iter(sizes.values()))
+    table_no = list(SCREENS).index(screens) + 1
     post(api, server, "/api/match/new", {"names": {"black": "Cleo", "white": "Dev"},
                                           "first": "black"})
     step(api, server, {"shot": {"by": "black", "big": "placed"}})  # a match is running
@@ -66,7 +70,7 @@ def test_two_tablets_one_starts_the_offered_game_the_other_is_told(
     step(api, server, {"shot": {"by": "white", "big": "placed"}})
     screen.wait_for_function("document.body.dataset.callerSaid === 'Dev places the big skitt'")
 
-    touch = size[0] < 600
+    touch = size[0] < TOUCH_BELOW
     a, b = tablet(browser, server, size, touch=touch), tablet(browser, server, size, touch=touch)
     for page in (a, b):
         expect(page.locator("#offer-who")).to_have_text(words)
@@ -74,19 +78,21 @@ def test_two_tablets_one_starts_the_offered_game_the_other_is_told(
             "Played to 7 points a round, 3 round wins take the game, with flipping, "
             "as the tournament plays.")
         expect(page.locator("#offer-start")).to_have_text("Start Anna v Ben")
-        page.locator("#offer-start").scroll_into_view_if_needed()
-        assert in_view(page, "#offer-start"), size_name
-        assert no_sideways_scroll(page), size_name
     expect(screen.locator("#next")).to_have_text(f"Next: {words}")
-    assert in_view(screen, "#next"), size_name
-    if size[0] >= 1280:  # read from 3 m: at least as large as the turn line
-        px = float(screen.eval_on_selector(
-            "#next", "e => parseFloat(getComputedStyle(e).fontSize)"))
-        assert px >= 0.02 * size[1], px
-    if size[0] > size[1] and size[0] > 700:  # the TV layouts: the whole board still shows
-        assert board_fits(screen), size_name
-    snap(screen, f"offer-tv-{size_name}")
-    snap(a, f"offer-tablet-{size_name}")
+    for size_name, (w, h) in at_each_size([a, b, screen], sizes):
+        for page in (a, b):
+            page.locator("#offer-start").scroll_into_view_if_needed()
+            assert in_view(page, "#offer-start"), size_name
+            assert no_sideways_scroll(page), size_name
+        assert in_view(screen, "#next"), size_name
+        if w >= 1280:  # read from 3 m: at least as large as the turn line
+            px = float(screen.eval_on_selector(
+                "#next", "e => parseFloat(getComputedStyle(e).fontSize)"))
+            assert px >= 0.02 * h, (size_name, px)
+        if w > h and w > 700:  # the TV layouts: the whole board still shows
+            assert board_fits(screen), size_name
+        snap(screen, f"offer-tv-{size_name}")
+        snap(a, f"offer-tablet-{size_name}")
 
     # Both people tap Start: each is asked first, for a match is running.
     for page in (b, a):
@@ -111,10 +117,12 @@ def test_two_tablets_one_starts_the_offered_game_the_other_is_told(
         f"(match {started['match_id']}). This page now shows the match as it is.")
     expect(b.locator("#offer-start")).to_be_hidden()
     expect(b.locator("#offer-who")).to_have_text("")
-    b.locator("#sec-offer").scroll_into_view_if_needed()
-    snap(b, f"offer-stale-{size_name}")
+    for size_name, _ in at_each_size([b], sizes):
+        stale.scroll_into_view_if_needed()
+        assert in_view(b, "#sec-offer .conflict.stale p"), size_name
+        assert no_sideways_scroll(b), size_name
+        snap(b, f"offer-stale-{size_name}")
     assert state(api, server)["match_id"] == started["match_id"]
-    assert no_sideways_scroll(b)
     assert not a.errors and not b.errors
     for page in (a, b, screen):
         page.context.close()

@@ -19,9 +19,11 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    SCREENS,
     SIZES,
     TOUCH_BELOW,
     LiveServer,
+    at_each_size,
     live_server,
     probe,
     quiet_network,
@@ -131,38 +133,20 @@ def drawn(page: Any) -> None:
     settled(page)
 
 
-SCREENS = {
-    "screens": [name for name, (w, _) in SIZES.items() if w >= TOUCH_BELOW],
-    "touch": [name for name, (w, _) in SIZES.items() if w < TOUCH_BELOW],
-}
-"""The sizes looked at in one context: the screens without touch (each page loaded once and
-resized to each size in turn: the pages lay themselves out again when the window changes
-size), and the phone (a touch screen, a context of its own)."""
-
-
-def at_each_size(page: Any, names: list[str], wait: Any = None) -> Iterator[tuple[str, str]]:
-    """``(name, "WxH")`` for each of ``names`` with ``page`` resized to it and drawn
-    (:func:`drawn`, or ``wait(page)`` when given)."""
-    for name in names:
-        w, h = SIZES[name]
-        page.set_viewport_size({"width": w, "height": h})
-        (wait or drawn)(page)
-        yield name, f"{w}x{h}"
-
-
-def check(page: Any, app: str, base: str, path: str, lang: str, names: list[str],
+def check(page: Any, app: str, base: str, path: str, lang: str,
+          sizes: dict[str, tuple[int, int]],
           problems: list[str]) -> None:
     """``path`` of ``app`` ("board" or "hub", served at ``base``) in ``lang``, loaded once
-    and judged at each of ``names``' sizes once drawn."""
+    and judged at each of ``sizes`` once drawn."""
     page.goto(f"{base}{path}?lang={lang}")
     page.wait_for_function(DRAWN[app].get(path, "true"))
-    for size, where in at_each_size(page, names):
-        judge(page, lang, f"{app} {path} {lang} {where}", problems)
+    for size, (w, h) in at_each_size([page], sizes, drawn):
+        judge(page, lang, f"{app} {path} {lang} {w}x{h}", problems)
         if app == "hub" and path == "/print/standings":  # what the live standings rank by
             paper = page.locator("body").inner_text()
             for said in PAPER_SAYS[lang]:
                 if not any(words in paper for words in said):
-                    problems.append(f"hub {path} {lang} {where}: the printed standings lack "
+                    problems.append(f"hub {path} {lang} {w}x{h}: the printed standings lack "
                                     f"{said[0]!r}")
         snap(page, f"walk-{size}-{lang}-{app}{path.replace('/', '-')}", full_page=True)
 
@@ -194,8 +178,8 @@ def judge(page: Any, lang: str, where: str, problems: list[str],
 def test_every_page_fits_and_reads_in_both_languages(
     browser: Any, board: LiveServer, hub: str, screens: str
 ) -> None:
-    names = SCREENS[screens]
-    w, h = SIZES[names[0]]
+    sizes = SCREENS[screens]
+    w, h = next(iter(sizes.values()))
     ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=w < TOUCH_BELOW,
                               locale="en-GB")
     assert ctx.request.post(board.url + "/api/referee/login", data={"pin": board.pin}).ok
@@ -207,19 +191,19 @@ def test_every_page_fits_and_reads_in_both_languages(
     problems: list[str] = []
     for lang in ("en", "de"):
         for path in BOARD_PAGES:
-            check(page, "board", board.url, path, lang, names, problems)
+            check(page, "board", board.url, path, lang, sizes, problems)
         for path in HUB_PAGES:
-            check(page, "hub", hub, path, lang, names, problems)
-    walk_the_moments(page, board, names, problems)
+            check(page, "hub", hub, path, lang, sizes, problems)
+    walk_the_moments(page, board, sizes, problems)
     ctx.close()
     assert not errors, errors
     assert not problems, "\n".join(problems)
 
 
-def walk_the_moments(page: Any, board: LiveServer, names: list[str],
+def walk_the_moments(page: Any, board: LiveServer, sizes: dict[str, tuple[int, int]],
                      problems: list[str]) -> None:
-    """The moments the standing pages do not show, in both languages, at each of ``names``'
-    sizes: the last shot's review on the TV, the stream overlay's replay and the referee's
+    """The moments the standing pages do not show, in both languages, at each of
+    ``sizes``: the last shot's review on the TV, the stream overlay's replay and the referee's
     review panel; the self-test running (the TV, the referee's walk, the tablet). The board
     is left as it was found for the next screens."""
     from playwright.sync_api import expect
@@ -234,17 +218,17 @@ def walk_the_moments(page: Any, board: LiveServer, names: list[str],
         for path in ("/", "/overlay"):
             page.goto(f"{board.url}{path}?lang={lang}")
             expect(page.locator("#review-mirror-words")).to_be_visible()
-            for size, where in at_each_size(page, names):
-                judge(page, lang, f"board {path} review shown {lang} {where}", problems)
+            for size, (w, h) in at_each_size([page], sizes, drawn):
+                judge(page, lang, f"board {path} review shown {lang} {w}x{h}", problems)
                 snap(page, f"walk-{size}-{lang}-review{path.replace('/', '-')}",
                      full_page=True)
         page.goto(f"{board.url}/referee?lang={lang}")
         page.locator(f'#log tr[data-seq="{shot}"] button[data-review]').click()
         expect(page.locator("#review")).to_be_visible()
-        for size, where in at_each_size(page, names):
+        for size, (w, h) in at_each_size([page], sizes, drawn):
             page.locator("#review").scroll_into_view_if_needed()
             drawn(page)
-            judge(page, lang, f"board /referee review open {lang} {where}", problems)
+            judge(page, lang, f"board /referee review open {lang} {w}x{h}", problems)
             snap(page, f"walk-{size}-{lang}-review-referee", full_page=True)
     post(api, board, "/api/referee/review-show",
          {"seq": None, "seen": api.get(board.url + "/api/state").json()["seq"]})
@@ -253,8 +237,8 @@ def walk_the_moments(page: Any, board: LiveServer, names: list[str],
             page.goto(f"{board.url}{path}?lang={lang}")
             page.wait_for_function("document.body.dataset.seq !== undefined")
             page.evaluate(OPEN_EVERY_DETAILS)
-            for size, where in at_each_size(page, names):
-                judge(page, lang, f"board {path} every details open {lang} {where}", problems,
+            for size, (w, h) in at_each_size([page], sizes, drawn):
+                judge(page, lang, f"board {path} every details open {lang} {w}x{h}", problems,
                       skip=lambda text: text.startswith("{"))
                 snap(page, f"walk-{size}-{lang}-details{path.replace('/', '-')}",
                      full_page=True)
@@ -269,8 +253,8 @@ def walk_the_moments(page: Any, board: LiveServer, names: list[str],
                 if path == "/referee":
                     expect(page.locator("#st-walk")).to_be_visible()
                     expect(page.locator("#st-instruction")).not_to_be_empty()
-                for size, where in at_each_size(page, names, wait=settled):
-                    judge(page, lang, f"board {path} self-test running {lang} {where}",
+                for size, (w, h) in at_each_size([page], sizes):
+                    judge(page, lang, f"board {path} self-test running {lang} {w}x{h}",
                           problems)
                     snap(page, f"walk-{size}-{lang}-selftest{path.replace('/', '-')}",
                          full_page=True)

@@ -247,26 +247,47 @@ TOUCH_BELOW = 600
 """Screens narrower than this (the phone) are touch screens (``has_touch``)."""
 
 
+def screen_groups(sizes: dict[str, tuple[int, int]]) -> dict[str, dict[str, tuple[int, int]]]:
+    """``sizes`` in the groups one flow is looked at in: the screens without touch
+    ("screens": a page is loaded once and resized to each of their sizes in turn, for the
+    pages lay themselves out again when the window changes size), and the touch screens
+    ("touch": a context of their own, with ``has_touch``); a group with no size is left out."""
+    groups = {
+        "screens": {name: wh for name, wh in sizes.items() if wh[0] >= TOUCH_BELOW},
+        "touch": {name: wh for name, wh in sizes.items() if wh[0] < TOUCH_BELOW},
+    }
+    return {group: chosen for group, chosen in groups.items() if chosen}
+
+
+SCREENS = screen_groups(SIZES)
+""":data:`SIZES` in the groups one flow is looked at in (:func:`screen_groups`)."""
+
+
+def at_each_size(pages: list[Any], sizes: dict[str, tuple[int, int]],
+                 wait: Callable[[Any], None] = settled
+                 ) -> Iterator[tuple[str, tuple[int, int]]]:
+    """``(name, size)`` for each of ``sizes`` in turn, with every one of ``pages`` resized to
+    it and at rest (``wait(page)``: :func:`settled` unless given)."""
+    for name, (width, height) in sizes.items():
+        for page in pages:
+            page.set_viewport_size({"width": width, "height": height})
+            wait(page)
+        yield name, (width, height)
+
+
 def at_every_size(open_page: Callable[[tuple[int, int]], Any],
                   sizes: dict[str, tuple[int, int]] | None = None
                   ) -> Iterator[tuple[str, tuple[int, int], Any]]:
     """``(name, size, page)`` for each of ``sizes`` (:data:`SIZES`) in turn, on as few page
-    loads as the screens allow: ``open_page(size)`` opens a page (in a context of its own) at
-    the first size of the screens without touch, and it is resized to each of their sizes in
-    turn (the pages lay themselves out again when the window changes size); another is opened
-    for the touch screens. Each page is at rest at its size when it is yielded, and its
+    loads as the screens allow (:func:`screen_groups`): ``open_page(size)`` opens a page (in a
+    context of its own) at the first size of a group, and it is resized to each of the
+    group's sizes in turn. Each page is at rest at its size when it is yielded, and its
     context is closed after its last size."""
-    groups: dict[bool, list[str]] = {}
-    for name, (width, _) in (sizes or SIZES).items():
-        groups.setdefault(width < TOUCH_BELOW, []).append(name)
-    for names in groups.values():
-        page = open_page((sizes or SIZES)[names[0]])
+    for group in screen_groups(sizes or SIZES).values():
+        page = open_page(next(iter(group.values())))
         try:
-            for name in names:
-                width, height = (sizes or SIZES)[name]
-                page.set_viewport_size({"width": width, "height": height})
-                settled(page)
-                yield name, (width, height), page
+            for name, size in at_each_size([page], group):
+                yield name, size, page
         finally:
             page.context.close()
 
