@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, snap
+from browser_support import SIZES, TOUCH_BELOW, LiveServer, at_every_size, snap
 from tv_support import (
     BROKEN_WORDS,
     german,
@@ -105,12 +105,10 @@ def test_the_tablet_is_german_and_a_refusal_reads_in_german(
 ) -> None:
     from playwright.sync_api import expect
 
-    for name, size in SIZES.items():
-        tablet = german(browser, server, "/tablet", size)
+    for name, _, tablet in at_every_size(lambda size: german(browser, server, "/tablet", size)):
         expect(tablet.locator("body")).to_contain_text("Neues Spiel")
         fits(tablet)
         snap(tablet, f"german-tablet-{name}")
-        tablet.context.close()
     tablet = german(browser, server, "/tablet", SIZES["tablet"])
     st = state(tablet.context.request, server)
     said = tablet.evaluate("""async (seen) => {
@@ -148,15 +146,17 @@ def test_the_other_pages_are_german_at_every_size(
 ) -> None:
     from playwright.sync_api import expect
 
-    for name, size in SIZES.items():
+    def opened(size: tuple[int, int]) -> Any:
         ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=size[0] < 600, locale="en-GB")
+                                  has_touch=size[0] < TOUCH_BELOW, locale="en-GB")
         assert ctx.request.post(server.url + "/api/referee/login",
                                 data={"pin": server.pin}).ok
         page = ctx.new_page()
         page.goto(server.url + path + "?lang=de")
+        return page
+
+    for name, _, page in at_every_size(opened):
         expect(page.locator("body")).to_contain_text(words)
         assert page.evaluate("document.documentElement.lang") == "de"
         fits(page)
         snap(page, f"german{path.replace('/', '-')}-{name}")
-        ctx.close()

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, settled, snap
+from browser_support import TOUCH_BELOW, LiveServer, at_every_size, settled, snap
 from live_page_support import DUE, api_state, api_step, log_in, page_context
 
 COUNT_REMOVALS = """(() => {
@@ -228,11 +228,15 @@ def test_every_board_target_is_a_finger_wide_on_a_phone_and_taps_itself(
     bridge of the virtual board is at least 44x44 px, a tap at its centre reaches it (the
     larger targets take nothing from their neighbours), and nothing scrolls sideways; the
     other sizes keep working."""
-    for name, (w, h) in SIZES.items():
-        ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=name == "phone")
+    def board(size: tuple[int, int]) -> Any:
+        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
+                                  has_touch=size[0] < TOUCH_BELOW)
         page = ctx.new_page()
         page.goto(server.url + "/board")
         page.wait_for_function("document.querySelectorAll('#vboard [data-press]').length > 0")
+        return page
+
+    for name, (w, h), page in at_every_size(board):
         targets = page.evaluate(BOARD_TARGETS)
         kinds = {t["key"].split(":")[0] for t in targets}
         assert kinds == {"field", "big", "launch", "bridge"}, kinds
@@ -243,4 +247,3 @@ def test_every_board_target_is_a_finger_wide_on_a_phone_and_taps_itself(
             assert page.evaluate(SMALL_TARGETS) == []
         assert page.evaluate("document.documentElement.scrollWidth") <= w, name
         snap(page, f"board-{w}x{h}", full_page=True)
-        ctx.close()

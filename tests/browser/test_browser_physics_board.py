@@ -1,6 +1,8 @@
 """The virtual board on the physics board (``skitter serve --board physics``): a person flicks
 a skitt, watches it roll over the cells and sees the shot scored, in headless Chromium, on
-every screen size, in English and German."""
+every screen size, in English and German. The flick is made once on the screens without touch
+(the page then resized to each of their sizes, where the board and the flick are looked at)
+and once on the phone."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, live_server, snap
+from browser_support import SCREENS, TOUCH_BELOW, LiveServer, at_each_size, live_server, snap
 from physics_flicks import landing_flick
 from waiting import wait_until
 
@@ -31,7 +33,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 def board_page(browser: Any, server: LiveServer, size: tuple[int, int], lang: str) -> Any:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
+                              has_touch=size[0] < TOUCH_BELOW)
     assert ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
     page = ctx.new_page()
     page.goto(f"{server.url}/board?lang={lang}")
@@ -48,12 +50,14 @@ def logged(page: Any, server: LiveServer) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", list(SIZES), ids=list(SIZES))
+@pytest.mark.parametrize("screens", list(SCREENS))
 def test_a_flicked_skitt_rolls_over_the_board_and_the_shot_is_scored(
-        browser: Any, server: LiveServer, size: str, lang: str) -> None:
+        browser: Any, server: LiveServer, screens: str, lang: str) -> None:
     from playwright.sync_api import expect
 
-    page = board_page(browser, server, SIZES[size], lang)
+    sizes = SCREENS[screens]
+    size = next(iter(sizes))
+    page = board_page(browser, server, sizes[size], lang)
     flicks, rolling = WORDS[lang]
     for steps, player in enumerate(("black", "white"), 1):  # the big skitts first
         page.locator(f"#vboard [data-big={player}]").click()
@@ -83,9 +87,11 @@ def test_a_flicked_skitt_rolls_over_the_board_and_the_shot_is_scored(
     assert shot["source"] == "sensor"
     assert shot["step"] == {"shot": {"by": "black", "delta": {field: 1}}}
     assert page.evaluate("document.documentElement.lang") == lang
-    # the flick and the board are on screen together, nothing sticks out sideways
-    assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size][0]
-    box = page.locator("#vboard").bounding_box()
-    assert box is not None and box["height"] > 150
-    snap(page, f"physics-board-{size}-{lang}-scored")
+    for name, (w, _) in at_each_size([page], sizes):
+        # the flick and the board are on screen together, nothing sticks out sideways
+        assert page.evaluate("document.documentElement.scrollWidth") <= w, name
+        box = page.locator("#vboard").bounding_box()
+        assert box is not None and box["height"] > 150, (name, box)
+        expect(go).to_be_visible()
+        snap(page, f"physics-board-{name}-{lang}-scored")
     page.context.close()

@@ -1,6 +1,9 @@
 """Issue 43: what the people at the table read on the tablet, in both languages, at the
 tablet's and the phone's sizes.
 
+Each flow runs twice: on the tablet (its page turned from landscape to portrait where what
+is read is looked at) and on the phone (a touch screen).
+
 A tied shoot-off entered on a tablet lets the next values be entered on the same tablet; a
 change refused because the match changed meanwhile says what changed in the page's language.
 """
@@ -11,13 +14,14 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import TOUCH_BELOW, LiveServer, at_each_size, screen_groups
 from tv_support import german, one_server_per_module, post, snap, state, step
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
-TABLET_SIZES = [(1024, 768), (768, 1024), (390, 844)]
-SIZE_IDS = [f"{w}x{h}" for w, h in TABLET_SIZES]
+TABLETS = screen_groups({"1024x768": (1024, 768), "768x1024": (768, 1024),
+                         "390x844": (390, 844)})
+"""The tablet both ways round, and the phone."""
 
 server, api = one_server_per_module("table-read")
 
@@ -35,7 +39,7 @@ def tablet_in(browser: Any, server: LiveServer, api: Any, size: tuple[int, int],
     page = german(browser, server, "/tablet", size) if lang == "de" else None
     if page is None:
         ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=size[0] < 600)
+                                  has_touch=size[0] < TOUCH_BELOW)
         assert ctx.request.post(server.url + "/api/referee/login",
                                 data={"pin": server.pin}).ok
         page = ctx.new_page()
@@ -47,6 +51,11 @@ def tablet_in(browser: Any, server: LiveServer, api: Any, size: tuple[int, int],
                            " && document.body.dataset.seq !== undefined")
     showing(page, api, server)
     return page
+
+
+def first(screens: str) -> tuple[int, int]:
+    """The size a flow on ``screens`` (of :data:`TABLETS`) begins at."""
+    return next(iter(TABLETS[screens].values()))
 
 
 def set_shootoff(page: Any, black: int, white: int) -> None:
@@ -65,15 +74,18 @@ def shootoff_match(api: Any, server: LiveServer) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("screens", list(TABLETS))
 def test_a_tied_shoot_off_then_the_next_values_on_the_same_tablet(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int], lang: str
+    browser: Any, server: LiveServer, api: Any, screens: str, lang: str
 ) -> None:
     from playwright.sync_api import expect
 
     shootoff_match(api, server)
-    page = tablet_in(browser, server, api, size, lang)
-    expect(page.locator("#sec-shootoff")).to_be_visible()
+    page = tablet_in(browser, server, api, first(screens), lang)
+    for _ in at_each_size([page], TABLETS[screens]):
+        page.locator("#shootoff-send").scroll_into_view_if_needed()
+        expect(page.locator("#sec-shootoff")).to_be_visible()
+        expect(page.locator("#shootoff-send")).to_be_in_viewport()
     set_shootoff(page, 2, 2)
     page.locator("#shootoff-send").click()
     expect(page.locator("#toast")).to_contain_text(
@@ -90,14 +102,14 @@ def test_a_tied_shoot_off_then_the_next_values_on_the_same_tablet(
     page.context.close()
 
 
-@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("screens", list(TABLETS))
 def test_a_shoot_off_overtaken_by_another_tablet_is_told_in_german(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any, screens: str
 ) -> None:
     from playwright.sync_api import expect
 
     shootoff_match(api, server)
-    page = tablet_in(browser, server, api, size, "de")
+    page = tablet_in(browser, server, api, first(screens), "de")
     set_shootoff(page, 2, 1)  # being filled in: it keeps the state it was begun on
     step(api, server, {"shootoff": {"black": 3, "white": 3}})  # another tablet, meanwhile
     showing(page, api, server)
@@ -107,7 +119,10 @@ def test_a_shoot_off_overtaken_by_another_tablet_is_told_in_german(
     text = note.inner_text()
     assert "Stechen (3 gegen 3)" in text, text
     assert not re.search(r"\b(?:The|the|shoot-off|against|someone)\b", text), text
-    snap(page, f"tablet-de-{size[0]}x{size[1]}-shootoff-409")
+    for name, _ in at_each_size([page], TABLETS[screens]):
+        note.scroll_into_view_if_needed()
+        expect(note).to_be_in_viewport()
+        snap(page, f"tablet-de-{name}-shootoff-409")
     # told what changed, the person sends their values again: against the match as it is
     page.locator("#shootoff-send").click()
     page.wait_for_function("document.querySelector('#sec-shootoff').classList.contains('hidden')")
@@ -147,14 +162,14 @@ CLOSES = {
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("screens", list(TABLETS))
 def test_a_step_that_costs_an_open_choice_says_so_before_it_is_sent(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int], lang: str
+    browser: Any, server: LiveServer, api: Any, screens: str, lang: str
 ) -> None:
     from playwright.sync_api import expect
 
     open_choices_match(api, server)
-    page = tablet_in(browser, server, api, size, lang)
+    page = tablet_in(browser, server, api, first(screens), lang)
     unblock, red, turn = CLOSES[lang]
     expect(page.locator("#turn-closes")).to_contain_text(turn)
     page.locator("#sec-correct summary").click()
@@ -162,8 +177,10 @@ def test_a_step_that_costs_an_open_choice_says_so_before_it_is_sent(
     expect(closes).to_be_visible()
     expect(closes).to_contain_text(unblock)
     expect(closes).to_contain_text(red)
-    closes.scroll_into_view_if_needed()
-    snap(page, f"tablet-{lang}-{size[0]}x{size[1]}-correction-closes")
+    for name, _ in at_each_size([page], TABLETS[screens]):
+        closes.scroll_into_view_if_needed()
+        expect(closes).to_be_in_viewport()
+        snap(page, f"tablet-{lang}-{name}-correction-closes")
     # once Anna has used her right and chosen, nothing is left to lose
     step(api, server, {"decide": {"by": "black", "unblock": "white.blue"}})
     step(api, server, {"decide": {"by": "black", "red": ["back"]}})
@@ -174,14 +191,14 @@ def test_a_step_that_costs_an_open_choice_says_so_before_it_is_sent(
     page.context.close()
 
 
-@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("screens", list(TABLETS))
 def test_the_correction_conflict_shows_the_blockades_as_the_other_tablet_left_them(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any, screens: str
 ) -> None:
     from playwright.sync_api import expect
 
     flipping_match(api, server)
-    page = tablet_in(browser, server, api, size, "en")
+    page = tablet_in(browser, server, api, first(screens), "en")
     page.locator("#sec-correct summary").click()
     page.locator("#corr-score .stepper").first.locator("button").nth(1).click()  # Anna +1
     page.fill("#corr-reason", "a point missed")
@@ -189,7 +206,9 @@ def test_the_correction_conflict_shows_the_blockades_as_the_other_tablet_left_th
     step(api, server, {"correct": {"blocked": ["white.red"], "reason": "blockade"}})
     showing(page, api, server)
     page.locator("#corr-send").click()
-    expect(page.locator("#corr-conflict")).to_be_visible()
+    for _ in at_each_size([page], TABLETS[screens]):
+        page.locator("#corr-conflict").scroll_into_view_if_needed()
+        expect(page.locator("#corr-conflict")).to_be_in_viewport()
     checked = page.evaluate("[...document.querySelectorAll('#corr-blocked input:checked')]"
                             ".map((i) => i.value)")
     assert checked == ["white.red"], checked
@@ -202,21 +221,24 @@ def test_the_correction_conflict_shows_the_blockades_as_the_other_tablet_left_th
     page.context.close()
 
 
-@pytest.mark.parametrize("size", TABLET_SIZES, ids=SIZE_IDS)
+@pytest.mark.parametrize("screens", list(TABLETS))
 def test_trio_says_at_the_choice_that_flipping_stays_off_and_the_start_reads_in_german(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any, screens: str
 ) -> None:
     from playwright.sync_api import expect
 
     post(api, server, "/api/match/new", {"names": {"black": "Anna", "white": "Ben"},
                                          "first": "black", "variant": "trio"})
-    page = tablet_in(browser, server, api, size, "de")
+    page = tablet_in(browser, server, api, first(screens), "de")
     page.locator("#sec-new summary").click()
     form = page.locator("#new-match")
     form.locator("select[name=flipping]").select_option("true")
     form.locator("select[name=variant]").select_option("trio")
     expect(page.locator("#new-trio-note")).to_have_text(
         "Trio hat keine Blockaden: Umdrehen bleibt aus.")
+    for _ in at_each_size([page], TABLETS[screens]):
+        page.locator("#new-trio-note").scroll_into_view_if_needed()
+        expect(page.locator("#new-trio-note")).to_be_in_viewport()
     expect(form.locator("select[name=flipping]")).to_be_disabled()
     expect(form.locator("select[name=flipping]")).to_have_value("false")
     form.locator("#new-send").click()

@@ -10,12 +10,11 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, page_at
+from browser_support import LiveServer, at_every_size, page_at
 from tv_support import german, one_server_per_module, post, snap, state, step, tablet, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
-SIZES = [(1920, 1080), (1280, 720), (1024, 768), (768, 1024), (390, 844)]
 NOT_WORDS = re.compile(r"\{\"|\b(?:black|white)\.[a-z]+|\b(?:black|white)\b|\bR\d{1,2}\b",
                        re.IGNORECASE)
 
@@ -229,26 +228,25 @@ def test_the_referee_page_says_which_order_of_effects_was_taken(browser: Any, se
 # -- layout and words -------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_new_parts_fit_every_size_in_the_players_words(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any
 ) -> None:
     from playwright.sync_api import expect
 
     seq = new_match(api, server, flipping=True)
     step(api, server, {"shot": {"by": "black", "delta": {}}})
     seq = state(api, server)["seq"]
-    page = opened(browser, server, seq, "sec-records", size)
-    expect(page.locator("#amend-more")).to_be_visible()
-    expect(page.locator("#rec-end-round")).to_contain_text("Bo won the round")
-    in_words(page, size)
-    for box in ("#amend-more", "#sec-records"):
-        width = page.locator(box).evaluate("e => e.getBoundingClientRect().right")
-        assert width <= size[0], (box, width)
-    page.locator("#sec-records").scroll_into_view_if_needed()
-    snap(page, f"tablet-fourth-{size[0]}x{size[1]}-records")
-    assert not page.errors
-    page.context.close()
+    for name, size, page in at_every_size(
+            lambda size: opened(browser, server, seq, "sec-records", size)):
+        expect(page.locator("#amend-more")).to_be_visible()
+        expect(page.locator("#rec-end-round")).to_contain_text("Bo won the round")
+        in_words(page, size)
+        for box in ("#amend-more", "#sec-records"):
+            width = page.locator(box).evaluate("e => e.getBoundingClientRect().right")
+            assert width <= size[0], (name, box, width)
+        page.locator("#sec-records").scroll_into_view_if_needed()
+        snap(page, f"tablet-fourth-{name}-records")
+        assert not page.errors, (name, page.errors)
 
 
 def test_the_new_parts_speak_german(browser: Any, server: LiveServer, api: Any) -> None:
