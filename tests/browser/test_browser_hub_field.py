@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SIZES, require_chromium, snap
+from browser_support import SIZES, at_every_size, require_chromium, snap
 from hub_app_support import served_hub, tournament_of
 from hub_support import play_round
 
@@ -157,11 +157,13 @@ def test_the_knockout_starts_from_the_page_and_its_bracket_prints_on_white(
     expect(box).to_contain_text("Played by the losers of the semi-finals.")
     box.scroll_into_view_if_needed()
     snap(page, "hub-bracket-1280")
-    for name, (w, hgt) in SIZES.items():
-        ctx = browser.new_context(viewport={"width": w, "height": hgt})
-        paper = ctx.new_page()
+    def bracket(size: tuple[int, int]) -> Any:
+        paper = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
         paper.goto(url + "/bracket")
         paper.wait_for_function("document.body.dataset.loaded === 'yes'")
+        return paper
+
+    for name, _, paper in at_every_size(bracket):
         expect(paper.locator(".game")).to_have_count(4)
         expect(paper.locator(".rule")).to_contain_text("A knockout game needs a winner")
         assert paper.evaluate("getComputedStyle(document.body).backgroundColor") == \
@@ -169,7 +171,6 @@ def test_the_knockout_starts_from_the_page_and_its_bracket_prints_on_white(
         assert paper.evaluate("getComputedStyle(document.body).color") == "rgb(0, 0, 0)"
         no_sideways_page(paper)
         snap(paper, f"bracket-{name}")
-        ctx.close()
     # the paper bracket in German (issue 29): the stages and the games to come in its words
     for w, hgt in ((1920, 1080), (1280, 720)):
         ctx = browser.new_context(viewport={"width": w, "height": hgt}, locale="de-DE")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SIZES, require_chromium, shown_box, snap
+from browser_support import at_every_size, require_chromium, shown_box, snap
 from hub_app_support import served_hub, tournament_of
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -37,9 +37,12 @@ def test_each_card_shows_its_version_and_the_difference(url: str, browser: Any, 
                                                         shown: str, warned: str) -> None:
     from playwright.sync_api import expect
 
-    for name, (width, height) in SIZES.items():
-        page = browser.new_page(viewport={"width": width, "height": height})
+    def opened(size: tuple[int, int]) -> Any:
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
         page.goto(f"{url}?lang={lang}")
+        return page
+
+    for name, _, page in at_every_size(opened):
         card = page.locator('article.board[data-board="board-1"]')
         expect(card.locator(".version")).to_have_text(shown)
         expect(card.locator(".alerts")).to_contain_text(warned)
@@ -49,4 +52,3 @@ def test_each_card_shows_its_version_and_the_difference(url: str, browser: Any, 
         assert wide <= 0, f"the page scrolls sideways by {wide} px at {name}"
         if name in ("tv", "phone"):
             snap(page, f"hub-versions-{lang}-{name}", full_page=True)
-        page.close()

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, live_server
+from browser_support import LiveServer, at_every_size, live_server
 from tv_support import snap
 
 from firmware_bridge.profile import load_profile
@@ -156,8 +156,7 @@ def test_the_sensor_audit_section(browser: Any, server: LiveServer) -> None:
         assert api.post(server.url + "/api/match/steps", data={
             "seq": seq, "step": {"shot": {"by": "black", "big": "placed"}}}).ok
     ctx.close()
-    for size in SIZES:
-        page = referee_page(browser, server, size)
+    for _, size, page in at_every_size(lambda size: referee_page(browser, server, size)):
         expect(page.locator("#audit-summary")).to_contain_text("Over the last")
         silent = page.locator("#audit-silent")
         expect(silent).to_contain_text(
@@ -171,7 +170,6 @@ def test_the_sensor_audit_section(browser: Any, server: LiveServer) -> None:
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0]
         page.locator("#audit").scroll_into_view_if_needed()
         snap(page, f"referee-audit-{size[0]}x{size[1]}")
-        page.context.close()
 
 
 def test_two_referees_skip_the_same_step(browser: Any, server: LiveServer) -> None:

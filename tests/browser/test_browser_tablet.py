@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import LiveServer, at_every_size
 from tv_support import (
     BROKEN_WORDS,
     LONG,
@@ -27,7 +27,6 @@ from tv_support import (
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
-SIZES = [(1920, 1080), (1280, 720), (1024, 768), (768, 1024), (390, 844)]
 NOT_WORDS = re.compile(r"shot\.delta|\{\"|\b(?:black|white)\.[a-z]+|\[round \d")
 
 
@@ -72,8 +71,7 @@ def test_undo_is_apart_from_turn_ended_no_change(
     browser: Any, server: LiveServer, api: Any
 ) -> None:
     new_match(api, server, {"black": "Ann", "white": "Bo"})
-    for size in SIZES:
-        page = tablet(browser, server, size)
+    for name, _, page in at_every_size(lambda size: tablet(browser, server, size)):
         apart = page.evaluate("""() => {
           const undo = document.getElementById("undo"), none = document.getElementById("no-change");
           const a = undo.getBoundingClientRect(), b = none.getBoundingClientRect();
@@ -83,9 +81,8 @@ def test_undo_is_apart_from_turn_ended_no_change(
                   siblings: undo.parentElement === none.parentElement,
                   distance: Math.hypot(dx, dy)};
         }""")
-        assert not apart["sameSection"] and not apart["siblings"], (size, apart)
-        assert apart["distance"] >= 48, (size, apart)  # more than a finger's width apart
-        page.context.close()
+        assert not apart["sameSection"] and not apart["siblings"], (name, apart)
+        assert apart["distance"] >= 48, (name, apart)  # more than a finger's width apart
 
 
 def test_the_new_match_form_keeps_the_current_names(
@@ -122,12 +119,10 @@ def test_the_last_shot_breaks_lines_only_between_words(
     new_match(api, server, {"black": LONG, "white": "Bo"})
     score_a_point(api, server)  # "… +1: third skitt on Bo's yellow field"
     seq = state(api, server)["seq"]
-    for w, h in SIZES:
-        page = tablet(browser, server, (w, h))
+    for _, (w, h), page in at_every_size(lambda size: tablet(browser, server, size)):
         expect(page.locator("body")).to_have_attribute("data-seq", str(seq))
         expect(page.locator("#last-shot")).to_contain_text("third skitt")
         assert page.evaluate(BROKEN_WORDS, "#last-shot") == [], f"a word split at {w}x{h}"
         assert page.evaluate("document.documentElement.scrollWidth") <= w
         page.locator("#last-shot").scroll_into_view_if_needed()
         snap(page, f"tablet-{w}x{h}-last-shot")
-        page.context.close()
