@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SIZES, keep_screenshot, require_chromium, snap
+from browser_support import at_every_size, keep_screenshot, require_chromium, snap
 from hub_app_support import served_hub, tournament_of
 from hub_support import game_steps, real_events
 
@@ -205,29 +205,29 @@ def test_two_referees_put_results_right_and_the_page_reads_plainly(
     b.context.close()
 
 
-@pytest.mark.parametrize("name", list(SIZES))
 def test_the_printable_pages_are_black_on_white_and_fit_every_screen(
-    hub: tuple[str, Hub], browser: Any, name: str,
+    hub: tuple[str, Hub], browser: Any,
 ) -> None:
     from playwright.sync_api import expect
 
-    url, h = hub
-    w, height = SIZES[name]
-    ctx = browser.new_context(viewport={"width": w, "height": height})
-    page = ctx.new_page()
+    url, _ = hub
     for path, title in (("print/pairings", "Round 1 of 3: pairings"),
                         ("print/standings", "Standings")):
-        page.goto(url + path)
-        expect(page.locator("h1")).to_have_text(title)
-        colours = page.evaluate("[getComputedStyle(document.body).backgroundColor,"
-                                " getComputedStyle(document.body).color]")
-        assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)"]
-        wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
-        assert wide <= 0, f"{path} scrolls sideways by {wide} px at {name}"
-        text = page.locator("body").inner_text()
-        assert not SIDES.findall(text) and "Ann" in text
-        snap(page, f"print-{path.split('/')[1]}-{name}", full_page=True)
-        page.emulate_media(media="print")
-        expect(page.locator("nav")).to_be_hidden()  # the links stay off the paper
-        page.emulate_media(media="screen")
-    ctx.close()
+        def printed(size: tuple[int, int], path: str = path) -> Any:
+            page = browser.new_context(viewport={"width": size[0], "height": size[1]}).new_page()
+            page.goto(url + path)
+            return page
+
+        for name, _, page in at_every_size(printed):
+            expect(page.locator("h1")).to_have_text(title)
+            colours = page.evaluate("[getComputedStyle(document.body).backgroundColor,"
+                                    " getComputedStyle(document.body).color]")
+            assert colours == ["rgb(255, 255, 255)", "rgb(0, 0, 0)"], (path, name)
+            wide = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+            assert wide <= 0, f"{path} scrolls sideways by {wide} px at {name}"
+            text = page.locator("body").inner_text()
+            assert not SIDES.findall(text) and "Ann" in text
+            snap(page, f"print-{path.split('/')[1]}-{name}", full_page=True)
+            page.emulate_media(media="print")
+            expect(page.locator("nav")).to_be_hidden()  # the links stay off the paper
+            page.emulate_media(media="screen")

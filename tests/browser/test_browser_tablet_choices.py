@@ -9,12 +9,13 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer
+from browser_support import LiveServer, at_each_size, screen_groups
 from tv_support import one_server_per_module, post, snap, state, step, tablet, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
-SIZES = [(1024, 768), (768, 1024), (390, 844)]
+TABLETS = screen_groups({"1024x768": (1024, 768), "768x1024": (768, 1024),
+                         "390x844": (390, 844)})
 NOT_WORDS = re.compile(r"\{\"|\b(?:black|white)\.[a-z]+|\b(?:black|white)\b", re.IGNORECASE)
 
 
@@ -155,26 +156,23 @@ def test_a_correction_puts_a_big_skitt_right_and_a_new_match_takes_finger_and_ha
     page.context.close()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("screens", list(TABLETS))
 def test_the_choice_forms_filled_in_fit_and_speak_words_at_every_size(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any, screens: str
 ) -> None:
     """The layout part of the two flows above at each tablet and phone size: every form
-    filled in as there, in the players' words, nothing wider than the screen."""
+    filled in as there, in the players' words, nothing wider than the screen (the tablet's
+    page filled in once and turned from landscape to portrait; the phone's its own)."""
 
-    page, _ = tablet_after_both_reds(browser, server, api, size)
-    amend = fill_amend(page)
-    in_words(page, size)
-    amend.scroll_into_view_if_needed()
-    snap(page, f"tablet-choices-{size[0]}x{size[1]}-amend")
-    box = fill_correct_big(page)
-    in_words(page, size)
-    box.scroll_into_view_if_needed()
-    snap(page, f"tablet-choices-{size[0]}x{size[1]}-correct-big")
-    form = fill_new_match(page)
-    form.scroll_into_view_if_needed()
-    snap(page, f"tablet-choices-{size[0]}x{size[1]}-new-match")
-    in_words(page, size)
+    sizes = TABLETS[screens]
+    page, _ = tablet_after_both_reds(browser, server, api, next(iter(sizes.values())))
+    for what, fill in (("amend", fill_amend), ("correct-big", fill_correct_big),
+                       ("new-match", fill_new_match)):
+        form = fill(page)
+        for name, size in at_each_size([page], sizes):
+            in_words(page, size)
+            form.scroll_into_view_if_needed()
+            snap(page, f"tablet-choices-{name}-{what}")
     page.context.close()
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, at_once
+from browser_support import LiveServer, at_each_size, at_once
 from tv_support import one_server_per_module, post, snap, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 server, api = one_server_per_module("tv-counting")
-TV = [(1920, 1080), (1280, 720)]
+TV = {"1920x1080": (1920, 1080), "1280x720": (1280, 720)}
+"""The TV's sizes: a page is opened at the first and resized to the other."""
 SAID = {"en": "The referee is counting Bo's blue", "de": "Der Schiedsrichter zählt Blau bei Bo"}
 
 
@@ -48,23 +49,23 @@ def showing_now(browser: Any, server: LiveServer, api: Any, path: str,
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_tv_says_the_referee_is_counting_and_asks_nobody_to_take_a_skitt_off(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int], lang: str
+    browser: Any, server: LiveServer, api: Any, lang: str
 ) -> None:
     from playwright.sync_api import expect
 
     two_skitts_onto_a_nearly_full_field(api, server)
-    page = showing_now(browser, server, api, f"/?lang={lang}", size)
+    page = showing_now(browser, server, api, f"/?lang={lang}", next(iter(TV.values())))
     alert = page.locator(".alert-question")
     expect(alert).to_have_text(SAID[lang])
-    box = alert.bounding_box()
-    assert box and box["x"] >= 0 and box["x"] + box["width"] <= size[0], box
-    assert box["y"] + box["height"] <= size[1], box
-    assert page.locator("#board .diff-label").count() == 0, \
-        page.locator("#board .diff-label").all_inner_texts()
-    assert page.locator("#board .field-diff").count() == 0
-    snap(page, f"tv-{lang}-{size[0]}x{size[1]}-referee-counting")
+    for name, (w, h) in at_each_size([page], TV):
+        box = alert.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= w, (name, box)
+        assert box["y"] + box["height"] <= h, (name, box)
+        assert page.locator("#board .diff-label").count() == 0, \
+            page.locator("#board .diff-label").all_inner_texts()
+        assert page.locator("#board .field-diff").count() == 0
+        snap(page, f"tv-{lang}-{name}-referee-counting")
     page.context.close()
 
 
@@ -97,9 +98,8 @@ def test_a_corrections_reason_is_said_once_on_the_tv(
     page.context.close()
 
 
-@pytest.mark.parametrize("size", TV, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_stream_overlay_shows_the_last_shots_whole_line(
-    browser: Any, server: LiveServer, api: Any, size: tuple[int, int]
+    browser: Any, server: LiveServer, api: Any
 ) -> None:
     post(api, server, "/api/match/new", {"names": {
         "black": "Maximiliane Oberhollenzer-Quast", "white": "Bartholomäus Wunderlich-Schmidt"},
@@ -109,11 +109,12 @@ def test_the_stream_overlay_shows_the_last_shots_whole_line(
     step(api, server, {"correct": {"board": {"white.yellow": 2, "white.red": 2},
                                    "reason": "set-up"}})
     step(api, server, {"shot": {"by": "black", "delta": {"white.yellow": 1}}})
-    page = showing_now(browser, server, api, "/overlay", size)
+    page = showing_now(browser, server, api, "/overlay", next(iter(TV.values())))
     line = page.locator(".ov-last")
     said = state(api, server)["words"]["last_shot"]
-    assert line.inner_text() == said
-    cut = line.evaluate("(e) => e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect()"
-                        ".right > innerWidth")
-    assert not cut, said
+    for name, _ in at_each_size([page], TV):
+        assert line.inner_text() == said, name
+        cut = line.evaluate("(e) => e.scrollWidth > e.clientWidth + 1 || "
+                            "e.getBoundingClientRect().right > innerWidth")
+        assert not cut, (name, said)
     page.context.close()
