@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, page_at, snap
+from browser_support import SIZES, LiveServer, at_every_size, page_at, snap
 from tv_support import bigs_in_centre, post, score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
@@ -95,11 +95,14 @@ def test_the_board_page_labels_stay_apart_and_the_board_fits_a_tablet(
                                    "board": {"white.red": 2, "white.yellow": 1},
                                    "reason": "set-up"}})
     setup.context.close()
-    for name, size in SIZES.items():
+    def board(size: tuple[int, int]) -> Any:
         page = page_at(browser, server, "/board", size)
         page.wait_for_function("document.body.classList.contains('referee')")
         page.wait_for_function(
             "document.querySelector('#vboard [data-field=\"white.yellow\"] .blocked-label')")
+        return page
+
+    for name, size, page in at_every_size(board):
         for f in ("white.red", "white.yellow"):
             assert page.locator(f'#vboard [data-field="{f}"] .expected-label').count() == 1
         assert page.evaluate(OVERLAPPING_LABELS, "#vboard") == [], name
@@ -109,7 +112,6 @@ def test_the_board_page_labels_stay_apart_and_the_board_fits_a_tablet(
             assert box["y"] >= 0 and box["y"] + box["height"] <= size[1] + 0.5, box
         assert page.evaluate("document.documentElement.scrollWidth") <= size[0], name
         snap(page, f"layout-board-{size[0]}x{size[1]}")
-        page.context.close()
 
 
 DOTS_ON_A_BLOCKED_FIELD = """async () => {

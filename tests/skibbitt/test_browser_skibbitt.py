@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SIZES, serving, snap
+from browser_support import SCREENS, SIZES, at_each_size, serving, snap
 
 from skibbitt.generator import generate
 from skibbitt.puzzle import Difficulty
@@ -79,16 +79,20 @@ def play(page: Any, chain: list[list[str]]) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-@pytest.mark.parametrize("size", list(SIZES))
-def test_a_puzzle_played_to_a_win_and_to_a_loss(browser: Any, puzzle_url: str, size: str,
+@pytest.mark.parametrize("screens", list(SCREENS))
+def test_a_puzzle_played_to_a_win_and_to_a_loss(browser: Any, puzzle_url: str, screens: str,
                                                 lang: str) -> None:
+    """Played once on the screens without touch (the page resized to each of their sizes
+    where the layout is looked at) and once on the phone, by taps."""
     from playwright.sync_api import expect
 
     words = WORDS[lang]
-    page = open_page(browser, puzzle_url, SIZES[size],
+    sizes = SCREENS[screens]
+    page = open_page(browser, puzzle_url, next(iter(sizes.values())),
                      f"?lang={lang}&difficulty=expert&seed={SEED}")
     expect(page.locator("#select")).to_have_text(words["select"])
-    assert page.evaluate(LAYOUT_FAULTS) == []
+    for size, _ in at_each_size([page], sizes):
+        assert page.evaluate(LAYOUT_FAULTS) == [], size
     play(page, BEST)
     assert page.locator("body").get_attribute("data-state") == "won"
     expect(page.locator("#result-head")).to_have_text(words["won"])
@@ -96,8 +100,9 @@ def test_a_puzzle_played_to_a_win_and_to_a_loss(browser: Any, puzzle_url: str, s
     assert page.locator("[data-chain=best] .chain-row").count() == 3
     total = sum(generate(Difficulty.EXPERT, SEED).solution.scores)
     expect(page.locator("#result-score")).to_contain_text(f"{total}")
-    assert page.evaluate(LAYOUT_FAULTS) == []
-    snap(page, f"skibbitt-won-{size}-{lang}", full_page=True)
+    for size, _ in at_each_size([page], sizes):
+        assert page.evaluate(LAYOUT_FAULTS) == [], size
+        snap(page, f"skibbitt-won-{size}-{lang}", full_page=True)
 
     # A loss: the same three round-1 tiles selected in every round.
     page.reload()
@@ -110,8 +115,9 @@ def test_a_puzzle_played_to_a_win_and_to_a_loss(browser: Any, puzzle_url: str, s
     expect(page.locator("#result-head")).to_contain_text(words["lost"])
     assert page.locator("[data-chain=yours] .chain-row.bad").count() == 3
     assert page.locator("#deal .tile.rejected").count() == 9
-    assert page.evaluate(LAYOUT_FAULTS) == []
-    snap(page, f"skibbitt-lost-{size}-{lang}", full_page=True)
+    for size, _ in at_each_size([page], sizes):
+        assert page.evaluate(LAYOUT_FAULTS) == [], size
+        snap(page, f"skibbitt-lost-{size}-{lang}", full_page=True)
     assert page.errors == []
     page.context.close()
 
