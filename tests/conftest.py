@@ -59,7 +59,21 @@ def temporary_folders_in_ram(config: pytest.Config) -> None:
         os.environ["TMPDIR"] = str(RAM_DISK)
 
 
+def bytecode_kept(config: pytest.Config) -> None:
+    """Compiled modules kept in ``__pycache__`` for the run, where the machine says not to
+    (``PYTHONDONTWRITEBYTECODE``, set on the CI machines): without them every worker compiles
+    and rewrites each test module afresh, and every ``skitter serve`` a test starts compiles
+    the whole project again (``make fast`` took 110 s so, 96 s with them from a fresh clone).
+    The workers and the servers the tests start inherit it; set before any test module is
+    imported."""
+    if hasattr(config, "workerinput"):
+        return
+    sys.dont_write_bytecode = False
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    bytecode_kept(config)
     temporary_folders_in_ram(config)
     if lanes.FAST:  # a property test without its own count tries a quarter of the 100
         settings.register_profile("fast", max_examples=lanes.examples(100))
