@@ -105,3 +105,13 @@ def test_no_module_imports_one_that_imports_it_back(graph: grimp.ImportGraph) ->
                                for imported in graph.find_modules_directly_imported_by(module))
     circles = sorted(sorted(c) for c in nx.strongly_connected_components(imports) if len(c) > 1)
     assert circles == []
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_the_tests_import_each_package_from_the_project_not_a_folder_of_tests(
+        name: str) -> None:
+    """``tests/hub`` (the hub's tests) beside ``hub`` (the hub): inside a test run ``import
+    hub`` is the project's package, its ``__init__.py`` run, never a namespace package that
+    mixes the two (a test that imported the real one again then lost ``hub.bursts``)."""
+    module = importlib.import_module(name)
+    assert getattr(module, "__file__", None) == str(ROOT / name / "__init__.py"), module
