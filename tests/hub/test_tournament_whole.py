@@ -64,6 +64,12 @@ class Board:
     def offered(self) -> Offer | None:
         return self.table.offered
 
+    def shows(self, offer: Offer | None) -> bool:
+        """The board's published state (what its pages show) holds ``offer``: the table
+        takes an offer first and publishes it a moment later, on its writer thread."""
+        shown = self.table.snapshot()["offered"]
+        return offer is not None and shown is not None and shown["id"] == offer.id
+
     def start_offered(self, plan: Any) -> int:
         """The person at the table taps "Start" on the offered game (seq and boot as seen)."""
         shown = self.table.snapshot()
@@ -126,9 +132,9 @@ def offered(hub: HubUnderTest, boards: list[Board], pairings: list[Pairing]) -> 
     """The hub offers each board the game of ``pairings`` put on it; every board shows it."""
     pairings = [p for p in pairings if not p.is_bye]
     assert offer_games(hub.tournament, hub.link) == len(boards)
-    wait_until(lambda: all(b.offered() is not None
-                           and b.offered().round == pairings[0].round for b in boards),
-               what="every board offered its game")
+    wait_until(lambda: all(b.offered() is not None and b.offered().round == pairings[0].round
+                           and b.shows(b.offered()) for b in boards),
+               what="every board offered its game and showing it")
     offers = [b.offered() for b in boards]
     for board, pairing, offer in zip(boards, pairings, offers, strict=False):
         assert offer is not None and pairing.board == board.board_id
@@ -243,7 +249,7 @@ def test_a_stale_start_of_the_offered_game_is_refused_in_words(
     t.pair_next_round([boards[0].board_id])
     offer_games(t, hub.link)
     board = boards[0]
-    wait_until(lambda: board.offered() is not None, what="the offer")
+    wait_until(lambda: board.shows(board.offered()), what="the offer shown")
     seen = board.table.snapshot()
     board.start_offered(PLANS[0])
     with pytest.raises(Stale):  # a second tablet, deciding on the picture before the start
@@ -326,8 +332,9 @@ def test_swiss_with_a_drop_a_late_entry_and_a_hand_entered_result_then_a_top_4_k
                            points=(12, 15), reason="board table-4 broke; played on paper")
     settle_offer(t, hub.link, 2, broken.table)  # as the hub's API does after each decision
     # The broken board's tablet and TV stop offering a game that has its result.
-    wait_until(lambda: boards[3].offered() is None, what="the settled game's offer withdrawn")
-    assert boards[3].table.snapshot()["offered"] is None
+    wait_until(lambda: boards[3].offered() is None
+               and boards[3].table.snapshot()["offered"] is None,
+               what="the settled game's offer withdrawn and no longer shown")
     for name, rounds, points, won in ((broken.black, 1, 12, 0), (broken.white, 3, 15, 1)):
         expected[name]["won"] += won
         expected[name]["rounds_won"] += rounds
