@@ -27,6 +27,10 @@ class Limits:
     """Of ``connections``, the last ones kept for a signed-in referee and the TV pages: when
     fewer than this are free, anyone else gets 503."""
 
+    request_seconds: float = 5.0
+    """Seconds a request (its line, headers and body) may take to arrive in full once its
+    first byte came; a slower one is cut. A browser sends a request in one packet."""
+
     stall_seconds: float = 30.0
     """A live stream (the event feed, a WebSocket) whose client stops reading is cut after
     its unread answers have filled the buffers for this long."""

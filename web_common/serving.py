@@ -7,7 +7,7 @@ app, its configuration), never inside it:
   and in total and answers the one over a cap at once (429 for an address holding
   ``Limits.per_address``, 503 when the server holds ``Limits.connections``) before closing
   it; it closes a connection whose request (headers and body) has not fully arrived
-  ``REQUEST_TIMEOUT`` seconds after it began (a client sending one header byte every 10 s
+  ``Limits.request_seconds`` after it began (a client sending one header byte every 10 s
   held its connection forever); it refuses request headers over ``MAX_HEADER_BYTES`` with
   431; and it cuts a live stream (the event feed, a WebSocket) whose client stopped reading
   once its unread answers have filled the buffers for ``Limits.stall_seconds``. It follows
@@ -46,8 +46,6 @@ from scorekeeper.clock import Clock
 from web_common.limits import DEFAULT_LIMITS, Limits
 from web_common.sessions import cookie_name
 
-REQUEST_TIMEOUT = 5.0
-"""Seconds a request may take to arrive in full (a browser sends it in one packet)."""
 KEEP_ALIVE = 5
 """Seconds an idle keep-alive connection stays open."""
 MAX_CONNECTIONS = DEFAULT_LIMITS.connections
@@ -252,7 +250,8 @@ class Gate(asyncio.Protocol):
     def _start_deadline(self) -> None:
         if self.deadline is None:
             loop = asyncio.get_running_loop()
-            self.deadline = loop.call_later(REQUEST_TIMEOUT, self._too_slow)
+            self.deadline = loop.call_later(self.connections.limits.request_seconds,
+                                            self._too_slow)
 
     def _stop_deadline(self) -> None:
         if self.deadline is not None:

@@ -15,6 +15,7 @@ from web.config.settings import (
     parse_source,
     settings_to_toml,
 )
+from web_common.limits import DEFAULT_LIMITS
 from web_common.pin import hash_pin
 
 NO_DEFAULT_FILE = Path("/nonexistent/skitter.toml")
@@ -113,6 +114,12 @@ def test_file_values_are_used_and_relative_paths_follow_the_file(tmp_path):
     assert (s.mqtt.username, s.mqtt.password, s.mqtt.topic_prefix) == ("board3", "s3cret", "cup")
     assert s.origins["port"] == "file" and s.origins["mqtt.url"] == "file"
     assert s.origins["db"] == "file"  # follows data_dir
+
+
+def test_the_venues_connection_caps_reach_the_server(tmp_path):
+    assert load(tmp_path).limits == DEFAULT_LIMITS
+    s = load(tmp_path, "request_seconds = 2\nstall_seconds = 10\nconnections = 500\n")
+    assert (s.limits.request_seconds, s.limits.stall_seconds, s.limits.connections) == (2, 10, 500)
 
 
 def test_the_caller_speaks_the_venues_language_unless_told_otherwise(tmp_path):
@@ -226,6 +233,7 @@ def test_mqtt_must_be_a_table(tmp_path):
         ('[mqtt]\ntls_insecure = "yes"\n', "mqtt.tls_insecure: expected true or false"),
         ('[mqtt]\ntopic_prefix = "a/b"\n', "mqtt.topic_prefix: 'a/b' may hold only"),
         ('[mqtt]\ntls_ca = "ca.pem"\n', "mqtt.tls_ca: file not found:"),
+        ("request_seconds = 0\n", "request_seconds: must be between 1 and 600, got 0"),
     ],
 )
 def test_wrong_values_are_refused_naming_the_key_and_file(tmp_path, text, expected):

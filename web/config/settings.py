@@ -136,6 +136,9 @@ class Settings:
     connections_reserved: int = DEFAULT_LIMITS.reserved
     """Of ``connections``, the last ones kept for the signed-in referee and the TV pages."""
 
+    request_seconds: int = int(DEFAULT_LIMITS.request_seconds)
+    """Seconds a request may take to arrive in full before its connection is cut."""
+
     stall_seconds: int = int(DEFAULT_LIMITS.stall_seconds)
     """Seconds a live stream whose client stopped reading is kept before it is cut."""
 
@@ -163,7 +166,8 @@ class Settings:
     def limits(self) -> Limits:
         """The connection and WebSocket caps the server runs with."""
         return Limits(per_address=self.connections_per_address, connections=self.connections,
-                      reserved=self.connections_reserved, stall_seconds=self.stall_seconds,
+                      reserved=self.connections_reserved, request_seconds=self.request_seconds,
+                      stall_seconds=self.stall_seconds,
                       websocket_bytes=self.websocket_max_bytes)
 
     @property

@@ -31,7 +31,8 @@ TOP_KEYS = (
     "source", "profile", "data_dir", "db", "host", "port", "pin_hash",
     "settle_ms", "debounce_ms", "record", "board_id", "allowed_origins", "proxy_headers",
     "caller_language", "language",
-    "connections_per_address", "connections", "connections_reserved", "stall_seconds",
+    "connections_per_address", "connections", "connections_reserved", "request_seconds",
+    "stall_seconds",
     "websocket_max_bytes",
 )  # fmt: skip
 MQTT_KEYS = (
@@ -224,6 +225,7 @@ CHECKS = {
     "connections_per_address": lambda k, r: _want_int(k, r, 1, 100_000),
     "connections": lambda k, r: _want_int(k, r, 8, 100_000),
     "connections_reserved": lambda k, r: _want_int(k, r, 0, 10_000),
+    "request_seconds": lambda k, r: _want_int(k, r, 1, 600),
     "stall_seconds": lambda k, r: _want_int(k, r, 1, 3600),
     "websocket_max_bytes": lambda k, r: _want_int(k, r, 1024, 16 * 1024 * 1024),
     "mqtt.password": lambda k, r: _check_password(k, r),
