@@ -97,15 +97,9 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
           t: Words = ENGLISH) -> int:
     """Open the table, print where to find it (in the language ``t``), and run until
     Ctrl-C."""
-    import uvicorn
-
     from firmware_bridge.gpio import lgpio_work_dir
-    from web.api.app import create_app
-    from web.api.deps import Auth
     from web.table.wiring import open_table, publishing
     from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
-    from web_common.serving import Stopped, server_config, stop_on_sigterm
-    from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
@@ -138,6 +132,15 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
         print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the tablet "
                                       "does their work").format(why=exc))
         controls = None
+    # The web app and its server only now: a board whose sensors or match log cannot be
+    # opened says so without first importing FastAPI (two thirds of the time to start).
+    import uvicorn
+
+    from web.api.app import create_app
+    from web.api.deps import Auth
+    from web_common.serving import Stopped, server_config, stop_on_sigterm
+    from web_common.watchdog import Watchdog
+
     # Under systemd (Type=notify): READY once uvicorn serves; `server` is bound just below,
     # before the app starts.
     watchdog = Watchdog.from_environ(os.environ, serving=lambda: server.started)

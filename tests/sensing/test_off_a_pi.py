@@ -87,6 +87,26 @@ def test_the_expanders_off_a_pi_are_one_line_that_names_what_to_use(tmp_path: Pa
     assert "on this Pi" not in line and "raspi-config" not in line
 
 
+def test_a_board_that_cannot_open_its_sensors_says_so_before_loading_the_web_app(
+    tmp_path: Path,
+) -> None:
+    """The web app (FastAPI, two thirds of the time ``skitter serve`` takes to start) is
+    loaded only once the sensors and the match log are open: a wrong source is told at once,
+    on a Pi's slow first start too."""
+    said_then = ("import sys; from skitter_cli.main import main; code = main(sys.argv[1:]); "
+                 "print('web app loaded' if 'fastapi' in sys.modules else 'no web app'); "
+                 "sys.exit(code)")
+    result = subprocess.run(
+        [sys.executable, "-c", said_then, "serve", "--source", "mcp23017",
+         "--data-dir", str(tmp_path / "data"), "--port", str(free_port())],
+        cwd=ROOT, env=env_for(tmp_path), capture_output=True, text=True, timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "this computer is not a Raspberry Pi" in result.stderr
+    assert result.stdout == "no web app\n"
+
+
 def test_a_missing_usb_board_is_one_reason_said_once(tmp_path: Path) -> None:
     """``skitter sensors`` on a port that is not there: the link is down, said once, with the
     system's reason once (pyserial's message repeats it, Errno and all)."""
