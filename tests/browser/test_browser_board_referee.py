@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SIZES, LiveServer, at_every_size, page_at, snap
+from browser_support import SIZES, LiveServer, at_every_size, is_touch, page_at, snap
 from tv_support import score_a_point, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -81,7 +81,7 @@ def test_the_board_says_who_aims_where_and_a_full_field_keeps_taking_skitts(
     expect(field.locator(".field-count")).to_have_text("14")
     wait_for(api, server, lambda s: s["tracker"]["mode"] == "ready")
     steps = state(api, server)["log_length"]
-    if size[0] < 600:
+    if is_touch(size):
         field.locator(".field-rect").tap()
     else:
         field.locator(".field-rect").click()

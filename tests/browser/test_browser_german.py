@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SIZES, TOUCH_BELOW, LiveServer, at_every_size, snap
+from browser_support import SIZES, LiveServer, at_every_size, is_touch, snap
 from tv_support import (
     BROKEN_WORDS,
     german,
@@ -148,7 +148,7 @@ def test_the_other_pages_are_german_at_every_size(
 
     def opened(size: tuple[int, int]) -> Any:
         ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=size[0] < TOUCH_BELOW, locale="en-GB")
+                                  has_touch=is_touch(size), locale="en-GB")
         assert ctx.request.post(server.url + "/api/referee/login",
                                 data={"pin": server.pin}).ok
         page = ctx.new_page()

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SIZES, at_every_size, require_chromium, snap
+from browser_support import SIZES, at_every_size, is_touch, require_chromium, snap
 from hub_app_support import served_hub, tournament_of
 from hub_support import play_round
 
@@ -38,7 +38,7 @@ def hub(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
 
 def referee_at(browser: Any, url: str, size: tuple[int, int]) -> Any:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
+                              has_touch=is_touch(size))
     assert ctx.request.post(url + "/api/referee/login", data={"pin": PIN}).ok
     page = ctx.new_page()
     page.goto(url + "/")
@@ -285,7 +285,7 @@ def referee_at_start(browser: Any, url: str, size: tuple[int, int], lang: str) -
     """The hub referee's page before round 1 (the pairing system still open), in the
     browser's language ``lang``."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600, locale={"en": "en-GB", "de": "de-DE"}[lang])
+                              has_touch=is_touch(size), locale={"en": "en-GB", "de": "de-DE"}[lang])
     assert ctx.request.post(url + "/api/referee/login", data={"pin": PIN}).ok
     page = ctx.new_page()
     page.goto(url + "/")

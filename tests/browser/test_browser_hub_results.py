@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import at_every_size, keep_screenshot, require_chromium, snap
+from browser_support import (
+    TOUCH_BELOW,
+    at_every_size,
+    is_touch,
+    keep_screenshot,
+    require_chromium,
+    snap,
+)
 from hub_app_support import served_hub, tournament_of
 from hub_support import game_steps, real_events
 
@@ -60,7 +67,7 @@ def hub(tmp_path: Path) -> Iterator[tuple[str, Hub]]:
 
 def referee(browser: Any, url: str, size: tuple[int, int]) -> Any:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
+                              has_touch=is_touch(size))
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -86,7 +93,7 @@ def read_like_an_organiser(page: Any, w: int) -> None:
                      !t.previousElementSibling.hidden
                      && t.previousElementSibling.classList.contains('swipe-hint')])""")
     assert tables and all(over == hinted for over, hinted in tables), tables
-    if w < 600:  # a phone: each standing is a block of labelled figures, never a swipe away
+    if w < TOUCH_BELOW:  # a phone: each standing is a block of labelled figures, not a swipe
         over, label = page.evaluate("""() => {
             const t = document.querySelector('#standings');
             const td = t.querySelector('tbody td:nth-child(3)');

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import SCREENS, TOUCH_BELOW, LiveServer, at_each_size
+from browser_support import SCREENS, LiveServer, at_each_size, first_size, is_touch
 from tv_support import (
     board_fits,
     in_view,
@@ -56,7 +56,7 @@ def test_two_tablets_one_starts_the_offered_game_the_other_is_told(
     from playwright.sync_api import expect
 
     sizes = SCREENS[screens]
-    size = next(iter(sizes.values()))
+    size = first_size(sizes)
     table_no = list(SCREENS).index(screens) + 1
     post(api, server, "/api/match/new", {"names": {"black": "Cleo", "white": "Dev"},
                                           "first": "black"})
@@ -70,7 +70,7 @@ def test_two_tablets_one_starts_the_offered_game_the_other_is_told(
     step(api, server, {"shot": {"by": "white", "big": "placed"}})
     screen.wait_for_function("document.body.dataset.callerSaid === 'Dev places the big skitt'")
 
-    touch = size[0] < TOUCH_BELOW
+    touch = is_touch(size)
     a, b = tablet(browser, server, size, touch=touch), tablet(browser, server, size, touch=touch)
     for page in (a, b):
         expect(page.locator("#offer-who")).to_have_text(words)

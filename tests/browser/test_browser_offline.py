@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import SCREENSHOTS, LiveServer, keep_screenshot, pump_until
+from browser_support import SCREENSHOTS, LiveServer, is_touch, keep_screenshot, pump_until
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -61,7 +61,7 @@ def test_a_lost_connection_shows_a_full_width_bar_until_the_scorekeeper_is_back(
     from playwright.sync_api import expect
 
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600)
+                              has_touch=is_touch(size))
     link = Link()
     page = ctx.new_page()
     page.clock.install()  # the reconnect backoff is waited out on the page's clock

@@ -21,9 +21,10 @@ import pytest
 from browser_support import (
     SCREENS,
     SIZES,
-    TOUCH_BELOW,
     LiveServer,
     at_each_size,
+    first_size,
+    is_touch,
     live_server,
     probe,
     quiet_network,
@@ -179,8 +180,8 @@ def test_every_page_fits_and_reads_in_both_languages(
     browser: Any, board: LiveServer, hub: str, screens: str
 ) -> None:
     sizes = SCREENS[screens]
-    w, h = next(iter(sizes.values()))
-    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=w < TOUCH_BELOW,
+    w, h = first_size(sizes)
+    ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch=is_touch((w, h)),
                               locale="en-GB")
     assert ctx.request.post(board.url + "/api/referee/login", data={"pin": board.pin}).ok
     assert ctx.request.post(hub + "/api/referee/login", data={"pin": HUB_PIN}).ok

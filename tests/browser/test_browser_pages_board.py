@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import TOUCH_BELOW, LiveServer, at_every_size, settled, snap
+from browser_support import LiveServer, at_every_size, first_size, is_touch, settled, snap
 from live_page_support import DUE, api_state, api_step, log_in, page_context
 
 COUNT_REMOVALS = """(() => {
@@ -183,7 +183,7 @@ def test_pages_speak_words_and_fit_a_phone(browser: Any, server: LiveServer) -> 
     # themselves out again when the window changes size) and once on a touch phone
     for sizes in ({"tablet": (1024, 768), "tablet-portrait": (768, 1024)},
                   {"phone": (390, 844)}):
-        w, h = next(iter(sizes.values()))
+        w, h = first_size(sizes)
         ctx = browser.new_context(viewport={"width": w, "height": h}, has_touch="phone" in sizes)
         pages = {}
         for path in PAGES:
@@ -230,7 +230,7 @@ def test_every_board_target_is_a_finger_wide_on_a_phone_and_taps_itself(
     other sizes keep working."""
     def board(size: tuple[int, int]) -> Any:
         ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=size[0] < TOUCH_BELOW)
+                                  has_touch=is_touch(size))
         page = ctx.new_page()
         page.goto(server.url + "/board")
         page.wait_for_function("document.querySelectorAll('#vboard [data-press]').length > 0")

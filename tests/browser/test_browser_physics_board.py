@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import SCREENS, TOUCH_BELOW, LiveServer, at_each_size, live_server, snap
+from browser_support import SCREENS, LiveServer, at_each_size, is_touch, live_server, snap
 from physics_flicks import landing_flick
 from waiting import wait_until
 
@@ -33,7 +33,7 @@ def server(tmp_path: Path) -> Iterator[LiveServer]:
 
 def board_page(browser: Any, server: LiveServer, size: tuple[int, int], lang: str) -> Any:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < TOUCH_BELOW)
+                              has_touch=is_touch(size))
     assert ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
     page = ctx.new_page()
     page.goto(f"{server.url}/board?lang={lang}")

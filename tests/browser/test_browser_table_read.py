@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import TOUCH_BELOW, LiveServer, at_each_size, screen_groups
+from browser_support import LiveServer, at_each_size, first_size, is_touch, screen_groups
 from tv_support import german, one_server_per_module, post, snap, state, step
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -39,7 +39,7 @@ def tablet_in(browser: Any, server: LiveServer, api: Any, size: tuple[int, int],
     page = german(browser, server, "/tablet", size) if lang == "de" else None
     if page is None:
         ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=size[0] < TOUCH_BELOW)
+                                  has_touch=is_touch(size))
         assert ctx.request.post(server.url + "/api/referee/login",
                                 data={"pin": server.pin}).ok
         page = ctx.new_page()
@@ -55,7 +55,7 @@ def tablet_in(browser: Any, server: LiveServer, api: Any, size: tuple[int, int],
 
 def first(screens: str) -> tuple[int, int]:
     """The size a flow on ``screens`` (of :data:`TABLETS`) begins at."""
-    return next(iter(TABLETS[screens].values()))
+    return first_size(TABLETS[screens])
 
 
 def set_shootoff(page: Any, black: int, white: int) -> None:

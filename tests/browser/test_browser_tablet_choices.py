@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, at_each_size, screen_groups
+from browser_support import LiveServer, at_each_size, first_size, screen_groups
 from tv_support import one_server_per_module, post, snap, state, step, tablet, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -165,7 +165,7 @@ def test_the_choice_forms_filled_in_fit_and_speak_words_at_every_size(
     page filled in once and turned from landscape to portrait; the phone's its own)."""
 
     sizes = TABLETS[screens]
-    page, _ = tablet_after_both_reds(browser, server, api, next(iter(sizes.values())))
+    page, _ = tablet_after_both_reds(browser, server, api, first_size(sizes))
     for what, fill in (("amend", fill_amend), ("correct-big", fill_correct_big),
                        ("new-match", fill_new_match)):
         form = fill(page)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, at_each_size, at_once
+from browser_support import LiveServer, at_each_size, at_once, first_size
 from tv_support import one_server_per_module, post, snap, state, step, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
@@ -55,7 +55,7 @@ def test_the_tv_says_the_referee_is_counting_and_asks_nobody_to_take_a_skitt_off
     from playwright.sync_api import expect
 
     two_skitts_onto_a_nearly_full_field(api, server)
-    page = showing_now(browser, server, api, f"/?lang={lang}", next(iter(TV.values())))
+    page = showing_now(browser, server, api, f"/?lang={lang}", first_size(TV))
     alert = page.locator(".alert-question")
     expect(alert).to_have_text(SAID[lang])
     for name, (w, h) in at_each_size([page], TV):
@@ -109,7 +109,7 @@ def test_the_stream_overlay_shows_the_last_shots_whole_line(
     step(api, server, {"correct": {"board": {"white.yellow": 2, "white.red": 2},
                                    "reason": "set-up"}})
     step(api, server, {"shot": {"by": "black", "delta": {"white.yellow": 1}}})
-    page = showing_now(browser, server, api, "/overlay", next(iter(TV.values())))
+    page = showing_now(browser, server, api, "/overlay", first_size(TV))
     line = page.locator(".ov-last")
     said = state(api, server)["words"]["last_shot"]
     for name, _ in at_each_size([page], TV):

@@ -8,7 +8,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser_support import SCREENS, SIZES, at_each_size, serving, snap
+from browser_support import (
+    SCREENS,
+    SIZES,
+    TOUCH_BELOW,
+    at_each_size,
+    first_size,
+    is_touch,
+    serving,
+    snap,
+)
 
 from skibbitt.generator import generate
 from skibbitt.puzzle import Difficulty
@@ -50,7 +59,7 @@ def puzzle_url() -> Iterator[str]:
 
 def open_page(browser: Any, url: str, size: tuple[int, int], query: str) -> Any:
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600, accept_downloads=True)
+                              has_touch=is_touch(size), accept_downloads=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -62,7 +71,7 @@ def open_page(browser: Any, url: str, size: tuple[int, int], query: str) -> Any:
 
 def tap(page: Any, code: str) -> None:
     tile = page.locator(f"#deal .tile[data-code={code}]")
-    if page.viewport_size["width"] < 600:
+    if page.viewport_size["width"] < TOUCH_BELOW:
         tile.tap()
     else:
         tile.click()
@@ -88,7 +97,7 @@ def test_a_puzzle_played_to_a_win_and_to_a_loss(browser: Any, puzzle_url: str, s
 
     words = WORDS[lang]
     sizes = SCREENS[screens]
-    page = open_page(browser, puzzle_url, next(iter(sizes.values())),
+    page = open_page(browser, puzzle_url, first_size(sizes),
                      f"?lang={lang}&difficulty=expert&seed={SEED}")
     expect(page.locator("#select")).to_have_text(words["select"])
     for size, _ in at_each_size([page], sizes):

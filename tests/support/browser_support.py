@@ -247,14 +247,24 @@ TOUCH_BELOW = 600
 """Screens narrower than this (the phone) are touch screens (``has_touch``)."""
 
 
+def is_touch(size: tuple[int, int]) -> bool:
+    """A screen of ``size`` is a touch screen (:data:`TOUCH_BELOW`)."""
+    return size[0] < TOUCH_BELOW
+
+
+def first_size(group: dict[str, tuple[int, int]]) -> tuple[int, int]:
+    """The size a flow on a group of screens starts at (its first)."""
+    return next(iter(group.values()))
+
+
 def screen_groups(sizes: dict[str, tuple[int, int]]) -> dict[str, dict[str, tuple[int, int]]]:
     """``sizes`` in the groups one flow is looked at in: the screens without touch
     ("screens": a page is loaded once and resized to each of their sizes in turn, for the
     pages lay themselves out again when the window changes size), and the touch screens
     ("touch": a context of their own, with ``has_touch``); a group with no size is left out."""
     groups = {
-        "screens": {name: wh for name, wh in sizes.items() if wh[0] >= TOUCH_BELOW},
-        "touch": {name: wh for name, wh in sizes.items() if wh[0] < TOUCH_BELOW},
+        "screens": {name: wh for name, wh in sizes.items() if not is_touch(wh)},
+        "touch": {name: wh for name, wh in sizes.items() if is_touch(wh)},
     }
     return {group: chosen for group, chosen in groups.items() if chosen}
 
@@ -284,7 +294,7 @@ def at_every_size(open_page: Callable[[tuple[int, int]], Any],
     group's sizes in turn. Each page is at rest at its size when it is yielded, and its
     context is closed after its last size."""
     for group in screen_groups(sizes or SIZES).values():
-        page = open_page(next(iter(group.values())))
+        page = open_page(first_size(group))
         try:
             for name, size in at_each_size([page], group):
                 yield name, size, page
@@ -296,7 +306,7 @@ def page_at(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) 
     """A page at ``size`` in a context of its own, logged in as the referee (touch on a
     phone), once its first state is drawn."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < TOUCH_BELOW)
+                              has_touch=is_touch(size))
     r = ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin})
     assert r.ok, r.text()
     page = ctx.new_page()

@@ -20,6 +20,7 @@ from browser_support import (
     LiveServer,
     at_once,
     board_act,
+    is_touch,
     keep_screenshot,
     live_server,
 )
@@ -253,7 +254,7 @@ def german(browser: Any, server: LiveServer, path: str, size: tuple[int, int]) -
     """``path`` opened with ``?lang=de`` by a referee whose browser asks for English (so the
     page follows the address, not the browser), once it shows a state."""
     ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                              has_touch=size[0] < 600, locale="en-GB")
+                              has_touch=is_touch(size), locale="en-GB")
     assert ctx.request.post(server.url + "/api/referee/login", data={"pin": server.pin}).ok
     page = ctx.new_page()
     page.goto(server.url + path + "?lang=de")
