@@ -28,6 +28,8 @@ from web.config.settings import ConfigError, Settings
 from web_common.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 
 if TYPE_CHECKING:
+    from uvicorn import Server
+
     from web.table.controls import HardwareControls
     from web.table.table import Table
 
@@ -100,6 +102,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     from firmware_bridge.gpio import lgpio_work_dir
     from web.table.wiring import open_table, publishing
     from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
+    from web_common.serving import Stopped
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
@@ -126,41 +129,47 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     except (SourceError, ProfileError) as exc:
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
+    controls: HardwareControls | None = None
+    server: Server | None = None
+    asked_to_stop = False
+    # From here on a Ctrl-C (or SIGTERM) stops the board whenever it comes, before uvicorn
+    # has taken the signal over too: the match log and the sensor link are always closed
+    # (a Ctrl-C just after the banner once escaped, and the sensor link's thread kept the
+    # process running).
     try:
-        controls = _hardware_controls(table)
-    except GpioUnavailable as exc:
-        print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the tablet "
-                                      "does their work").format(why=exc))
-        controls = None
-    # The web app and its server only now: a board whose sensors or match log cannot be
-    # opened says so without first importing FastAPI (two thirds of the time to start).
-    import uvicorn
+        try:
+            controls = _hardware_controls(table)
+        except GpioUnavailable as exc:
+            print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the "
+                                          "tablet does their work").format(why=exc))
+        # The web app and its server only now: a board whose sensors or match log cannot be
+        # opened says so without first importing FastAPI (two thirds of the time to start).
+        import uvicorn
 
-    from web.api.app import create_app
-    from web.api.deps import Auth
-    from web_common.serving import Stopped, server_config, stop_on_sigterm
-    from web_common.watchdog import Watchdog
+        from web.api.app import create_app
+        from web.api.deps import Auth
+        from web_common.serving import server_config, stop_on_sigterm
+        from web_common.watchdog import Watchdog
 
-    # Under systemd (Type=notify): READY once uvicorn serves; `server` is bound just below,
-    # before the app starts.
-    watchdog = Watchdog.from_environ(os.environ, serving=lambda: server.started)
-    app = create_app(table, Auth.create(pins, clock, wall=WallClock()), broadcaster,
-                     table_link=table_link,
-                     controls=controls, caller_language=settings.caller_language,
-                     language=settings.language,
-                     public_url=addresses[0], allowed_origins=settings.allowed_origins,
-                     watchdog=watchdog)
-    _announce(settings, table, addresses, new_pin, t)
-    server = uvicorn.Server(server_config(
-        app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
-        limits=settings.limits,
-        ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # see web_common.broadcaster: latency first
-    ))
-    stop_on_sigterm()
-    try:
+        stop_on_sigterm()
+        # Under systemd (Type=notify): READY once uvicorn serves.
+        watchdog = Watchdog.from_environ(
+            os.environ, serving=lambda: server is not None and server.started)
+        app = create_app(table, Auth.create(pins, clock, wall=WallClock()), broadcaster,
+                         table_link=table_link,
+                         controls=controls, caller_language=settings.caller_language,
+                         language=settings.language,
+                         public_url=addresses[0], allowed_origins=settings.allowed_origins,
+                         watchdog=watchdog)
+        _announce(settings, table, addresses, new_pin, t)
+        server = uvicorn.Server(server_config(
+            app, settings.host, settings.port, proxy_headers=settings.proxy_headers,
+            limits=settings.limits,
+            ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # web_common.broadcaster: latency first
+        ))
         server.run()
     except (KeyboardInterrupt, Stopped):
-        pass  # uvicorn re-raises the Ctrl-C (or SIGTERM) it already handled by shutting down
+        asked_to_stop = True  # uvicorn re-raises a Ctrl-C (or SIGTERM) it handled by stopping
     except SystemExit as exc:  # uvicorn exits when the port is taken
         return int(exc.code or 1)
     finally:
@@ -169,7 +178,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
         table.close()
     print("skitter: " + t.gettext("stopped; every step is in the match log {path}").format(
         path=settings.db_path))
-    return 0 if server.started else 1
+    return 0 if asked_to_stop or (server is not None and server.started) else 1
 
 
 class GpioUnavailable(Exception):

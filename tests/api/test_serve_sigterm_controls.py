@@ -109,3 +109,41 @@ def test_sigterm_releases_the_gpio_buttons_and_leds(
     assert "skitter: stopped" in capsys.readouterr().out
     assert seen == ["held"], "serve did not hold its buttons and LEDs while serving"
     close(claim_every_pin(mock_factory))  # every pin the controls held: released
+
+
+def test_a_ctrl_c_just_after_the_banner_stops_the_board_and_lets_its_sensors_go(
+    tmp_path: Path, mock_factory: MockFactory, restored_sigterm: None,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A Ctrl-C that comes while the server is still being made (after the banner, before
+    uvicorn takes the signal over) stops the board like any other: the match log and the
+    sensor link are closed and the process can end. It escaped once, and the sensor link's
+    thread kept the process running (seen in a loaded run)."""
+    from web_common import serving
+
+    monkeypatch.setenv("LG_WD", str(tmp_path / "lgpio"))
+    made = serving.server_config
+
+    def ctrl_c_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        made(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(serving, "server_config", ctrl_c_meanwhile)
+    link = tmp_path / "ttyACM-skitter"
+    mcu = EmulatedMcu(link, cells=load_profile().cells)
+    pins = PinStore(tmp_path / "pin")
+    pins.set("135790")
+    try:
+        try:
+            code: int | str = serve_cli.serve(
+                Settings(data_dir=tmp_path, port=free_port(), source=f"serial:{link}"), pins,
+                None)
+        except KeyboardInterrupt:
+            code = "the Ctrl-C escaped"
+        sensing = [t.name for t in threading.enumerate() if t.name.startswith("skitter-")]
+    finally:
+        mcu.close()
+    assert code == 0
+    assert "Ctrl-C stops" in (said := capsys.readouterr().out) and "skitter: stopped" in said
+    assert sensing == [], "the sensors are still read after the stop"
+    close(claim_every_pin(mock_factory))
