@@ -28,8 +28,6 @@ from web.config.settings import ConfigError, Settings
 from web_common.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 
 if TYPE_CHECKING:
-    from uvicorn import Server
-
     from web.table.controls import HardwareControls
     from web.table.table import Table
 
@@ -99,10 +97,15 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
           t: Words = ENGLISH) -> int:
     """Open the table, print where to find it (in the language ``t``), and run until
     Ctrl-C."""
+    import uvicorn
+
     from firmware_bridge.gpio import lgpio_work_dir
+    from web.api.app import create_app
+    from web.api.deps import Auth
     from web.table.wiring import open_table, publishing
     from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
-    from web_common.serving import Stopped
+    from web_common.serving import Stopped, server_config, stop_on_sigterm
+    from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
@@ -130,27 +133,17 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
         return _fail(str(exc), 1)
     addresses = page_addresses(settings.host, settings.port)
     controls: HardwareControls | None = None
-    server: Server | None = None
+    server: uvicorn.Server | None = None
     asked_to_stop = False
     # From here on a Ctrl-C (or SIGTERM) stops the board whenever it comes, before uvicorn
-    # has taken the signal over too: the match log and the sensor link are always closed
-    # (a Ctrl-C just after the banner once escaped, and the sensor link's thread kept the
-    # process running).
+    # has taken the signal over too: the match log and the sensor link are always closed (a
+    # Ctrl-C while the server was being made escaped, and left both open).
     try:
         try:
             controls = _hardware_controls(table)
         except GpioUnavailable as exc:
             print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the "
                                           "tablet does their work").format(why=exc))
-        # The web app and its server only now: a board whose sensors or match log cannot be
-        # opened says so without first importing FastAPI (two thirds of the time to start).
-        import uvicorn
-
-        from web.api.app import create_app
-        from web.api.deps import Auth
-        from web_common.serving import server_config, stop_on_sigterm
-        from web_common.watchdog import Watchdog
-
         stop_on_sigterm()
         # Under systemd (Type=notify): READY once uvicorn serves.
         watchdog = Watchdog.from_environ(

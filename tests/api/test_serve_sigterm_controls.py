@@ -117,8 +117,7 @@ def test_a_ctrl_c_just_after_the_banner_stops_the_board_and_lets_its_sensors_go(
 ) -> None:
     """A Ctrl-C that comes while the server is still being made (after the banner, before
     uvicorn takes the signal over) stops the board like any other: the match log and the
-    sensor link are closed and the process can end. It escaped once, and the sensor link's
-    thread kept the process running (seen in a loaded run)."""
+    sensor link are closed and the process can end. It escaped, and left both open."""
     from web_common import serving
 
     monkeypatch.setenv("LG_WD", str(tmp_path / "lgpio"))
