@@ -58,7 +58,7 @@ test: $(STAMP)
 	$(VENV)/bin/python tests/find_assertless.py
 	$(VENV)/bin/pytest -n auto --dist worksteal --durations=10
 
-# The lane to run while changing code (about 65 s on two cores): every test of the rules,
+# The lane to run while changing code (55 to 60 s on two idle cores): every test of the rules,
 # sensing, the table and the API that needs no browser, on one worker more than there are
 # cores (tests/conftest.py), property tests trying a quarter of their examples
 # (SKITTER_LANE=fast, tests/support/lanes.py). The API's tests, the longest, are given out
