@@ -25,7 +25,7 @@ from tournament_wire.broker import MqttSettings
 from tournament_wire.wire import WireError, settings_from_url
 from web_common.broadcaster import PER_MESSAGE_DEFLATE
 from web_common.pin import PinError, PinStore, pin_given
-from web_common.serving import Stopped, server_config, stop_on_sigterm
+from web_common.serving import Stopped, server_config, stop_on_signals
 
 if TYPE_CHECKING:
     from hub.app import Hub
@@ -140,12 +140,12 @@ def run(args: argparse.Namespace) -> int:
         link, hub = build(settings, store, pins)
         link.start()
         timer = hub_tools.start_backups(backups, hub.tournament)
+        stop_on_signals()  # a Ctrl-C from the banner on stops the hub, however it was started
         where = t.gettext("only this computer") if args.host == "127.0.0.1" \
             else t.gettext("the network")
         print("skitter hub: " + t.gettext("tournament page on {url} ({where}); broker {broker}; "
                                           "data in {db}").format(
             url=f"http://{args.host}:{args.port}/", where=where, broker=settings.url, db=db))
-        stop_on_sigterm()
         # Under systemd (Type=notify): READY once uvicorn serves (`server` is bound below).
         service = hub_watchdog(os.environ, link, serving=lambda: server.started)
         # Each frame is encoded once for every page: no per-page compression on top.

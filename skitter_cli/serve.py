@@ -104,7 +104,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     from web.api.deps import Auth
     from web.table.wiring import open_table, publishing
     from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
-    from web_common.serving import Stopped, server_config, stop_on_sigterm
+    from web_common.serving import Stopped, server_config, stop_on_signals
     from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
@@ -144,7 +144,7 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
         except GpioUnavailable as exc:
             print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the "
                                           "tablet does their work").format(why=exc))
-        stop_on_sigterm()
+        stop_on_signals()
         # Under systemd (Type=notify): READY once uvicorn serves.
         watchdog = Watchdog.from_environ(
             os.environ, serving=lambda: server is not None and server.started)

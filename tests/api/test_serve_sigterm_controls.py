@@ -34,12 +34,14 @@ GPIO = load_profile().gpio
 
 
 @pytest.fixture
-def restored_sigterm() -> Iterator[None]:
-    before = signal.getsignal(signal.SIGTERM)
+def restored_signals() -> Iterator[None]:
+    """What this process does on SIGINT and SIGTERM, as it was before serve took them over."""
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 def claim_every_pin(factory: MockFactory) -> list[Any]:
@@ -88,7 +90,7 @@ def sigterm_once_serving(port: int, factory: MockFactory) -> tuple[threading.Thr
 
 
 def test_sigterm_releases_the_gpio_buttons_and_leds(
-    tmp_path: Path, mock_factory: MockFactory, restored_sigterm: None,
+    tmp_path: Path, mock_factory: MockFactory, restored_signals: None,
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert GPIO is not None
@@ -112,7 +114,7 @@ def test_sigterm_releases_the_gpio_buttons_and_leds(
 
 
 def test_a_ctrl_c_just_after_the_banner_stops_the_board_and_lets_its_sensors_go(
-    tmp_path: Path, mock_factory: MockFactory, restored_sigterm: None,
+    tmp_path: Path, mock_factory: MockFactory, restored_signals: None,
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
 ) -> None:
     """A Ctrl-C that comes while the server is still being made (after the banner, before
@@ -146,3 +148,66 @@ def test_a_ctrl_c_just_after_the_banner_stops_the_board_and_lets_its_sensors_go(
     assert "Ctrl-C stops" in (said := capsys.readouterr().out) and "skitter: stopped" in said
     assert sensing == [], "the sensors are still read after the stop"
     close(claim_every_pin(mock_factory))
+
+
+@pytest.fixture
+def started_with_ctrl_c_ignored() -> Iterator[None]:
+    """This process as a script's background job (``skitter serve &``) starts: with Ctrl-C
+    (SIGINT) ignored; restored after."""
+    before = signal.getsignal(signal.SIGINT)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_a_board_started_with_ctrl_c_ignored_stops_on_one_just_after_the_banner(
+    tmp_path: Path, restored_signals: None, started_with_ctrl_c_ignored: None,
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """uvicorn takes Ctrl-C over once it serves, whatever it was before, so a board started
+    with Ctrl-C ignored stops on one then. One that came while the server was being made,
+    just after the banner, was ignored, and the board served on (seen in a loaded test run:
+    ``test_off_a_pi`` waited 60 s for a stop). The board now stops on a Ctrl-C from the
+    banner on, however it was started."""
+    from web_common import serving
+
+    monkeypatch.setenv("LG_WD", str(tmp_path / "lgpio"))
+    made = serving.server_config
+
+    def ctrl_c_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        config = made(*args, **kwargs)
+        signal.raise_signal(signal.SIGINT)
+        return config
+
+    monkeypatch.setattr(serving, "server_config", ctrl_c_meanwhile)
+    port = free_port()
+    returned = threading.Event()
+    served_on: list[str] = []
+
+    def stop_a_board_that_served_on() -> None:
+        def answers() -> bool:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1):
+                    return True
+            except OSError:
+                return returned.is_set()
+
+        wait_until(answers, "the server's first answer, or its stop", timeout=30, every=0.05)
+        if not returned.is_set():
+            served_on.append("it answered after the Ctrl-C")
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    watcher = threading.Thread(target=stop_a_board_that_served_on, daemon=True)
+    watcher.start()
+    pins = PinStore(tmp_path / "pin")
+    pins.set("135790")
+    try:
+        code = serve_cli.serve(Settings(data_dir=tmp_path, port=port, source="sim"), pins, None)
+    finally:
+        returned.set()
+        watcher.join(10)
+    assert served_on == [], "the board served on after a Ctrl-C that came after its banner"
+    assert code == 0
+    assert "Ctrl-C stops" in (said := capsys.readouterr().out) and "skitter: stopped" in said

@@ -69,6 +69,42 @@ def test_sigterm_stops_the_hub_like_ctrl_c(tmp_path) -> None:
     assert not wal.exists() or wal.stat().st_size == 0
 
 
+
+@pytest.mark.timeout(60)
+def test_a_hub_started_with_ctrl_c_ignored_stops_on_one_just_after_its_banner(tmp_path) -> None:
+    """A script's background job (``skitter hub &``) starts with Ctrl-C ignored; uvicorn takes
+    it over once it serves, and a Ctrl-C that came just after the banner, before that, was
+    lost: the hub served on. It stops on one from the banner on, however it was started."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")} | {
+        "HOME": str(tmp_path)}
+    hub = [sys.executable, "-m", "skitter_cli.main", "hub", "--mqtt", "mqtt://127.0.0.1:1",
+           "--db", str(tmp_path / "hub.db"), "--port", str(free_port())]
+    proc = subprocess.Popen(
+        ["sh", "-c", 'trap "" INT; exec "$@"', "sh", *hub],  # Ctrl-C ignored, as by `&`
+        cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    said: list[str] = []
+    while not any("tournament page on" in line for line in said):
+        line = proc.stdout.readline()
+        assert line, "".join(said)  # the hub ended before its banner
+        said.append(line)
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        raise AssertionError("the hub served on after a Ctrl-C just after its banner:\n"
+                             + "".join(said) + out) from None
+    assert proc.returncode == 0, "".join(said) + out
+
+
 def test_secrets_typed_on_the_hubs_command_line_are_warned_about_never_repeated(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
