@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from ports import free_port
+from serve_proc import ctrl_c
 from waiting import wait_until
 
 from skitter_cli.main import main
@@ -76,7 +77,6 @@ def test_a_hub_started_with_ctrl_c_ignored_stops_on_one_just_after_its_banner(tm
     it over once it serves, and a Ctrl-C that came just after the banner, before that, was
     lost: the hub served on. It stops on one from the banner on, however it was started."""
     import os
-    import signal
     import subprocess
     import sys
 
@@ -94,14 +94,7 @@ def test_a_hub_started_with_ctrl_c_ignored_stops_on_one_just_after_its_banner(tm
         line = proc.stdout.readline()
         assert line, "".join(said)  # the hub ended before its banner
         said.append(line)
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, _ = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        raise AssertionError("the hub served on after a Ctrl-C just after its banner:\n"
-                             + "".join(said) + out) from None
+    out = ctrl_c(proc, "the hub, given one just after its banner,", "".join(said))
     assert proc.returncode == 0, "".join(said) + out
 
 

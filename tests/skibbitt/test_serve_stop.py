@@ -5,7 +5,6 @@ where the page is, and however it was started (a script's background job, ``skib
 
 from __future__ import annotations
 
-import signal
 import subprocess
 import sys
 import urllib.request
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from ports import free_port
+from serve_proc import ctrl_c
 from waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,13 +44,7 @@ def test_a_ctrl_c_stops_the_puzzle_server_with_a_sentence(started: str, moment: 
     assert "/puzzle/" in banner, banner + proc.communicate()[0]
     if moment == "while serving":
         wait_until(lambda: answers(port), "the puzzle page", timeout=20, every=0.05)
-    proc.send_signal(signal.SIGINT)
-    try:
-        out, _ = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, _ = proc.communicate()
-        raise AssertionError(f"a Ctrl-C {moment} did not stop it:\n{banner}{out}") from None
+    out = ctrl_c(proc, f"skibbitt serve, given one {moment},", banner)
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     assert out.strip() == "Skibbitt: stopped", out
     assert proc.returncode == 0, out

@@ -58,6 +58,20 @@ def stop(proc: subprocess.Popen[str]) -> str:
     return out
 
 
+def ctrl_c(proc: subprocess.Popen[str], what: str, said: str = "", timeout: float = 20) -> str:
+    """A Ctrl-C to ``proc`` and what it said after (its output read as one); an
+    AssertionError naming ``what``, with ``said`` before and all it said since, when it has
+    not stopped within ``timeout`` seconds."""
+    proc.send_signal(signal.SIGINT)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, _ = proc.communicate()
+        raise AssertionError(f"{what} did not stop within {timeout:g} s of a Ctrl-C:\n"
+                             f"{said}{out}") from None
+    return out
+
 def post(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict, str]:
     req = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), method="POST",
