@@ -282,7 +282,7 @@ class _Chromium:
 
     def get(self) -> Any:
         """The Chromium, launched now if none runs (or the last one went away)."""
-        from browser_support import CHROMIUM, CHROMIUM_ARGS, require_chromium
+        from browser_support import CHROMIUM_ARGS, HEADLESS_CHROMIUM, require_chromium
 
         require_chromium()
         if self.browser is not None and self.browser.is_connected():
@@ -291,7 +291,7 @@ class _Chromium:
             from playwright.sync_api import sync_playwright
 
             self.playwright = sync_playwright().start()
-        self.browser = self.playwright.chromium.launch(executable_path=CHROMIUM,
+        self.browser = self.playwright.chromium.launch(executable_path=HEADLESS_CHROMIUM,
                                                        args=CHROMIUM_ARGS)
         return self.browser
 

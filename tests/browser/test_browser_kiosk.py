@@ -96,6 +96,7 @@ def play_one_shot(playwright: Any, display: str, args: list[str], url: str,
 def test_the_kiosk_tv_plays_the_caller_with_no_tap(server: LiveServer, tmp_path: Path,
                                                   screen: str, playwright_driver: Any) -> None:
     require_espeak()
+    require_chromium(CHROMIUM)  # the browser the kiosk opens, windowed
     args, url = kiosk_address(server, tmp_path)
     browser, page = play_one_shot(playwright_driver, screen, args, url, server)
     try:

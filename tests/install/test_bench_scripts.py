@@ -133,3 +133,16 @@ def test_the_path_bench_follows_a_shot_from_the_sensors_and_a_correction_to_the_
         assert "broadcaster.py" in out
         files = re.search(r"^files +(\d+)$", out, re.MULTILINE)
         assert files is not None and int(files.group(1)) > 10, out
+
+
+@pytest.mark.browser
+def test_chromium_contexts_prints_the_cost_of_a_context_in_both_browsers() -> None:
+    from browser_support import CHROMIUM, HEADLESS_CHROMIUM, require_chromium
+
+    require_chromium(CHROMIUM)
+    require_chromium(HEADLESS_CHROMIUM)
+    out = run_bench("chromium_contexts.py", "--contexts", "2")
+    for browser in ("before (the full browser): chromium ",
+                    "now (the headless build):  chromium-headless-shell "):
+        line = next((line for line in out.splitlines() if line.startswith(browser)), "")
+        assert re.search(r"\d\.\d\d s of processor time a context", line), out
