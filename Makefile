@@ -58,12 +58,13 @@ test: $(STAMP)
 	$(VENV)/bin/python tests/find_assertless.py
 	$(VENV)/bin/pytest -n auto --dist worksteal --durations=10
 
-# The lane to run while changing code (55 to 60 s on two idle cores): every test of the rules,
+# The lane to run while changing code (about 55 s on two idle cores): every test of the rules,
 # sensing, the table and the API that needs no browser, on one worker more than there are
 # cores (tests/conftest.py), property tests trying a quarter of their examples
-# (SKITTER_LANE=fast, tests/support/lanes.py). The API's tests, the longest, are given out
-# first, so the last minute is not one long test on one core. Tests are marked by their
-# folder (tests/conftest.py), so `pytest -m hub` and the like pick an area too.
+# (SKITTER_LANE=fast, tests/support/lanes.py). The files that took longest in the last run
+# are given out first (tests/support/longest_first.py), so the last seconds are not one
+# worker waiting on a server alone. Tests are marked by their folder (tests/conftest.py), so
+# `pytest -m hub` and the like pick an area too.
 FAST := tests/api tests/sensing tests/table tests/rules
 fast: $(STAMP)
 	SKITTER_LANE=fast $(VENV)/bin/pytest -n auto --dist worksteal -q -m "not browser" --durations=5 \

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import lanes
+import longest_first
 import pytest
 from fastapi.testclient import TestClient
 from gpiozero import Device
@@ -113,10 +114,11 @@ def pytest_configure(config: pytest.Config) -> None:
             config.addinivalue_line("markers", f"{area}: tests in tests/{area}: {what}")
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark every test by its folder, and as ``browser`` when it drives Chromium (the
     ``chromium`` fixture, or ``browser`` that uses it), wherever it lives: ``make fast``
-    selects by these marks."""
+    selects by these marks. In the fast lane, the files that took longest last time go
+    first (:mod:`longest_first`)."""
     for item in items:
         try:
             folder = item.path.relative_to(TESTS).parts[0]
@@ -126,6 +128,28 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(folder)
         if "chromium" in getattr(item, "fixturenames", ()) and folder != "browser":
             item.add_marker("browser")
+    if lanes.FAST and config.cache is not None:
+        seconds = longest_first.remembered(config.cache.get(longest_first.CACHE_KEY, {}), {})
+        longest_first.longest_first(items, seconds)
+
+
+_reports: list[pytest.TestReport] = []
+"""The fast lane's test reports, in the process that writes the summary (the controller)."""
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if lanes.FAST and "PYTEST_XDIST_WORKER" not in os.environ:
+        _reports.append(report)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The fast lane keeps what each file took, for the next run's order."""
+    cache = session.config.cache
+    if not lanes.FAST or "PYTEST_XDIST_WORKER" in os.environ or cache is None or not _reports:
+        return
+    old = cache.get(longest_first.CACHE_KEY, {})
+    cache.set(longest_first.CACHE_KEY,
+              longest_first.remembered(old, longest_first.file_seconds(_reports)))
 
 
 @pytest.fixture(autouse=True)
