@@ -50,8 +50,9 @@ run: $(RUNTIME)
 	$(VENV)/bin/skitter serve
 
 # What CI runs: lint, the scenarios, the tests that cannot fail listed (none allowed), then
-# every test on every core, the ten slowest named at the end. A worker with nothing left takes
-# tests from the other's queue (--dist worksteal): the last minute is not spent on one core.
+# every test on one worker more than there are cores (tests/conftest.py), the ten slowest named
+# at the end. A worker with nothing left takes tests from another's queue (--dist worksteal):
+# the last minute is not spent on one core.
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/skitter rules-check tests/scenarios
