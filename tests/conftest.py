@@ -126,8 +126,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(folder)
         if "chromium" in getattr(item, "fixturenames", ()) and folder != "browser":
             item.add_marker("browser")
-    if lanes.FAST and config.cache is not None:
-        seconds = longest_first.remembered(config.cache.get(longest_first.CACHE_KEY, {}), {})
+    cache = getattr(config, "cache", None)  # none with -p no:cacheprovider (make test-lowest)
+    if lanes.FAST and cache is not None:
+        seconds = longest_first.remembered(cache.get(longest_first.CACHE_KEY, {}), {})
         longest_first.longest_first(items, seconds)
 
 
@@ -142,7 +143,7 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The fast lane keeps what each file took, for the next run's order."""
-    cache = session.config.cache
+    cache = getattr(session.config, "cache", None)
     if not lanes.FAST or "PYTEST_XDIST_WORKER" in os.environ or cache is None or not _reports:
         return
     old = cache.get(longest_first.CACHE_KEY, {})

@@ -119,9 +119,9 @@ def test_what_a_file_took_is_summed_and_kept_over_the_last_runs() -> None:
     assert remembered(["a.py"], took) == took
 
 
-def _fast_lane(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def _fast_lane(tmp_path: Path, *args: str, lane: str = "fast") -> subprocess.CompletedProcess[str]:
     tests = Path(__file__).resolve().parents[1]
-    env = {**os.environ, "SKITTER_LANE": "fast"}
+    env = {**os.environ, "SKITTER_LANE": lane}
     env.pop("PYTEST_XDIST_WORKER", None)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-n0", "-q", "-o",
@@ -141,3 +141,12 @@ def test_the_fast_lane_keeps_what_each_file_took_and_starts_with_the_longest(
     assert listed.returncode == 0, listed.stdout + listed.stderr
     files = [line.partition("::")[0] for line in listed.stdout.splitlines() if "::" in line]
     assert files[0] == pin and files[-1] == words, files  # given after it, run before it
+
+
+@pytest.mark.parametrize("lane", ["fast", "full"])
+def test_either_lane_runs_without_pytests_cache(tmp_path: Path, lane: str) -> None:
+    """``make test-lowest`` runs with ``-p no:cacheprovider``: no order, nothing kept, no
+    error."""
+    ran = _fast_lane(tmp_path, "-p", "no:cacheprovider", "tests/api/test_pin.py", lane=lane)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    assert "passed" in ran.stdout and not (tmp_path / "cache").exists()
