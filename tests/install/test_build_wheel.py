@@ -15,9 +15,9 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SKIP = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__",
-                              ".pytest_cache", ".ruff_cache", ".hypothesis", "test-artifacts",
-                              "*.db*")
+SKIP = shutil.ignore_patterns(".venv", ".venv-lowest", ".git", "build", "dist", "*.egg-info",
+                              "__pycache__", ".pytest_cache", ".ruff_cache", ".hypothesis",
+                              "test-artifacts", "*.db*")
 GIT = ["git", "-c", "user.name=test", "-c", "user.email=test@skitter.invalid"]
 
 
