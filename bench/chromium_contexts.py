@@ -99,8 +99,7 @@ def main() -> int:
     print(f"{args.contexts} contexts each, the page {args.page} of a simulated board "
           f"loaded in each until drawn")
     print()
-    with tempfile.TemporaryDirectory() as tmp, ServeProcess(Path(tmp)) as served:
-        served.wait_ready()
+    with tempfile.TemporaryDirectory() as tmp, ServeProcess(Path(tmp)) as served:  # ready
         url = served.url + args.page
         with sync_playwright() as playwright:
             (before, full), (now, headless) = (measure(playwright, path, url, args.contexts)
