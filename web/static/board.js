@@ -1,7 +1,8 @@
 // The virtual board: taps go to the simulated board; the real pipeline scores them.
 
 import { drawBoard } from "./board-drawing.js";
-import { toast } from "./dom.js";
+import { h, toast } from "./dom.js";
+import { fitHeight } from "./fit.js";
 import { Skitter } from "./live.js";
 import { Referee } from "./referee-login.js";
 import { drawn, staleText } from "./tablet-send.js";
@@ -61,8 +62,9 @@ function draw(s) {
     : t("{who} shoots at {other}'s fields, bottom.", aimArgs);
   document.getElementById("aim").textContent = aim;
   document.getElementById("message").textContent = (s.words && s.words.board) || s.tracker.message;
-  document.getElementById("score").textContent =
-    `${Skitter.nameOf(s, "black")} ${st.score.black} : ${st.score.white} ${Skitter.nameOf(s, "white")}`;
+  // each player's name and points on a line of their own: a narrow column beside the words
+  document.getElementById("score").replaceChildren(...["black", "white"].flatMap((p) => [
+    h("span", { class: "who" }, Skitter.nameOf(s, p)), h("b", {}, String(st.score[p]))]));
   const onBridge = new Set((v.bridges || []).map((b) => b.join("/")));
   // Skitts beyond what a field's cells count lie there unseen, as on a real board.
   const over = v.over || {};
@@ -70,6 +72,8 @@ function draw(s) {
     t("{where} is full: more than the sensors count ({n} on it, the sensors count " +
       "{sensed}).", { where: Skitter.fieldLabel(s, f), n: v.counts[f], sensed: v.sensed[f] }))
     .join(" ");
+  // the words' box keeps its height whatever they say: the board below never moves
+  fitHeight(document.getElementById("words"), document.getElementById("words-text"));
   drawFlick(s, v.flick);
   drawBoard(document.getElementById("vboard"), {
     counts: v.counts, expected: st.board, blocked: st.blocked, colors: st.rules.colors,
