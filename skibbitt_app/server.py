@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime
 import secrets
-import signal
 import socket
 from importlib import metadata
 from pathlib import Path
@@ -24,6 +23,7 @@ from skibbitt.generator import daily, generate
 from skibbitt.puzzle import parse_difficulty
 from skibbitt.tiles import TileError
 from skibbitt_app.wire import page_json
+from web_common.stop import StopSignals
 
 WEB = Path(__file__).resolve().parent / "web"
 """The page's files (package data)."""
@@ -164,15 +164,15 @@ def serve(host: str, port: int) -> None:
         raise ServeError(f"cannot listen on {host} port {port} ({e.strerror}); "
                          "choose another with --port") from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    # A Ctrl-C stops it from here on, even when it was started with Ctrl-C ignored (a
-    # script's `skibbitt serve &`): uvicorn takes the signal over only once it serves.
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    # A Ctrl-C (or SIGTERM) stops it from here on, even when it was started with Ctrl-C
+    # ignored (a script's `skibbitt serve &`): uvicorn takes the signal over only once it
+    # serves (web_common.stop).
+    stop = StopSignals()
+    stop.catch()
     try:
         print(f"Skibbitt: open http://{shown}:{port}/puzzle/", flush=True)
         server = uvicorn.Server(uvicorn.Config(create_app(), log_level="warning"))
-        server.run(sockets=[sock])
-    except KeyboardInterrupt:
-        pass  # asked to stop: uvicorn raises the Ctrl-C it stopped on again, once stopped
+        stop.serve(server, sockets=[sock])
     finally:
         sock.close()
     print("Skibbitt: stopped", flush=True)

@@ -25,7 +25,8 @@ from tournament_wire.broker import MqttSettings
 from tournament_wire.wire import WireError, settings_from_url
 from web_common.broadcaster import PER_MESSAGE_DEFLATE
 from web_common.pin import PinError, PinStore, pin_given
-from web_common.serving import Stopped, server_config, stop_on_signals
+from web_common.serving import server_config
+from web_common.stop import StopSignals
 
 if TYPE_CHECKING:
     from hub.app import Hub
@@ -136,11 +137,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     link: HubLink | None = None
     timer = None
+    stop = StopSignals()
     try:
         link, hub = build(settings, store, pins)
         link.start()
         timer = hub_tools.start_backups(backups, hub.tournament)
-        stop_on_signals()  # a Ctrl-C from the banner on stops the hub, however it was started
+        stop.catch()  # a Ctrl-C from the banner on stops the hub, however it was started
         where = t.gettext("only this computer") if args.host == "127.0.0.1" \
             else t.gettext("the network")
         print("skitter hub: " + t.gettext("tournament page on {url} ({where}); broker {broker}; "
@@ -152,9 +154,9 @@ def run(args: argparse.Namespace) -> int:
         server = uvicorn.Server(server_config(create_hub_app(hub, service=service), args.host,
                                               args.port,
                                               ws_per_message_deflate=PER_MESSAGE_DEFLATE))
-        server.run()
-    except (KeyboardInterrupt, Stopped):
-        pass  # uvicorn shut down cleanly; the link and the store close below
+        stop.serve(server)
+    except KeyboardInterrupt:
+        pass  # a Ctrl-C before stop.catch(): the link and the store close below
     except WireError as exc:
         print(f"skitter hub: {exc}", file=sys.stderr)
         return 2

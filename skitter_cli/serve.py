@@ -104,7 +104,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     from web.api.deps import Auth
     from web.table.wiring import open_table, publishing
     from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
-    from web_common.serving import Stopped, server_config, stop_on_signals
+    from web_common.serving import server_config
+    from web_common.stop import StopSignals
     from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
@@ -134,17 +135,18 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     addresses = page_addresses(settings.host, settings.port)
     controls: HardwareControls | None = None
     server: uvicorn.Server | None = None
+    stop = StopSignals()
     asked_to_stop = False
-    # From here on a Ctrl-C (or SIGTERM) stops the board whenever it comes, before uvicorn
-    # has taken the signal over too: the match log and the sensor link are always closed (a
-    # Ctrl-C while the server was being made escaped, and left both open).
+    # The match log and the sensor link are always closed, whenever a Ctrl-C (or SIGTERM)
+    # comes: from stop.catch() on it stops the board, before uvicorn has taken the signal
+    # over too (web_common.stop); one before is Python's KeyboardInterrupt.
     try:
         try:
             controls = _hardware_controls(table)
         except GpioUnavailable as exc:
             print("skitter: " + t.gettext("GPIO buttons and LEDs unavailable ({why}); the "
                                           "tablet does their work").format(why=exc))
-        stop_on_signals()
+        stop.catch()
         # Under systemd (Type=notify): READY once uvicorn serves.
         watchdog = Watchdog.from_environ(
             os.environ, serving=lambda: server is not None and server.started)
@@ -160,9 +162,9 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
             limits=settings.limits,
             ws_per_message_deflate=PER_MESSAGE_DEFLATE,  # web_common.broadcaster: latency first
         ))
-        server.run()
-    except (KeyboardInterrupt, Stopped):
-        asked_to_stop = True  # uvicorn re-raises a Ctrl-C (or SIGTERM) it handled by stopping
+        stop.serve(server)
+    except KeyboardInterrupt:
+        asked_to_stop = True  # a Ctrl-C before stop.catch()
     except SystemExit as exc:  # uvicorn exits when the port is taken
         return int(exc.code or 1)
     finally:
@@ -171,7 +173,8 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
         table.close()
     print("skitter: " + t.gettext("stopped; every step is in the match log {path}").format(
         path=settings.db_path))
-    return 0 if asked_to_stop or (server is not None and server.started) else 1
+    return 0 if asked_to_stop or stop.requested or (server is not None and server.started) \
+        else 1
 
 
 class GpioUnavailable(Exception):

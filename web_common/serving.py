@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import resource
-import signal
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -366,26 +365,3 @@ def server_config(app: Any, host: str, port: int, *, proxy_headers: bool = False
                                        connections)
     quiet_repeats()
     return config
-
-
-class Stopped(Exception):
-    """SIGTERM arrived: unwind like Ctrl-C so the same cleanup runs."""
-
-
-def stop_on_signals() -> None:
-    """From here on, Ctrl-C (SIGINT) raises :class:`KeyboardInterrupt` and SIGTERM (systemd's
-    stop) :class:`Stopped`, so the caller's ``finally`` closes the match log, whenever they
-    come.
-
-    uvicorn catches both once it serves, shuts the app down and then raises the signal again
-    with the handler that was in place before: these. Ctrl-C is taken over even when the
-    process was started with it ignored, as a script's background job (``skitter serve &``)
-    is: uvicorn takes it over once serving whatever it was, and a Ctrl-C in the moment before
-    that was lost, the server serving on.
-    """
-
-    def handler(signum: int, frame: object) -> None:
-        raise Stopped
-
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, handler)

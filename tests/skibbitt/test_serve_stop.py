@@ -48,3 +48,22 @@ def test_a_ctrl_c_stops_the_puzzle_server_with_a_sentence(started: str, moment: 
     assert "Traceback" not in out and "KeyboardInterrupt" not in out, out
     assert out.strip() == "Skibbitt: stopped", out
     assert proc.returncode == 0, out
+
+
+@pytest.mark.timeout(60)
+def test_systemds_stop_ends_the_puzzle_server_as_a_ctrl_c_does() -> None:
+    """SIGTERM (``systemctl stop``, a container's stop) is a stop asked for, not a crash."""
+    import signal
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "skibbitt_app.cli", "serve", "--port",
+                             str(port)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    assert proc.stdout is not None
+    banner = proc.stdout.readline()
+    assert "/puzzle/" in banner, banner + proc.communicate()[0]
+    wait_until(lambda: answers(port), "the puzzle page", timeout=20, every=0.05)
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=20)
+    assert out.strip() == "Skibbitt: stopped", out
+    assert proc.returncode == 0, out
