@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_support import LiveServer, at_every_size, at_once, is_touch, snap
-from tv_support import wait_for
+from browser_support import LiveServer, at_every_size, at_once, page_at, snap
+from tv_support import german, wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
@@ -29,13 +29,9 @@ WORDS_SHOWN = """() => {
 
 
 def board_page(browser: Any, server: LiveServer, lang: str) -> Callable[[tuple[int, int]], Any]:
+    """Opens the virtual board in ``lang`` at a size, logged in as the referee."""
     def open_page(size: tuple[int, int]) -> Any:
-        ctx = browser.new_context(viewport={"width": size[0], "height": size[1]},
-                                  has_touch=is_touch(size), locale="en-GB")
-        assert ctx.request.post(server.url + "/api/referee/login",
-                                data={"pin": server.pin}).ok
-        page = ctx.new_page()
-        page.goto(f"{server.url}/board?lang={lang}")
+        page = (german if lang == "de" else page_at)(browser, server, "/board", size)
         page.wait_for_function("document.body.classList.contains('referee')")
         page.locator(FIELD).wait_for()
         return page
