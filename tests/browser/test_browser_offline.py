@@ -32,8 +32,10 @@ class Link:
             self.refused += 1
             ws.close()
             return
-        ws.connect_to_server()
+        # kept before it is passed on: once the page is live, the test can cut it (appended
+        # after, a test running on could find the list still empty)
         self.open.append(ws)
+        ws.connect_to_server()
 
     def cut(self) -> None:
         self.down = True

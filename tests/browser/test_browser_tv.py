@@ -134,8 +134,8 @@ def test_a_dropped_connection_shows_a_full_width_bar_that_clears_by_itself(
     links: list[Any] = []
 
     def through(ws: Any) -> None:
+        links.append(ws)  # before it is passed on: once the page is live, the test may close it
         ws.connect_to_server()
-        links.append(ws)
 
     ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
     page = ctx.new_page()
