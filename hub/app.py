@@ -166,7 +166,7 @@ class Hub:
                 log.exception("hub: cannot refresh the page")
 
 
-def get_hub(request: Request) -> Hub:
+async def get_hub(request: Request) -> Hub:
     return request.app.state.hub  # type: ignore[no-any-return]
 
 

@@ -204,7 +204,7 @@ class Auth:
         return cls(pins, Sessions(wall or clock, data_dir, pin_hash), LoginThrottle(clock), who)
 
 
-def get_auth(request: Request) -> Auth:
+async def get_auth(request: Request) -> Auth:
     return request.app.state.auth  # type: ignore[no-any-return]
 
 

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from hub_support import play_game, play_round
+from thread_hops import threaded_dependencies
 
 from hub.app import STATIC, Hub, create_hub_app
 from hub.store import HubStore
@@ -430,3 +431,11 @@ def test_a_pairing_system_chosen_on_an_old_version_is_refused_saying_what_change
     assert "Swiss pairing chosen" in stale.json()["detail"]
     assert hub.tournament.system == "swiss"
     assert hub_referee.post("/api/system", json={"system": "round_robin"}).status_code == 422
+
+
+def test_no_hub_request_hops_to_a_thread_for_the_hubs_own_state(hub_client: TestClient) -> None:
+    """The hub, the login record are read off the app in the event loop; the referee's session
+    check alone runs on a worker thread (it may read the PIN file): tests/api/test_thread_hops.py
+    says the same of the board."""
+    hops = threaded_dependencies(hub_client.app)  # type: ignore[arg-type]
+    assert {hop.split(" ")[0] for hop in hops} == {"require_referee"}, sorted(hops)

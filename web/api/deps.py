@@ -17,7 +17,7 @@ from web_common.auth import Auth, AuthDep, Referee, require_referee
 __all__ = ["Auth", "AuthDep", "Referee", "TableDep", "get_table", "require_referee"]
 
 
-def get_table(request: Request) -> Table:
+async def get_table(request: Request) -> Table:
     return request.app.state.table  # type: ignore[no-any-return]
 
 

@@ -16,7 +16,7 @@ from web_common.i18n import current
 router = APIRouter(tags=["caller"])
 
 
-def get_caller(request: Request) -> Caller:
+async def get_caller(request: Request) -> Caller:
     return request.app.state.caller  # type: ignore[no-any-return]
 
 

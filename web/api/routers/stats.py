@@ -20,7 +20,7 @@ from web_common.i18n import current
 router = APIRouter(tags=["stats"])
 
 
-def get_history(request: Request) -> History:
+async def get_history(request: Request) -> History:
     return request.app.state.history  # type: ignore[no-any-return]
 
 
