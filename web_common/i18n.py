@@ -41,8 +41,10 @@ SOURCE = "en"
 _CODE = re.compile(r"^[a-z]{2,3}(?:_[A-Z]{2})?$")
 
 
+@functools.cache
 def available() -> tuple[str, ...]:
-    """The language codes with a catalog, the source language first."""
+    """The language codes with a catalog, the source language first (the folder is read
+    once, as each catalog is: every request asks, and a new language needs a restart)."""
     codes = sorted(p.stem for p in LOCALE_DIR.glob("*.po") if _CODE.match(p.stem))
     return tuple(sorted(codes, key=lambda c: c != SOURCE))
 
