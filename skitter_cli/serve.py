@@ -28,6 +28,8 @@ from web.config.settings import ConfigError, Settings
 from web_common.pin import PIN_ENV, PinError, PinStore, check_pin_format, pin_given
 
 if TYPE_CHECKING:
+    import uvicorn
+
     from web.table.controls import HardwareControls
     from web.table.table import Table
 
@@ -97,16 +99,13 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
           t: Words = ENGLISH) -> int:
     """Open the table, print where to find it (in the language ``t``), and run until
     Ctrl-C."""
-    import uvicorn
-
+    # The board first, the web app after: a board that cannot be opened (no I2C bus, a
+    # profile or a match log the rules refuse) is told before FastAPI and uvicorn are loaded,
+    # which takes a Pi seconds.
     from firmware_bridge.gpio import lgpio_work_dir
-    from web.api.app import create_app
-    from web.api.deps import Auth
     from web.table.wiring import open_table, publishing
-    from web_common.broadcaster import PER_MESSAGE_DEFLATE, Broadcaster
-    from web_common.serving import server_config
+    from web_common.broadcaster import Broadcaster
     from web_common.stop import StopSignals
-    from web_common.watchdog import Watchdog
 
     lgpio_work_dir(settings.data_dir)  # lgpio's pipes beside the match log, not in the cwd
     clock = MonotonicClock()
@@ -139,8 +138,17 @@ def serve(settings: Settings, pins: PinStore, new_pin: str | None,
     asked_to_stop = False
     # The match log and the sensor link are always closed, whenever a Ctrl-C (or SIGTERM)
     # comes: from stop.catch() on it stops the board, before uvicorn has taken the signal
-    # over too (web_common.stop); one before is Python's KeyboardInterrupt.
+    # over too (web_common.stop); one before (while the web app loads, say) is Python's
+    # KeyboardInterrupt.
     try:
+        import uvicorn
+
+        from web.api.app import create_app
+        from web.api.deps import Auth
+        from web_common.broadcaster import PER_MESSAGE_DEFLATE
+        from web_common.serving import server_config
+        from web_common.watchdog import Watchdog
+
         try:
             controls = _hardware_controls(table)
         except GpioUnavailable as exc:

@@ -65,11 +65,24 @@ def test_serve_prints_pages_and_pin_stops_on_ctrl_c_and_resumes(tmp_path: Path) 
 
 
 def test_asking_for_expanders_without_an_i2c_bus_stops_with_a_message(tmp_path: Path) -> None:
-    proc = start(tmp_path, free_port(), "--source", "mcp23017")
-    out, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 1
+    """Said before the web app is loaded (on a Pi that takes seconds): ``skitter serve`` run
+    as the console script runs it, and asked afterwards what it had imported."""
+    probe = ("import sys\n"
+             "from skitter_cli.main import main\n"
+             "status = main(sys.argv[1:])\n"
+             "print('loaded:', *(m for m in ('fastapi', 'uvicorn') if m in sys.modules))\n"
+             "sys.exit(status)\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
+    result = subprocess.run(
+        [sys.executable, "-c", probe, "serve", "--data-dir", str(tmp_path),
+         "--port", str(free_port()), "--source", "mcp23017"],
+        cwd=ROOT, env=env | {"HOME": str(tmp_path)}, capture_output=True, text=True,
+        timeout=60, check=False)
+    out = result.stdout + result.stderr
+    assert result.returncode == 1, out
     assert "I2C" in out
     assert "Uvicorn running" not in out and "scoreboard" not in out
+    assert "loaded:\n" in result.stdout, out
 
 
 def test_a_serial_port_that_does_not_exist_yet_is_a_link_down_not_an_error(
