@@ -146,3 +146,11 @@ def test_chromium_contexts_prints_the_cost_of_a_context_in_both_browsers() -> No
                     "now (the headless build):  chromium-headless-shell "):
         line = next((line for line in out.splitlines() if line.startswith(browser)), "")
         assert re.search(r"\d\.\d\d s of processor time a context", line), out
+
+
+@pytest.mark.timeout(120)
+def test_request_cost_prints_start_refusal_and_request_figures() -> None:
+    out = run_bench("request_cost.py", "--requests", "5", "--rounds", "1")
+    assert "start: processor time, s" in out and "refusal (no I2C bus): wall, s" in out
+    assert "GET /api/state: us per request" in out
+    assert "POST /api/referee/login, wrong PIN: us per request" in out
