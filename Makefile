@@ -59,7 +59,7 @@ test: $(STAMP)
 	$(VENV)/bin/python tests/find_assertless.py
 	$(VENV)/bin/pytest -n auto --dist worksteal --durations=10
 
-# The lane to run while changing code (54 to 64 s on two idle cores): every test of the rules,
+# The lane to run while changing code (about 55 s on two idle cores): every test of the rules,
 # sensing, the table and the API that needs no browser, on one worker more than there are
 # cores (tests/conftest.py), property tests trying a quarter of their examples
 # (SKITTER_LANE=fast, tests/support/lanes.py). The files that took longest in the last run
