@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,7 +27,7 @@ from flood_client import close_all, flood  # noqa: E402
 from hub_rig import Hub  # noqa: E402
 from machine import print_header  # noqa: E402
 from mqtt_broker import Broker  # noqa: E402
-from serve_proc import ServeProcess  # noqa: E402
+from serve_proc import ServeProcess, code_in  # noqa: E402
 from websockets.exceptions import ConnectionClosed  # noqa: E402
 from websockets.sync.client import connect  # noqa: E402
 
@@ -80,10 +79,8 @@ def measure(pid: int, port: int, path: str, websocket: bool,
 
 
 def board(src: Path, args: argparse.Namespace) -> dict[str, float]:
-    start = (f"import sys; sys.path.insert(0, {str(src)!r}); "
-             "from skitter_cli.main import main; sys.exit(main())")
     with tempfile.TemporaryDirectory() as tmp, \
-            ServeProcess(Path(tmp), command=[sys.executable, "-c", start, "serve"]) as server:
+            ServeProcess(Path(tmp), command=code_in(src)) as server:
         time.sleep(2.0)
         return measure(server.proc.pid, server.port, "/api/events", False, args)
 

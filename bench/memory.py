@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,7 +25,7 @@ from pathlib import Path
 import websockets
 from machine import print_header
 from matchgen import random_steps
-from serve_proc import ServeProcess
+from serve_proc import ServeProcess, code_in
 
 from scorekeeper.options import Rules, Setup
 
@@ -101,13 +100,6 @@ def main(argv: list[str] | None = None) -> int:
     verdict = "met" if peak < TARGET_MB else "NOT met"
     print(f"Result: peak resident memory {peak:.1f} MB (target < {TARGET_MB:.0f} MB): {verdict}")
     return 0
-
-
-def code_in(folder: Path) -> list[str]:
-    """``skitter`` run from the code in ``folder`` (ahead of this checkout on the path)."""
-    start = (f"import sys; sys.path.insert(0, {str(folder.resolve())!r}); "
-             "from skitter_cli.main import main; sys.exit(main())")
-    return [sys.executable, "-c", start, "serve"]
 
 
 def measure(args: argparse.Namespace, shots: int, command: list[str] | None) -> dict[str, float]:

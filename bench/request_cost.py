@@ -25,7 +25,6 @@ import argparse
 import http.client
 import os
 import resource
-import signal
 import statistics
 import subprocess
 import sys
@@ -36,6 +35,7 @@ from pathlib import Path
 import psutil
 from machine import ROOT, print_header
 from ports import free_port
+from serve_proc import ServeProcess, code_in
 
 PACKAGES = ("scorekeeper", "firmware_bridge", "web", "web_common", "skitter_cli",
             "tournament_wire", "hub", "skibbitt", "skibbitt_app")
@@ -48,71 +48,43 @@ REQUESTS: dict[str, tuple[str, str, bytes | None]] = {
 }
 
 
-def _env(src: Path, home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
-    # The checkout's own packages before the installed (editable) ones.
-    return env | {"PYTHONPATH": str(src), "HOME": str(home), "LANG": "C.UTF-8"}
-
-
 def _cpu(proc: psutil.Process) -> float:
     times = proc.cpu_times()
     return float(times.user + times.system)
-
-
-def _wait_state(port: int, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"bench bug: skitter serve stopped ({proc.returncode})")
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", "/api/state")
-            if conn.getresponse().status == 200:
-                conn.close()
-                return
-        except OSError:
-            time.sleep(0.005)  # not listening yet: ask again at once, nearly
-    raise SystemExit("bench bug: skitter serve gave no first state")
 
 
 def one_round(src: Path, requests: int) -> dict[str, float]:
     """One start, one refusal and the requests, measured on the checkout ``src``."""
     figures: dict[str, float] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp)
-        port = free_port()
-        started = time.perf_counter()
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", str(data),
-             "--port", str(port)], cwd=src, env=_env(src, data),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        server = ServeProcess(Path(tmp), command=code_in(src), pin=None)
         try:
-            server = psutil.Process(proc.pid)
-            _wait_state(port, proc)
-            figures["start: wall to first state, s"] = time.perf_counter() - started
-            figures["start: processor time, s"] = _cpu(server)
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            server.wait_ready(interval=0.005)  # the wall time to within 5 ms
+            figures["start: wall to first state, s"] = time.perf_counter() - server.started
+            figures["start: processor time, s"] = _cpu(server.process)
+            conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
             for label, (method, path, body) in REQUESTS.items():
                 headers = {"Content-Type": "application/json"} if body else {}
-                before = _cpu(server)
+                before = _cpu(server.process)
                 for _ in range(requests):
                     conn.request(method, path, body=body, headers=headers)
                     answer = conn.getresponse()
                     answer.read()
                     if answer.status >= 500:
                         raise SystemExit(f"bench bug: {label} answered {answer.status}")
-                figures[f"{label}: us per request"] = (_cpu(server) - before) / requests * 1e6
+                figures[f"{label}: us per request"] = \
+                    (_cpu(server.process) - before) / requests * 1e6
             conn.close()
         finally:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(timeout=30)
+            server.stop()
     with tempfile.TemporaryDirectory() as tmp:
         before_children = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("SKITTER_")}
         done = subprocess.run(
-            [sys.executable, "-m", "skitter_cli.main", "serve", "--data-dir", tmp,
-             "--port", str(free_port()), "--source", "mcp23017"],
-            cwd=src, env=_env(src, Path(tmp)), capture_output=True, text=True, timeout=60,
+            [*code_in(src), "--data-dir", tmp, "--port", str(free_port()),
+             "--source", "mcp23017"],
+            cwd=ROOT, env=env | {"HOME": tmp}, capture_output=True, text=True, timeout=60,
             check=False)
         wall = time.perf_counter() - started
         after_children = resource.getrusage(resource.RUSAGE_CHILDREN)

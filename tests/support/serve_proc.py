@@ -82,6 +82,14 @@ def post(port: int, path: str, body: dict, cookie: str = "") -> tuple[int, dict,
 
 
 
+def code_in(folder: Path) -> list[str]:
+    """``skitter serve`` run from the code in ``folder`` (another checkout, ahead of this one
+    on the path), for :class:`ServeProcess`'s ``command``: a benchmark's "before"."""
+    start = (f"import sys; sys.path.insert(0, {str(folder.resolve())!r}); "
+             "from skitter_cli.main import main; sys.exit(main())")
+    return [sys.executable, "-c", start, "serve"]
+
+
 class ServeProcess:
     """One ``skitter serve`` child; ``cookie`` is the referee's once :meth:`login` ran."""
 
