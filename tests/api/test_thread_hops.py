@@ -4,6 +4,7 @@ table, the login record, the history, the caller are read off the app in the eve
 
 The referee's session check (``require_referee``) stays a plain function on purpose: it may
 read the PIN file (a PIN changed by ``skitter set-pin``), which is disk, not the loop's work.
+``tests/hub/test_hub_app.py`` says the same of the hub.
 """
 
 from __future__ import annotations
@@ -11,15 +12,7 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 from thread_hops import threaded_dependencies
 
-ON_PURPOSE = "require_referee"
 
-
-def test_no_request_hops_to_a_thread_for_the_apps_own_state(client: TestClient) -> None:
+def test_only_the_session_check_hops_to_a_thread(client: TestClient) -> None:
     hops = threaded_dependencies(client.app)  # type: ignore[arg-type]
-    hops = {hop for hop in hops if not hop.startswith(ON_PURPOSE + " ")}
-    assert hops == set(), sorted(hops)
-
-
-def test_the_session_check_is_the_one_threaded_step(client: TestClient) -> None:
-    names = {hop.split(" ")[0] for hop in threaded_dependencies(client.app)}  # type: ignore[arg-type]
-    assert names == {ON_PURPOSE}
+    assert {hop.split(" ")[0] for hop in hops} == {"require_referee"}, sorted(hops)
